@@ -1,0 +1,70 @@
+import type { CliCommand, CliIo } from "./types";
+import { EXIT_USAGE, UsageError } from "./types";
+
+/** Every subcommand, loaded on demand so `attest verify` does not load the chain actions. */
+const commands: Record<string, () => Promise<CliCommand>> = {
+  verify: async () => (await import("./commands/verify")).verifyCommand,
+  digest: async () => (await import("./commands/digest")).digestCommand,
+  sign: async () => (await import("./commands/sign")).signCommand,
+  register: async () => (await import("./commands/register")).registerCommand,
+  bond: async () => (await import("./commands/bond")).bondCommand,
+  unbond: async () => (await import("./commands/unbond")).unbondCommand,
+  withdraw: async () => (await import("./commands/withdraw")).withdrawCommand,
+  revoke: async () => (await import("./commands/revoke")).revokeCommand,
+  status: async () => (await import("./commands/status")).statusCommand,
+};
+
+/** The process's own streams and environment. */
+export function processIo(): CliIo {
+  return {
+    stdout: (line) => process.stdout.write(line + "\n"),
+    stderr: (line) => process.stderr.write(line + "\n"),
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString("utf8");
+    },
+    env: process.env,
+  };
+}
+
+/** Runs `attest <command> [args]` and returns the exit status. Never throws. */
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    io.stdout("usage: attest <command> [options]\n\ncommands:");
+    for (const key of Object.keys(commands)) {
+      const command = await commands[key]();
+      io.stdout(`  ${key.padEnd(9)} ${command.summary}`);
+    }
+    return name === undefined ? EXIT_USAGE : 0;
+  }
+  const load = Object.prototype.hasOwnProperty.call(commands, name) ? commands[name] : undefined;
+  if (!load) {
+    io.stderr(`attest: unknown command "${name}"; run "attest --help" for the list`);
+    return EXIT_USAGE;
+  }
+  const command = await load();
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`attest ${name}: ${error.message}`);
+      io.stderr(`usage: ${command.usage}`);
+      return EXIT_USAGE;
+    }
+    // One line, never a stack trace: the message says what to fix.
+    io.stderr(`attest ${name}: ${oneLine(error)}`);
+    return 1;
+  }
+}
+
+function oneLine(error: unknown): string {
+  const message =
+    error && typeof error === "object" && "shortMessage" in error && typeof error.shortMessage === "string"
+      ? error.shortMessage
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  return message.split("\n")[0];
+}

@@ -1,0 +1,30 @@
+/** What a command may touch: streams, environment and clock come in from outside so tests can drive them. */
+export interface CliIo {
+  /** Writes one line to standard output. */
+  stdout(line: string): void;
+  /** Writes one line to standard error. */
+  stderr(line: string): void;
+  /** Reads all of standard input. */
+  readStdin(): Promise<string>;
+  /** The environment (RPC_URL, ATTESTER_PRIVATE_KEY, ...). */
+  env: NodeJS.ProcessEnv;
+}
+
+/** One `attest <name>` subcommand. Lives in `src/cli/commands/<name>.ts` and is listed in `src/cli/main.ts`. */
+export interface CliCommand {
+  name: string;
+  /** One line for `attest --help`. */
+  summary: string;
+  /** The usage line(s), printed on a usage error. */
+  usage: string;
+  /** Runs the command and returns the exit status. Throw `UsageError` for bad arguments. */
+  run(argv: string[], io: CliIo): Promise<number>;
+}
+
+/** Exit status for a usage error (BSD `EX_USAGE`). */
+export const EXIT_USAGE = 64;
+
+/** Bad arguments: `main` prints the message and the command's usage and exits with 64. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
