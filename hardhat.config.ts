@@ -30,6 +30,10 @@ const config: HardhatUserConfig = {
     hardhat: {
       // Gas figures are measured on a fixed hardfork so the snapshot is deterministic.
       hardfork: "cancun",
+      // `hardhat node` child processes started by the demo (src/chain) set these; tests leave them unset.
+      chainId: process.env.HARDHAT_CHAIN_ID ? Number(process.env.HARDHAT_CHAIN_ID) : 31337,
+      ...(process.env.HARDHAT_INITIAL_DATE ? { initialDate: process.env.HARDHAT_INITIAL_DATE } : {}),
+      allowUnlimitedContractSize: process.env.HARDHAT_UNLIMITED_CONTRACT_SIZE === "true",
     },
   },
   gasReporter: {

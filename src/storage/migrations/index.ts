@@ -1,0 +1,7 @@
+import type { Migration } from "kysely";
+import { initial } from "./001_initial";
+
+/** Versioned migrations, applied in key order by Kysely's Migrator. Never edit one that has shipped: add another. */
+export const migrations: Record<string, Migration> = {
+  "001_initial": initial,
+};

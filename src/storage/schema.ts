@@ -1,0 +1,151 @@
+import type { ColumnType, Insertable, Selectable, Updateable } from "kysely";
+
+/**
+ * The database schema: the one contract between ingestion (writes) and the API (reads).
+ *
+ * Conventions: times are Unix seconds (integers); USD amounts are `double precision`; addresses are lower-case
+ * `0x…` text; block numbers and raw token amounts are decimal strings (they exceed 2^53). Every value that is
+ * published carries the time it was observed, so freshness is decided at read time and never by deleting data.
+ * A pass only ever writes the columns it has new values for: a failed or missed pass leaves stored values alone.
+ */
+export interface Database {
+  pools: PoolsTable;
+  pool_daily: PoolDailyTable;
+  attestations: AttestationsTable;
+  campaigns: CampaignsTable;
+  dex_volumes: DexVolumesTable;
+  liquidity_requests: LiquidityRequestsTable;
+  ingest_runs: IngestRunsTable;
+}
+
+/** One tracked pool, keyed by (chain_id, address), with the latest observed value of every measured field. */
+export interface PoolsTable {
+  chain_id: number;
+  address: string;
+  kind: "amm" | "lending";
+  symbol: string;
+  protocol: string;
+  /** DefiLlama yields pool uuid, if the pools file maps one. */
+  defillama_id: string | null;
+  /** Merkl opportunity identifier, if the pools file maps one. */
+  merkl_id: string | null;
+  /** Depth in USD from on-chain reads: AMM reserves valued at prices, lending supplied − borrowed (exitable). */
+  depth_usd: number | null;
+  depth_observed_at: number | null;
+  depth_block: string | null;
+  /** Exitability in USD where exact (lending: supplied − borrowed); null where not exact. */
+  exitable_usd: number | null;
+  /** Raw on-chain state as JSON text (reserves, supplied, borrowed, tokens, decimals, prices used). */
+  state_json: string | null;
+  /** Lending supply rate, stored as a percent (3.2 means 3.2 %): never multiply by 100 again. */
+  supply_rate_percent: number | null;
+  supply_rate_observed_at: number | null;
+  /** From the DefiLlama yields feed. */
+  tvl_usd: number | null;
+  apy_percent: number | null;
+  feed_observed_at: number | null;
+  /** 24 h volume in USD, where a source reports it for this pool. */
+  volume_24h_usd: number | null;
+  volume_observed_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One row per pool per UTC day: the day's LOWEST observed depth (not the closing depth). */
+export interface PoolDailyTable {
+  chain_id: number;
+  address: string;
+  /** UTC day, `YYYY-MM-DD`. */
+  day: string;
+  min_depth_usd: number;
+  min_observed_at: number;
+  min_block: string | null;
+  last_observed_at: number;
+  samples: number;
+}
+
+/** Every attestation the service issued. Served pre-signed; never re-signed per request. */
+export interface AttestationsTable {
+  /** keccak256 of the v1 canonical message, 0x-hex. */
+  id: string;
+  chain_id: number;
+  address: string;
+  issued_at: number;
+  expiry: number;
+  horizon_days: number;
+  /** Confidence in hundredths (85 means 0.85), so the two-digit rendering is exact. */
+  confidence_hundredths: number;
+  canonical: string;
+  signature: string;
+  attester: string;
+  /** The claim: depth stays >= floor × depth_at_issuance_usd for horizon_days. */
+  floor: number;
+  depth_at_issuance_usd: number;
+  model: string;
+  /** Hash of the model inputs, so a pass re-issues only when they changed (or the previous one expired). */
+  inputs_hash: string;
+  /** Always "pending": nothing is graded and no code path writes a graded outcome. */
+  outcome: string;
+  /** The v2 block `{domain, types, primaryType, message, signature}` as JSON text, when a registry is configured. */
+  eip712_json: string | null;
+  created_at: number;
+}
+
+/** Incentive campaigns from Merkl. Deliberately not joined to pools: the two sources share no key. */
+export interface CampaignsTable {
+  id: string;
+  chain_id: number;
+  opportunity_id: string;
+  /** The opportunity's identifier as Merkl gives it (often a pool or vault address). */
+  identifier: string;
+  name: string | null;
+  type: string | null;
+  status: string | null;
+  reward_token: string | null;
+  amount: string | null;
+  apr_percent: number | null;
+  start_ts: number | null;
+  end_ts: number | null;
+  observed_at: number;
+}
+
+/** Daily dex volume per chain and protocol from DefiLlama. */
+export interface DexVolumesTable {
+  chain: string;
+  protocol: string;
+  day: string;
+  volume_usd: number;
+  observed_at: number;
+}
+
+/** The demand side of a liquidity market. The table exists and is empty. */
+export interface LiquidityRequestsTable {
+  id: string;
+  chain_id: number;
+  address: string;
+  amount_usd: number;
+  horizon_days: number;
+  created_at: number;
+}
+
+/** One ingestion pass: started, then finished with a status and what each source did. */
+export interface IngestRunsTable {
+  id: string;
+  started_at: number;
+  finished_at: number | null;
+  status: "running" | "ok" | "partial" | "failed";
+  /** JSON text: `{ [source]: { ok: boolean, error?: string, rows?: number } }`. */
+  sources_json: string;
+}
+
+export type Pool = Selectable<PoolsTable>;
+export type NewPool = Insertable<PoolsTable>;
+export type PoolUpdate = Updateable<PoolsTable>;
+export type PoolDaily = Selectable<PoolDailyTable>;
+export type AttestationRow = Selectable<AttestationsTable>;
+export type NewAttestationRow = Insertable<AttestationsTable>;
+export type Campaign = Selectable<CampaignsTable>;
+export type DexVolume = Selectable<DexVolumesTable>;
+export type IngestRun = Selectable<IngestRunsTable>;
+/** Placeholder to keep ColumnType imported for future generated columns. */
+export type Generated<T> = ColumnType<T, T | undefined, T>;
