@@ -1,0 +1,77 @@
+import type { Kysely } from "kysely";
+import type { Database, IngestRun } from "./schema";
+
+/** What one source did during a pass (stored as JSON in `ingest_runs.sources_json`). */
+export interface SourceReport {
+  ok: boolean;
+  error?: string;
+  rows?: number;
+}
+
+/** Records the start of a pass with status "running". */
+export async function startIngestRun(
+  db: Kysely<Database>,
+  parameters: { id: string; startedAt: number },
+): Promise<void> {
+  await db
+    .insertInto("ingest_runs")
+    .values({
+      id: parameters.id,
+      started_at: parameters.startedAt,
+      finished_at: null,
+      status: "running",
+      sources_json: "{}",
+    })
+    .execute();
+}
+
+/** Closes a pass with its final status and per-source report. */
+export async function finishIngestRun(
+  db: Kysely<Database>,
+  parameters: {
+    id: string;
+    finishedAt: number;
+    status: "ok" | "partial" | "failed";
+    sources: Record<string, SourceReport>;
+  },
+): Promise<void> {
+  await db
+    .updateTable("ingest_runs")
+    .set({
+      finished_at: parameters.finishedAt,
+      status: parameters.status,
+      sources_json: JSON.stringify(parameters.sources),
+    })
+    .where("id", "=", parameters.id)
+    .execute();
+}
+
+/**
+ * Marks passes left "running" by a process that died (killed, crashed) as "failed", so the record never shows a pass
+ * running forever. Call before starting a new pass; returns how many were closed.
+ */
+export async function closeInterruptedRuns(db: Kysely<Database>, parameters: { now: number }): Promise<number> {
+  const result = await db
+    .updateTable("ingest_runs")
+    .set({
+      status: "failed",
+      finished_at: parameters.now,
+      sources_json: JSON.stringify({
+        pass: { ok: false, error: "interrupted: the process stopped before the pass finished" },
+      }),
+    })
+    .where("status", "=", "running")
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** The most recent passes, newest first. */
+export async function listIngestRuns(db: Kysely<Database>, limit = 20): Promise<IngestRun[]> {
+  return db
+    .selectFrom("ingest_runs")
+    .selectAll()
+    .orderBy("started_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+}

@@ -1,0 +1,111 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from "kysely";
+import pg from "pg";
+import { StoreOpenError } from "../errors/service";
+import { migrations } from "./migrations";
+import type { Database } from "./schema";
+
+/** Parameters of {@link openStore}. Give `databaseUrl` for PostgreSQL, otherwise `file` for SQLite. */
+export interface OpenStoreParameters {
+  /** `postgres://…` or `postgresql://…`: use PostgreSQL through `pg`. Takes precedence over `file`. */
+  databaseUrl?: string;
+  /** SQLite database path (its folder is created), or `:memory:`. */
+  file?: string;
+  /** How long a SQLite writer waits for a lock before failing, in ms. Default 5000. */
+  busyTimeoutMs?: number;
+}
+
+/** An open store: the one query layer (Kysely) over SQLite or PostgreSQL. */
+export interface Store {
+  db: Kysely<Database>;
+  dialect: "sqlite" | "postgres";
+  close(): Promise<void>;
+}
+export type OpenStoreReturnType = Store;
+export type OpenStoreErrorType = StoreOpenError;
+
+/** PostgreSQL type oids whose text form we parse into JS numbers (int8 columns hold Unix seconds). */
+const PG_INT8_OID = 20;
+
+const provider: MigrationProvider = {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return migrations;
+  },
+};
+
+/**
+ * Opens the store and brings its schema up to date with the versioned migrations.
+ *
+ * SQLite (default): WAL journal, `synchronous = NORMAL` (a killed process never loses a committed
+ * transaction), foreign keys on, a busy timeout. PostgreSQL: a `pg` pool; `bigint` columns come
+ * back as JS numbers, as they do from SQLite, so callers see one shape whatever the dialect.
+ *
+ * @param {@link OpenStoreParameters}
+ * @returns the open {@link Store}; call `close()` when done.
+ * @example
+ * import { openStore } from "./storage/openStore";
+ * const store = await openStore({ file: "./data/service.sqlite" });
+ * const pools = await store.db.selectFrom("pools").selectAll().execute();
+ * await store.close();
+ */
+export async function openStore(parameters: OpenStoreParameters): Promise<Store> {
+  const { databaseUrl, file, busyTimeoutMs = 5000 } = parameters;
+  let store: Store;
+  if (databaseUrl !== undefined && databaseUrl !== "") {
+    if (!/^postgres(ql)?:\/\//.test(databaseUrl)) {
+      throw new StoreOpenError({
+        shortMessage: "DATABASE_URL must start with postgres:// or postgresql://.",
+        fix: "Unset DATABASE_URL to use the SQLite file in DATA_DIR, or give a PostgreSQL connection URL.",
+      });
+    }
+    const pool = new pg.Pool({
+      connectionString: databaseUrl,
+      max: 5,
+      types: {
+        getTypeParser: ((oid: number, format?: "text" | "binary") => {
+          if (oid === PG_INT8_OID) return (value: string) => Number(value);
+          return pg.types.getTypeParser(oid, format as "text");
+        }) as typeof pg.types.getTypeParser,
+      },
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    store = { db, dialect: "postgres", close: () => db.destroy() };
+  } else {
+    if (file === undefined || file === "") {
+      throw new StoreOpenError({
+        shortMessage: "openStore needs a SQLite file path or a PostgreSQL databaseUrl.",
+        fix: "Pass { file: <DATA_DIR>/service.sqlite } or { databaseUrl: 'postgres://…' }.",
+      });
+    }
+    let sqlite: BetterSqlite3.Database;
+    try {
+      if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+      sqlite = new BetterSqlite3(file);
+      sqlite.pragma("journal_mode = WAL");
+      sqlite.pragma("synchronous = NORMAL");
+      sqlite.pragma("foreign_keys = ON");
+      sqlite.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+    } catch (error) {
+      throw new StoreOpenError({
+        shortMessage: `Cannot open the SQLite database at ${file}.`,
+        fix: "Check that DATA_DIR exists or can be created and is writable.",
+        cause: error,
+      });
+    }
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    store = { db, dialect: "sqlite", close: () => db.destroy() };
+  }
+
+  const { error } = await new Migrator({ db: store.db, provider }).migrateToLatest();
+  if (error !== undefined) {
+    await store.close().catch(() => undefined);
+    throw new StoreOpenError({
+      shortMessage: `Database migration failed (${store.dialect}).`,
+      fix: "Check the database is reachable and writable; the schema is left at its last complete migration.",
+      cause: error,
+    });
+  }
+  return store;
+}

@@ -1,0 +1,113 @@
+import type { Kysely } from "kysely";
+import type { Database, PoolDaily } from "./schema";
+
+/** The UTC calendar day (`YYYY-MM-DD`) of a Unix time in seconds. */
+export function utcDay(unixSeconds: number): string {
+  return new Date(unixSeconds * 1000).toISOString().slice(0, 10);
+}
+
+/** Parameters of {@link recordDailyDepth}. */
+export interface RecordDailyDepthParameters {
+  chainId: number;
+  address: string;
+  depthUsd: number;
+  /** When the depth was observed (the block's timestamp for on-chain reads), Unix seconds. Decides the day. */
+  observedAt: number;
+  /** Block number of the observation, decimal string, or null when not from a block. */
+  block: string | null;
+}
+
+/**
+ * Folds one depth observation into the pool's row for its UTC day: one row per pool per day keeping the LOWEST
+ * depth seen that day, with when and in which block it was seen. One statement (an upsert), so it is atomic.
+ */
+export async function recordDailyDepth(db: Kysely<Database>, parameters: RecordDailyDepthParameters): Promise<void> {
+  const { chainId, depthUsd, observedAt, block } = parameters;
+  const address = parameters.address.toLowerCase();
+  await db
+    .insertInto("pool_daily")
+    .values({
+      chain_id: chainId,
+      address,
+      day: utcDay(observedAt),
+      min_depth_usd: depthUsd,
+      min_observed_at: observedAt,
+      min_block: block,
+      last_observed_at: observedAt,
+      samples: 1,
+    })
+    .onConflict((oc) =>
+      oc.columns(["chain_id", "address", "day"]).doUpdateSet((eb) => {
+        const lower = eb(eb.ref("excluded.min_depth_usd"), "<", eb.ref("pool_daily.min_depth_usd"));
+        return {
+          min_depth_usd: eb
+            .case()
+            .when(lower)
+            .then(eb.ref("excluded.min_depth_usd"))
+            .else(eb.ref("pool_daily.min_depth_usd"))
+            .end(),
+          min_observed_at: eb
+            .case()
+            .when(lower)
+            .then(eb.ref("excluded.min_observed_at"))
+            .else(eb.ref("pool_daily.min_observed_at"))
+            .end(),
+          min_block: eb
+            .case()
+            .when(lower)
+            .then(eb.ref("excluded.min_block"))
+            .else(eb.ref("pool_daily.min_block"))
+            .end(),
+          last_observed_at: eb
+            .case()
+            .when(eb.ref("excluded.last_observed_at"), ">", eb.ref("pool_daily.last_observed_at"))
+            .then(eb.ref("excluded.last_observed_at"))
+            .else(eb.ref("pool_daily.last_observed_at"))
+            .end(),
+          samples: eb(eb.ref("pool_daily.samples"), "+", 1),
+        };
+      }),
+    )
+    .execute();
+}
+
+/**
+ * Adds history days from a feed (DefiLlama's `/chart`) only where the pool has no row for that day: an on-chain
+ * observation is never overwritten. `min_block` stays null, which marks the row as feed-sourced.
+ */
+export async function backfillDailyDepth(
+  db: Kysely<Database>,
+  parameters: { chainId: number; address: string; points: { day: string; depthUsd: number; observedAt: number }[] },
+): Promise<number> {
+  const address = parameters.address.toLowerCase();
+  let written = 0;
+  for (const point of parameters.points) {
+    const result = await db
+      .insertInto("pool_daily")
+      .values({
+        chain_id: parameters.chainId,
+        address,
+        day: point.day,
+        min_depth_usd: point.depthUsd,
+        min_observed_at: point.observedAt,
+        min_block: null,
+        last_observed_at: point.observedAt,
+        samples: 1,
+      })
+      .onConflict((oc) => oc.columns(["chain_id", "address", "day"]).doNothing())
+      .executeTakeFirst();
+    written += Number(result.numInsertedOrUpdatedRows ?? 0n);
+  }
+  return written;
+}
+
+/** The pool's daily history, oldest day first. */
+export async function getDailyHistory(db: Kysely<Database>, chainId: number, address: string): Promise<PoolDaily[]> {
+  return db
+    .selectFrom("pool_daily")
+    .selectAll()
+    .where("chain_id", "=", chainId)
+    .where("address", "=", address.toLowerCase())
+    .orderBy("day")
+    .execute();
+}

@@ -1,0 +1,87 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { chownSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+
+/** A throwaway PostgreSQL cluster on loopback for tests (initdb + postgres from the machine's PostgreSQL 15). */
+export interface TestPostgres {
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** PostgreSQL refuses to run as root: drop to the `postgres` user when we are root. */
+function asPostgresUser(command: string, args: string[]): [string, string[]] {
+  if (process.getuid?.() !== 0) return [command, args];
+  return ["setpriv", ["--reuid=postgres", "--regid=postgres", "--init-groups", command, ...args]];
+}
+
+export async function startPostgres(): Promise<TestPostgres> {
+  const dir = mkdtempSync(join(tmpdir(), "pgtest-"));
+  if (process.getuid?.() === 0) {
+    const id = spawnSync("id", ["-u", "postgres"], { encoding: "utf8" });
+    const gid = spawnSync("id", ["-g", "postgres"], { encoding: "utf8" });
+    chownSync(dir, Number(id.stdout.trim()), Number(gid.stdout.trim()));
+  }
+  const data = join(dir, "data");
+  const [initCmd, initArgs] = asPostgresUser("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync"]);
+  const init = spawnSync(initCmd, initArgs, { encoding: "utf8" });
+  if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.error?.message}`);
+  const port = await freePort();
+  const [cmd, args] = asPostgresUser("postgres", [
+    "-D",
+    data,
+    "-p",
+    String(port),
+    "-k",
+    dir,
+    "-c",
+    "listen_addresses=127.0.0.1",
+    "-c",
+    "fsync=off",
+  ]);
+  const child: ChildProcess = spawn(cmd, args, { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      await client.end();
+      break;
+    } catch {
+      await client.end().catch(() => undefined);
+      if (child.exitCode !== null || Date.now() > deadline) {
+        child.kill("SIGKILL");
+        throw new Error(`postgres did not start: ${stderr}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return {
+    url,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGINT"); // fast shutdown
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
