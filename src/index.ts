@@ -1,0 +1,105 @@
+// Public API: an explicit list of named exports (no `export *`), grouped by module.
+
+export {
+  type Attestation,
+  type AttestationEip712,
+  type AttestationFields,
+  type AttestationRegistry,
+  type AttestationSignature,
+  type IntegerInput,
+  type NormalizedAttestation,
+  type TypedAttestation,
+} from "./lib/types";
+
+// v1: EIP-191 canonical message
+export {
+  type CreateAttestationMessageErrorType,
+  type CreateAttestationMessageParameters,
+  type CreateAttestationMessageReturnType,
+  createAttestationMessage,
+} from "./lib/createAttestationMessage";
+export {
+  type FormatConfidenceErrorType,
+  type FormatConfidenceParameters,
+  type FormatConfidenceReturnType,
+  formatConfidence,
+} from "./lib/formatConfidence";
+export {
+  type HashAttestationErrorType,
+  type HashAttestationParameters,
+  type HashAttestationReturnType,
+  hashAttestation,
+} from "./lib/hashAttestation";
+export {
+  type NormalizeAttestationErrorType,
+  type NormalizeAttestationParameters,
+  type NormalizeAttestationReturnType,
+  normalizeAttestation,
+} from "./lib/normalizeAttestation";
+export {
+  type ParseAttestationJsonErrorType,
+  type ParseAttestationJsonParameters,
+  type ParseAttestationJsonReturnType,
+  parseAttestationJson,
+} from "./lib/parseAttestationJson";
+export {
+  type ParseAttestationSignatureErrorType,
+  type ParseAttestationSignatureParameters,
+  type ParseAttestationSignatureReturnType,
+  parseAttestationSignature,
+} from "./lib/parseAttestationSignature";
+export {
+  type RecoverAttestationSignerErrorType,
+  type RecoverAttestationSignerParameters,
+  type RecoverAttestationSignerReturnType,
+  recoverAttestationSigner,
+} from "./lib/recoverAttestationSigner";
+export {
+  type SignAttestationErrorType,
+  type SignAttestationParameters,
+  type SignAttestationReturnType,
+  signAttestation,
+} from "./lib/signAttestation";
+export {
+  type VerifyAttestationErrorType,
+  type VerifyAttestationParameters,
+  type VerifyAttestationReturnType,
+  verifyAttestation,
+} from "./lib/verifyAttestation";
+
+// Errors
+export { BaseError, type BaseErrorParameters, type BaseErrorType } from "./errors/base";
+export {
+  AttestationNotObjectError,
+  type AttestationNotObjectErrorType,
+  DuplicateJsonKeyError,
+  type DuplicateJsonKeyErrorType,
+  InvalidAttestationFieldError,
+  type InvalidAttestationFieldErrorType,
+  InvalidAttestationSignatureError,
+  type InvalidAttestationSignatureErrorType,
+  InvalidConfidenceError,
+  type InvalidConfidenceErrorType,
+  InvalidExpectedAddressError,
+  type InvalidExpectedAddressErrorType,
+  InvalidIntegerFieldError,
+  type InvalidIntegerFieldErrorType,
+  InvalidJsonError,
+  type InvalidJsonErrorType,
+  InvalidPoolAddressError,
+  type InvalidPoolAddressErrorType,
+  InvalidPrivateKeyError,
+  type InvalidPrivateKeyErrorType,
+  InvalidTimeError,
+  type InvalidTimeErrorType,
+  MissingAttestationFieldError,
+  type MissingAttestationFieldErrorType,
+  MissingPrivateKeyError,
+  type MissingPrivateKeyErrorType,
+  SignatureRecoveryError,
+  type SignatureRecoveryErrorType,
+  TypedAttestationRangeError,
+  type TypedAttestationRangeErrorType,
+  UnreadableKeyFileError,
+  type UnreadableKeyFileErrorType,
+} from "./errors/attestation";
