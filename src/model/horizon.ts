@@ -1,0 +1,207 @@
+import { HorizonInputError } from "../errors/service";
+
+/** Identifies this model in stored attestations (`attestations.model`). Change it whenever the rule changes. */
+export const HORIZON_MODEL_ID = "daily-min-windows/v1";
+
+/** Default candidate horizons, in days (DESIGN §5). */
+export const DEFAULT_CANDIDATES = [7, 14, 30, 60, 90, 180] as const;
+
+/** One day of a pool's history: the lowest depth observed on that UTC day. */
+export interface DailyDepth {
+  /** UTC day `YYYY-MM-DD`. */
+  day: string;
+  minDepthUsd: number;
+}
+
+/** Parameters of {@link computeHorizon}. */
+export interface ComputeHorizonParameters {
+  /** The pool's daily-lowest-depth history, any order; days may be missing. */
+  daily: DailyDepth[];
+  /** Depth at issuance (USD): the claim is depth ≥ floor × depthNow. Must be > 0 to attest. */
+  depthNow: number;
+  /** Fraction of the reference depth the claim promises to keep, in (0, 1]. Default 0.5. */
+  floor?: number;
+  /** Smallest share of past windows in which the claim must have held, in (0, 1]. Default 0.8. */
+  target?: number;
+  /** Candidate horizons in days (positive integers). Default 7, 14, 30, 60, 90, 180. */
+  candidates?: readonly number[];
+  /** A horizon is judged only on at least this many complete past windows. Default 7. */
+  minWindows?: number;
+  /** Known end times (Unix s) of incentive campaigns on the pool: the horizon may not reach past the earliest future one. */
+  campaignEnds?: number[];
+  /** Current time (Unix s); needed with `campaignEnds`. */
+  now?: number;
+}
+
+/** How one candidate horizon scored. */
+export interface HorizonCandidateResult {
+  horizonDays: number;
+  /** Complete windows in the history (every day of the window observed). */
+  windows: number;
+  /** Windows in which the claim held. */
+  held: number;
+  /** floor(held × 100 / windows): the share in hundredths, rounded down; null without enough windows. */
+  shareHundredths: number | null;
+  /** Why this candidate cannot be published, if it cannot. */
+  excludedBy?: "too-few-windows" | "below-target" | "campaign-end";
+}
+
+export interface ComputeHorizonReturnType {
+  /** The published horizon in days, or null: no attestation (see `reason`). */
+  horizonDays: number | null;
+  /** Confidence in hundredths (0–100), the chosen horizon's share rounded down; null with no horizon. */
+  confidence: number | null;
+  /** Why no horizon was published, or why a shorter one was (campaign end). */
+  reason?: string;
+  candidates: HorizonCandidateResult[];
+}
+export type ComputeHorizonErrorType = HorizonInputError;
+
+const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+function dayNumber(day: string): number {
+  const ms = Date.parse(`${day}T00:00:00Z`);
+  if (!DAY_RE.test(day) || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== day) {
+    throw new HorizonInputError({ field: "daily[].day", value: day, expected: "a UTC day YYYY-MM-DD" });
+  }
+  return ms / 86_400_000;
+}
+
+function fraction(field: string, value: number): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || value > 1) {
+    throw new HorizonInputError({ field, value, expected: "a number in (0, 1]" });
+  }
+  return value;
+}
+
+/**
+ * The horizon model (DESIGN §5). The claim: "the pool's depth stays at or above `floor × depth at issuance` for
+ * `horizonDays` days". For each candidate horizon h, every past day d with a complete window (days d+1 … d+h all
+ * observed) is a window; the claim held in it when each of those days' lowest depth is ≥ floor × the lowest depth
+ * of day d (the reference, standing in for the depth at issuance). The share of windows in which it held decides:
+ * the longest candidate with at least `minWindows` windows and share ≥ `target` is published, and its confidence
+ * is that share rounded DOWN to hundredths. A known campaign end caps the horizon at the whole days left until it.
+ * Integer arithmetic throughout, so the result is exact and deterministic.
+ *
+ * @param {@link ComputeHorizonParameters}
+ * @returns {@link ComputeHorizonReturnType}: a horizon and confidence, or nulls and a reason.
+ * @example
+ * import { computeHorizon } from "./model/horizon";
+ * const { horizonDays, confidence, reason } = computeHorizon({ daily, depthNow: 1_000_000 });
+ */
+export function computeHorizon(parameters: ComputeHorizonParameters): ComputeHorizonReturnType {
+  const floor = fraction("floor", parameters.floor ?? 0.5);
+  const target = fraction("target", parameters.target ?? 0.8);
+  const minWindows = parameters.minWindows ?? 7;
+  const candidates = [...(parameters.candidates ?? DEFAULT_CANDIDATES)];
+  if (!Number.isSafeInteger(minWindows) || minWindows < 1) {
+    throw new HorizonInputError({ field: "minWindows", value: minWindows, expected: "a positive integer" });
+  }
+  if (candidates.length === 0 || candidates.some((h) => !Number.isSafeInteger(h) || h < 1)) {
+    throw new HorizonInputError({ field: "candidates", value: candidates, expected: "positive integer days" });
+  }
+  candidates.sort((a, b) => a - b);
+  // The target is compared as an integer ratio (millionths), avoiding binary-float edges: 0.8 × 15 is not 12 in floats.
+  const targetMillionths = Math.round(target * 1e6);
+
+  const byDay = new Map<number, number>();
+  for (const entry of parameters.daily) {
+    const n = dayNumber(entry.day);
+    if (typeof entry.minDepthUsd !== "number" || !Number.isFinite(entry.minDepthUsd) || entry.minDepthUsd < 0) {
+      throw new HorizonInputError({
+        field: "daily[].minDepthUsd",
+        value: entry.minDepthUsd,
+        expected: "a finite number ≥ 0",
+      });
+    }
+    if (byDay.has(n))
+      throw new HorizonInputError({ field: "daily[].day", value: entry.day, expected: "each day once" });
+    byDay.set(n, entry.minDepthUsd);
+  }
+
+  const results: HorizonCandidateResult[] = candidates.map((h) => {
+    let windows = 0;
+    let held = 0;
+    for (const [start, reference] of byDay) {
+      const threshold = floor * reference;
+      let complete = true;
+      let ok = true;
+      for (let k = 1; k <= h; k++) {
+        const depth = byDay.get(start + k);
+        if (depth === undefined) {
+          complete = false;
+          break;
+        }
+        if (depth < threshold) ok = false;
+      }
+      if (!complete) continue;
+      windows++;
+      if (ok) held++;
+    }
+    const shareHundredths = windows >= minWindows ? Math.floor((held * 100) / windows) : null;
+    const result: HorizonCandidateResult = { horizonDays: h, windows, held, shareHundredths };
+    if (shareHundredths === null) result.excludedBy = "too-few-windows";
+    else if (held * 1e6 < targetMillionths * windows) result.excludedBy = "below-target";
+    return result;
+  });
+
+  let capDays: number | null = null;
+  if (parameters.campaignEnds !== undefined && parameters.campaignEnds.length > 0) {
+    const now = parameters.now;
+    if (now === undefined || !Number.isFinite(now)) {
+      throw new HorizonInputError({ field: "now", value: now, expected: "Unix seconds, required with campaignEnds" });
+    }
+    const future = parameters.campaignEnds.filter((end) => end > now);
+    if (future.length > 0) {
+      capDays = Math.floor((Math.min(...future) - now) / 86_400);
+      for (const r of results) if (r.excludedBy === undefined && r.horizonDays > capDays) r.excludedBy = "campaign-end";
+    }
+  }
+
+  const depthNow = parameters.depthNow;
+  if (typeof depthNow !== "number" || !Number.isFinite(depthNow) || depthNow <= 0) {
+    return { horizonDays: null, confidence: null, reason: "no current depth to anchor the claim", candidates: results };
+  }
+
+  const eligible = results.filter((r) => r.excludedBy === undefined);
+  if (eligible.length > 0) {
+    const best = eligible[eligible.length - 1];
+    const longestOnHistory = results.filter((r) => r.excludedBy === undefined || r.excludedBy === "campaign-end");
+    const capped = longestOnHistory[longestOnHistory.length - 1].horizonDays > best.horizonDays;
+    return {
+      horizonDays: best.horizonDays,
+      confidence: best.shareHundredths,
+      ...(capped ? { reason: `shortened: a known incentive campaign ends in ${capDays} days` } : {}),
+      candidates: results,
+    };
+  }
+
+  const shortest = candidates[0];
+  if (results.every((r) => r.excludedBy === "too-few-windows")) {
+    return {
+      horizonDays: null,
+      confidence: null,
+      reason:
+        `insufficient history: ${byDay.size} days recorded, ${results[0].windows} complete ${shortest}-day windows; ` +
+        `need at least ${minWindows} (about ${shortest + minWindows} consecutive days)`,
+      candidates: results,
+    };
+  }
+  if (results.some((r) => r.excludedBy === "campaign-end")) {
+    return {
+      horizonDays: null,
+      confidence: null,
+      reason: `a known incentive campaign ends in ${capDays} days, before the shortest horizon that met the target`,
+      candidates: results,
+    };
+  }
+  const first = results.find((r) => r.shareHundredths !== null)!;
+  return {
+    horizonDays: null,
+    confidence: null,
+    reason:
+      `the claim held in ${first.held} of ${first.windows} past ${first.horizonDays}-day windows ` +
+      `(${first.shareHundredths}%), below the ${targetMillionths / 1e4}% target`,
+    candidates: results,
+  };
+}
