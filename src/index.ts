@@ -67,6 +67,52 @@ export {
   verifyAttestation,
 } from "./lib/verifyAttestation";
 
+// v2: EIP-712 (what the registry checks)
+export {
+  type FromTypedAttestationErrorType,
+  type FromTypedAttestationParameters,
+  type FromTypedAttestationReturnType,
+  type TypedAttestationInput,
+  fromTypedAttestation,
+} from "./lib/fromTypedAttestation";
+export {
+  attestationTypes,
+  type GetAttestationTypedDataErrorType,
+  type GetAttestationTypedDataParameters,
+  type GetAttestationTypedDataReturnType,
+  getAttestationTypedData,
+} from "./lib/getAttestationTypedData";
+export {
+  type HashTypedAttestationErrorType,
+  type HashTypedAttestationParameters,
+  type HashTypedAttestationReturnType,
+  hashTypedAttestation,
+} from "./lib/hashTypedAttestation";
+export {
+  type RecoverTypedAttestationSignerErrorType,
+  type RecoverTypedAttestationSignerParameters,
+  type RecoverTypedAttestationSignerReturnType,
+  recoverTypedAttestationSigner,
+} from "./lib/recoverTypedAttestationSigner";
+export {
+  type SignTypedAttestationErrorType,
+  type SignTypedAttestationParameters,
+  type SignTypedAttestationReturnType,
+  signTypedAttestation,
+} from "./lib/signTypedAttestation";
+export {
+  type ToTypedAttestationErrorType,
+  type ToTypedAttestationParameters,
+  type ToTypedAttestationReturnType,
+  toTypedAttestation,
+} from "./lib/toTypedAttestation";
+export {
+  type VerifyTypedAttestationErrorType,
+  type VerifyTypedAttestationParameters,
+  type VerifyTypedAttestationReturnType,
+  verifyTypedAttestation,
+} from "./lib/verifyTypedAttestation";
+
 // Errors
 export { BaseError, type BaseErrorParameters, type BaseErrorType } from "./errors/base";
 export {
