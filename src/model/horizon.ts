@@ -16,7 +16,7 @@ export interface DailyDepth {
 /** Parameters of {@link computeHorizon}. */
 export interface ComputeHorizonParameters {
   /** The pool's daily-lowest-depth history, any order; days may be missing. */
-  daily: DailyDepth[];
+  daily: readonly DailyDepth[];
   /** Depth at issuance (USD): the claim is depth ≥ floor × depthNow. Must be > 0 to attest. */
   depthNow: number;
   /** Fraction of the reference depth the claim promises to keep, in (0, 1]. Default 0.5. */
@@ -28,7 +28,7 @@ export interface ComputeHorizonParameters {
   /** A horizon is judged only on at least this many complete past windows. Default 7. */
   minWindows?: number;
   /** Known end times (Unix s) of incentive campaigns on the pool: the horizon may not reach past the earliest future one. */
-  campaignEnds?: number[];
+  campaignEnds?: readonly number[];
   /** Current time (Unix s); needed with `campaignEnds`. */
   now?: number;
 }
