@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.28;
+
+import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
+import {Ownable2Step} from "@openzeppelin/contracts/access/Ownable2Step.sol";
+import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
+import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
+
+import {Attestation, AttesterInfo, ATTESTATION_TYPEHASH} from "./Common.sol";
+import {IAttestationRegistry} from "./IAttestationRegistry.sol";
+
+/// @title AttestationRegistry
+/// @notice Bonded registry of attester keys that verifies EIP-712 liquidity attestations on chain.
+/// @dev Trust and replay assumptions:
+///
+/// IMPORTANT: A valid result means that a bonded, registered key signed this exact attestation for THIS registry on
+/// THIS chain, that the key has not revoked it and that it has not expired. It does not mean the claim is correct.
+///
+/// NOTE: The EIP-712 domain binds every signature to `block.chainid` and `address(this)`: a signature made for another
+/// registry or another chain recovers to a different address and is never valid here. `Attestation.chainId` is the
+/// pool's chain and is only part of the signed content.
+///
+/// NOTE: Signatures are accepted only in the canonical low-s form (s <= n/2) with v in {27, 28} and exactly 65 bytes,
+/// so each signed attestation has one accepted encoding. `verify` never reverts on such input; it returns
+/// `(false, address(0))` instead.
+///
+/// NOTE: Revocations are keyed by (signer, digest): only the key that signed a digest can revoke it, and they survive
+/// a withdrawal and a later re-registration of the same key.
+///
+/// The owner (two-step transfer) can remove an attester and slash its bond; it cannot move any other ether, revoke a
+/// digest or make an invalid signature valid. Ether leaves the contract only in `withdraw` and `slash`, both of which
+/// update state and emit before the transfer and are guarded against re-entry.
+contract AttestationRegistry is IAttestationRegistry, Ownable2Step, EIP712, ReentrancyGuardTransient {
+    // ----------------------------------------------------------------------------------------------------------------
+    // Types
+    // ----------------------------------------------------------------------------------------------------------------
+
+    /// @dev Everything `verify` reads sits in the first slot (96 + 64 + 3 * 8 = 184 bits), so a check costs one SLOAD
+    /// (plus a revocation lookup only for attesters that ever revoked). The beneficiary, which only `withdraw` needs,
+    /// lives in the second slot.
+    struct Record {
+        uint96 bond;
+        uint64 withdrawableAt;
+        bool registered;
+        bool unbonding;
+        bool hasRevoked;
+        address beneficiary;
+    }
+
+    // ----------------------------------------------------------------------------------------------------------------
+    // Constants and immutables
+    // ----------------------------------------------------------------------------------------------------------------
+
+    /// @dev secp256k1n / 2: the largest `s` of a canonical (low-s) signature (EIP-2).
+    uint256 private constant _HALF_ORDER = 0x7FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF5D576E7357A4501DDFE92F46681B20A0;
+
+    /// @dev Bit layout of the first slot of `Record` (packed from the lowest bits in declaration order): bond in bits
+    /// 0-95, withdrawableAt in bits 96-159, then one byte per flag. `verify` decodes the word directly.
+    uint256 private constant _FLAGS_SHIFT = 160;
+    /// @dev After `>> _FLAGS_SHIFT`: the `registered` byte (low) and the `unbonding` byte (next).
+    uint256 private constant _REGISTERED_UNBONDING_MASK = 0xFFFF;
+    /// @dev `registered == true && unbonding == false`.
+    uint256 private constant _REGISTERED_ONLY = 0x0001;
+    /// @dev The `hasRevoked` byte's low bit, in place (bit 176).
+    uint256 private constant _HAS_REVOKED_BIT = 1 << 176;
+
+    uint256 private immutable _MIN_BOND;
+    uint64 private immutable _UNBONDING_PERIOD;
+
+    // ----------------------------------------------------------------------------------------------------------------
+    // Storage
+    // ----------------------------------------------------------------------------------------------------------------
+
+    mapping(address attester => Record record) private _records;
+    mapping(address attester => mapping(bytes32 digest => bool revoked)) private _revoked;
+
+    // ----------------------------------------------------------------------------------------------------------------
+    // Constructor
+    // ----------------------------------------------------------------------------------------------------------------
+
+    /// @param owner The initial owner (may remove attesters and slash bonds).
+    /// @param minBond The minimum bond, in wei (immutable).
+    /// @param unbondingPeriod The delay between an unbonding request and the withdrawal, in seconds (immutable).
+    constructor(
+        address owner,
+        uint256 minBond,
+        uint64 unbondingPeriod
+    ) Ownable(owner) EIP712("AttestationRegistry", "1") {
+        _MIN_BOND = minBond;
+        _UNBONDING_PERIOD = unbondingPeriod;
+    }
+
+    // ----------------------------------------------------------------------------------------------------------------
+    // Attester lifecycle
+    // ----------------------------------------------------------------------------------------------------------------
+
+    /// @inheritdoc IAttestationRegistry
+    function register(address beneficiary) external payable {
+        if (beneficiary == address(0)) revert ZeroAddress();
+        Record storage record = _records[msg.sender];
+        if (record.registered || record.unbonding) revert AlreadyRegistered(msg.sender);
+        if (msg.value < _MIN_BOND) revert BondTooLow(msg.value, _MIN_BOND);
+        if (msg.value > type(uint96).max) revert BondOverflow(msg.value);
+
+        // `hasRevoked` is kept: revocations made before (or by an earlier registration of) this key stay in force.
+        record.bond = uint96(msg.value);
+        record.withdrawableAt = 0;
+        record.registered = true;
+        record.beneficiary = beneficiary;
+        emit Registered(msg.sender, beneficiary, msg.value);
+    }
+
+    /// @inheritdoc IAttestationRegistry
+    function addBond(address attester) external payable {
+        if (msg.value == 0) revert ZeroAmount();
+        Record storage record = _records[attester];
+        if (!record.registered) revert NotRegistered(attester);
+        if (record.unbonding) revert AlreadyUnbonding(attester, record.withdrawableAt);
+        uint256 bond = uint256(record.bond) + msg.value;
+        if (bond > type(uint96).max) revert BondOverflow(bond);
+
+        record.bond = uint96(bond);
+        emit BondAdded(attester, msg.sender, msg.value, bond);
+    }
+
+    /// @inheritdoc IAttestationRegistry
+    function requestUnbond() external {
+        Record storage record = _records[msg.sender];
+        if (!record.registered) revert NotRegistered(msg.sender);
+        if (record.unbonding) revert AlreadyUnbonding(msg.sender, record.withdrawableAt);
+
+        uint64 withdrawableAt = _startUnbonding(record);
+        emit UnbondRequested(msg.sender, record.bond, withdrawableAt);
+    }
+
+    /// @inheritdoc IAttestationRegistry
+    function deregister() external {
+        _deregister(msg.sender);
+    }
+
+    /// @inheritdoc IAttestationRegistry
+    function withdraw() external nonReentrant {
+        Record storage record = _records[msg.sender];
+        if (!record.unbonding) {
+            if (!record.registered) revert NotRegistered(msg.sender);
+            revert NotUnbonding(msg.sender);
+        }
+        uint64 withdrawableAt = record.withdrawableAt;
+        uint64 currentTime = _time();
+        if (currentTime < withdrawableAt) revert UnbondingNotElapsed(msg.sender, withdrawableAt, currentTime);
+
+        uint256 amount = record.bond;
+        address beneficiary = record.beneficiary;
+        // Clear the record before paying (checks-effects-interactions), but keep `hasRevoked`: the revocations stay
+        // in `_revoked` and must still be consulted if this key registers again.
+        record.bond = 0;
+        record.withdrawableAt = 0;
+        record.unbonding = false;
+        record.registered = false;
+        record.beneficiary = address(0);
+        emit Withdrawn(msg.sender, beneficiary, amount);
+
+        _send(beneficiary, amount);
+    }
+
+    // ----------------------------------------------------------------------------------------------------------------
+    // Revocation
+    // ----------------------------------------------------------------------------------------------------------------
+
+    /// @inheritdoc IAttestationRegistry
+    function revoke(bytes32 digest) external {
+        // The flag turns on `verify`'s revocation lookup for this key; it is an index, not a state of its own.
+        _records[msg.sender].hasRevoked = true;
+        _revoke(digest);
+    }
+
+    /// @inheritdoc IAttestationRegistry
+    function revokeBatch(bytes32[] calldata digests) external {
+        uint256 length = digests.length;
+        // An empty batch revokes nothing and leaves the fast path of `verify` on.
+        if (length != 0) _records[msg.sender].hasRevoked = true;
+        // solc >= 0.8.22 drops the overflow check of `++i` in this loop shape on its own.
+        for (uint256 i = 0; i < length; ++i) {
+            _revoke(digests[i]);
+        }
+    }
+
+    // ----------------------------------------------------------------------------------------------------------------
+    // Owner
+    // ----------------------------------------------------------------------------------------------------------------
+
+    /// @inheritdoc IAttestationRegistry
+    function removeAttester(address attester) external onlyOwner {
+        _deregister(attester);
+    }
+
+    /// @inheritdoc IAttestationRegistry
+    function slash(address attester, uint256 amount, address recipient) external onlyOwner nonReentrant {
+        if (amount == 0) revert ZeroAmount();
+        if (recipient == address(0)) revert ZeroAddress();
+        Record storage record = _records[attester];
+        if (!record.registered && !record.unbonding) revert NotRegistered(attester);
+        uint256 bond = record.bond;
+        if (amount > bond) revert SlashExceedsBond(attester, amount, bond);
+
+        // `amount <= bond` was checked just above.
+        unchecked {
+            bond -= amount;
+        }
+        // `bond` is below the old uint96 bond, so the cast is exact.
+        record.bond = uint96(bond);
+        emit Slashed(attester, recipient, amount, bond);
+
+        _send(recipient, amount);
+    }
+
+    // ----------------------------------------------------------------------------------------------------------------
+    // Views
+    // ----------------------------------------------------------------------------------------------------------------
+
+    /// @inheritdoc IAttestationRegistry
+    function verify(
+        Attestation calldata a,
+        bytes calldata signature
+    ) external view returns (bool valid, address attester) {
+        bytes32 digest = _digest(a);
+        attester = _tryRecover(digest, signature);
+        if (attester == address(0)) return (false, address(0));
+
+        uint256 word;
+        uint256 expiresAt;
+        Record storage record = _records[attester];
+        assembly ("memory-safe") {
+            // One SLOAD for bond, withdrawableAt and the three flags. Solidity would re-read the slot for each field
+            // behind the short-circuiting `&&` below (100 gas per warm re-read).
+            word := sload(record.slot)
+            // a.expiresAt, the sixth word of the static struct, read raw: the same word that was hashed, and no ABI
+            // validation that could make `verify` revert on dirty input.
+            expiresAt := calldataload(add(a, 0xa0))
+        }
+        // The spec's boundaries are inclusive (bond at least the minimum, valid up to and including `expiresAt`).
+        // solhint-disable gas-strict-inequalities
+        valid =
+            (word >> _FLAGS_SHIFT) & _REGISTERED_UNBONDING_MASK == _REGISTERED_ONLY &&
+            uint96(word) >= _MIN_BOND &&
+            _time() <= expiresAt &&
+            (word & _HAS_REVOKED_BIT == 0 || !_revoked[attester][digest]);
+        // solhint-enable gas-strict-inequalities
+    }
+
+    /// @inheritdoc IAttestationRegistry
+    function hashAttestation(Attestation calldata a) external view returns (bytes32 digest) {
+        digest = _digest(a);
+    }
+
+    /// @inheritdoc IAttestationRegistry
+    function getAttester(address attester) external view returns (AttesterInfo memory info) {
+        Record storage record = _records[attester];
+        info = AttesterInfo({
+            registered: record.registered,
+            unbonding: record.unbonding,
+            hasRevoked: record.hasRevoked,
+            bond: record.bond,
+            withdrawableAt: record.withdrawableAt,
+            beneficiary: record.beneficiary
+        });
+    }
+
+    /// @inheritdoc IAttestationRegistry
+    function isRevoked(address attester, bytes32 digest) external view returns (bool revoked) {
+        revoked = _revoked[attester][digest];
+    }
+
+    /// @inheritdoc IAttestationRegistry
+    function minBond() external view returns (uint256) {
+        return _MIN_BOND;
+    }
+
+    /// @inheritdoc IAttestationRegistry
+    function unbondingPeriod() external view returns (uint64) {
+        return _UNBONDING_PERIOD;
+    }
+
+    // ----------------------------------------------------------------------------------------------------------------
+    // Internal
+    // ----------------------------------------------------------------------------------------------------------------
+
+    /// @dev The current time, in Unix seconds. Virtual so that test harnesses can pin it.
+    function _time() internal view virtual returns (uint64) {
+        return uint64(block.timestamp);
+    }
+
+    // ----------------------------------------------------------------------------------------------------------------
+    // Private
+    // ----------------------------------------------------------------------------------------------------------------
+
+    function _deregister(address attester) private {
+        Record storage record = _records[attester];
+        if (!record.registered) revert NotRegistered(attester);
+
+        record.registered = false;
+        uint64 withdrawableAt = record.unbonding ? record.withdrawableAt : _startUnbonding(record);
+        emit Deregistered(attester, msg.sender, withdrawableAt);
+    }
+
+    function _startUnbonding(Record storage record) private returns (uint64 withdrawableAt) {
+        withdrawableAt = _time() + _UNBONDING_PERIOD;
+        record.unbonding = true;
+        record.withdrawableAt = withdrawableAt;
+    }
+
+    function _revoke(bytes32 digest) private {
+        mapping(bytes32 digest => bool revoked) storage revoked = _revoked[msg.sender];
+        if (revoked[digest]) revert AlreadyRevoked(msg.sender, digest);
+        revoked[digest] = true;
+        emit Revoked(msg.sender, digest);
+    }
+
+    function _send(address to, uint256 amount) private {
+        // solhint-disable-next-line avoid-low-level-calls
+        (bool success, ) = to.call{value: amount}("");
+        if (!success) revert TransferFailed(to, amount);
+    }
+
+    /// @dev The EIP-712 digest `keccak256("\x19\x01" || domainSeparator || keccak256(abi.encode(TYPEHASH, a)))`, hashed
+    /// straight from calldata: the struct is six static words, so one copy replaces `abi.encode`'s per-field
+    /// validation and copies, and both hashes share one scratch area (same result as `_hashTypedDataV4`).
+    function _digest(Attestation calldata a) private view returns (bytes32 digest) {
+        bytes32 typeHash = ATTESTATION_TYPEHASH;
+        bytes32 domainSeparator = _domainSeparatorV4();
+        assembly ("memory-safe") {
+            let m := mload(0x40) // free memory, left unallocated: it is only scratch for the hash inputs
+            mstore(m, typeHash) // word 0: the typehash
+            calldatacopy(add(m, 0x20), a, 0xc0) // words 1-6: chainId, pool, confidence, horizonDays, issuedAt, expiresAt
+            let structHash := keccak256(m, 0xe0) // 7 words
+            mstore(m, shl(240, 0x1901)) // bytes 0-1: the EIP-191 version byte 0x19 and EIP-712's 0x01
+            mstore(add(m, 0x02), domainSeparator) // bytes 2-33
+            mstore(add(m, 0x22), structHash) // bytes 34-65
+            digest := keccak256(m, 0x42) // 66 bytes
+        }
+    }
+
+    /// @dev Recovers the signer of `digest`, or returns zero for anything but a 65-byte, low-s, v in {27, 28} signature
+    /// that the precompile accepts (the shape of OpenZeppelin's `ECDSA.tryRecover`, without its error enum).
+    function _tryRecover(bytes32 digest, bytes calldata signature) private view returns (address signer) {
+        if (signature.length != 65) return address(0);
+        assembly ("memory-safe") {
+            let r := calldataload(signature.offset) // bytes 0-31
+            let s := calldataload(add(signature.offset, 0x20)) // bytes 32-63
+            let v := byte(0, calldataload(add(signature.offset, 0x40))) // byte 64
+            // Reject high-s (malleable twin) and any v but 27/28 before paying for the precompile.
+            if iszero(or(gt(s, _HALF_ORDER), iszero(or(eq(v, 27), eq(v, 28))))) {
+                let m := mload(0x40) // free memory as scratch for the 128-byte precompile input
+                mstore(m, digest)
+                mstore(add(m, 0x20), v)
+                mstore(add(m, 0x40), r)
+                mstore(add(m, 0x60), s)
+                // ecrecover (0x01) writes 32 bytes on success and nothing on failure (r or s zero or out of range,
+                // no point on the curve); zero the output slot first so failure reads as address(0).
+                mstore(0x00, 0)
+                pop(staticcall(gas(), 0x01, m, 0x80, 0x00, 0x20))
+                signer := mload(0x00)
+            }
+        }
+    }
+}
