@@ -1,0 +1,167 @@
+import { readFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { BaseError } from "../../errors/base";
+import { parseAttestationJson } from "../../lib/parseAttestationJson";
+import type { Attestation } from "../../lib/types";
+import { verifyAttestation } from "../../lib/verifyAttestation";
+import type { CliCommand, CliIo } from "../types";
+import { UsageError } from "../types";
+
+/** Exit status: authentic and fresh. */
+export const EXIT_VALID = 0;
+/** Exit status: not authentic, or not a well-formed attestation, or unreadable input. */
+export const EXIT_INVALID = 1;
+/** Exit status: authentic but expired. */
+export const EXIT_EXPIRED = 2;
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const UNIX_SECONDS = /^(0|[1-9][0-9]*)$/;
+const FETCH_TIMEOUT_MS = 10_000;
+
+/** Result line printed by `attest verify`. */
+type VerifyLine = {
+  valid: boolean;
+  attester: string | null;
+  expired: boolean;
+  canonical: string | null;
+  error?: string;
+};
+
+/** Input could not be obtained (missing file, HTTP failure): reported in the result line, never as a stack trace. */
+class InputError extends Error {}
+
+/** Reads the text of `<file>` or standard input (`-`). Exported for `attest digest` and `attest sign`. */
+export async function readInputText(file: string, io: CliIo): Promise<string> {
+  if (file === "-") return io.readStdin();
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    const code = error && typeof error === "object" && "code" in error ? ` (${String(error.code)})` : "";
+    throw new InputError(`cannot read ${JSON.stringify(file)}${code}`);
+  }
+}
+
+function message(error: unknown): string {
+  const text = error instanceof BaseError ? error.shortMessage : error instanceof Error ? error.message : String(error);
+  return text.split("\n")[0];
+}
+
+async function fetchText(url: string): Promise<string> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+      headers: { accept: "application/json" },
+    });
+  } catch (error) {
+    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
+    throw new InputError(`GET ${url} failed${cause || (error instanceof Error ? `: ${error.message}` : "")}`);
+  }
+  const text = await response.text();
+  if (!response.ok) {
+    let detail = "";
+    try {
+      const body = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
+      if (body?.error?.code)
+        detail = `: ${String(body.error.code)}${body.error.message ? ` ${String(body.error.message)}` : ""}`;
+    } catch {
+      // not JSON: the status says enough
+    }
+    throw new InputError(`GET ${url} returned HTTP ${response.status}${detail}`);
+  }
+  return text;
+}
+
+function parseOptions(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        attester: { type: "string" },
+        now: { type: "string" },
+        url: { type: "string" },
+        pool: { type: "string" },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/**
+ * `attest verify <file|-> --attester <address> [--now <unix-seconds>]`
+ * `attest verify --url <base_url> --pool <id> [--attester <address>] [--now <unix-seconds>]`
+ *
+ * Prints one JSON line `{"valid","attester","expired","canonical"}` (plus `"error"` when the input is unreadable or
+ * not a well-formed attestation). Exit 0 authentic and fresh, 1 not authentic or bad input, 2 authentic but
+ * expired, 64 usage error.
+ */
+export const verifyCommand: CliCommand = {
+  name: "verify",
+  summary: "verify a v1 attestation offline against a pinned (or served) attester",
+  usage:
+    "attest verify <file|-> --attester <address> [--now <unix-seconds>]\n" +
+    "       attest verify --url <base_url> --pool <id> [--attester <address>] [--now <unix-seconds>]",
+  async run(argv, io) {
+    const { values, positionals } = parseOptions(argv);
+    if (values.attester !== undefined && !ADDRESS.test(values.attester))
+      throw new UsageError(`--attester must be 0x followed by 40 hex digits, got ${JSON.stringify(values.attester)}`);
+    if (values.now !== undefined && !(UNIX_SECONDS.test(values.now) && Number.isSafeInteger(Number(values.now))))
+      throw new UsageError(`--now must be Unix seconds (a non-negative integer), got ${JSON.stringify(values.now)}`);
+    const time = values.now === undefined ? new Date() : new Date(Number(values.now) * 1000);
+
+    let expected = values.attester;
+    let getText: () => Promise<string>;
+    if (values.url !== undefined) {
+      if (positionals.length > 0) throw new UsageError("give either a file or --url, not both");
+      if (values.pool === undefined || values.pool === "") throw new UsageError("--url needs --pool <id>");
+      let base: URL;
+      try {
+        base = new URL(values.url);
+      } catch {
+        throw new UsageError(`--url is not a URL: ${JSON.stringify(values.url)}`);
+      }
+      if (base.protocol !== "http:" && base.protocol !== "https:")
+        throw new UsageError(`--url must be http or https, got ${base.protocol}`);
+      const root = base.href.replace(/\/+$/, "");
+      const pool = values.pool;
+      getText = async () => {
+        if (expected === undefined) {
+          const attesterUrl = `${root}/api/v1/attester`;
+          const body = parseAttestationJson({ text: await fetchText(attesterUrl) }) as { attester?: unknown } | null;
+          const served = body && typeof body === "object" ? body.attester : undefined;
+          if (typeof served !== "string" || !ADDRESS.test(served))
+            throw new InputError(`${attesterUrl} did not return an "attester" address`);
+          expected = served;
+          io.stderr(
+            `attest verify: expected attester ${served} taken from ${attesterUrl}; ` +
+              "pinning it with --attester is stronger (a compromised server can serve both key and claim)",
+          );
+        }
+        return fetchText(`${root}/api/v1/pool/${encodeURIComponent(pool)}`);
+      };
+    } else {
+      if (values.pool !== undefined) throw new UsageError("--pool needs --url <base_url>");
+      if (positionals.length !== 1) throw new UsageError("give exactly one attestation file, or - for standard input");
+      if (expected === undefined)
+        throw new UsageError("--attester <address> is required: pin the attester you expect (never the payload's)");
+      const file = positionals[0];
+      getText = () => readInputText(file, io);
+    }
+
+    let line: VerifyLine;
+    try {
+      const attestation = parseAttestationJson({ text: await getText() });
+      const result = verifyAttestation({ attestation: attestation as Attestation, address: expected!, time });
+      line = { valid: result.valid, attester: result.attester, expired: result.expired, canonical: result.canonical };
+    } catch (error) {
+      if (!(error instanceof BaseError || error instanceof InputError)) throw error;
+      line = { valid: false, attester: null, expired: false, canonical: null, error: message(error) };
+    }
+    io.stdout(JSON.stringify(line));
+    if (!line.valid) return EXIT_INVALID;
+    return line.expired ? EXIT_EXPIRED : EXIT_VALID;
+  },
+};
