@@ -1,0 +1,47 @@
+import { ApiError, ApiErrorCode } from "./errors";
+
+/** A pool reference as a reader gives it: the address, and the chain when the identifier names one. */
+export type PoolRef = { chainId: number | null; address: `0x${string}` };
+
+export type ParsePoolIdParameters = { id: string };
+export type ParsePoolIdReturnType = PoolRef;
+export type ParsePoolIdErrorType = ApiError;
+
+const ADDRESS = "0x[0-9a-fA-F]{40}";
+const CHAIN_ID = "[1-9][0-9]{0,15}";
+const SHAPES = new RegExp(`^(?:(?:(eip155):)?(${CHAIN_ID}):)?(${ADDRESS})$`, "i");
+
+/**
+ * Parses a pool identifier in one of the three accepted shapes: `0x<address>`, `<chainId>:0x<address>` or
+ * CAIP-10 `eip155:<chainId>:0x<address>`. The address may be in any case; it comes back lower-cased.
+ *
+ * @param {@link ParsePoolIdParameters}
+ * @returns the {@link PoolRef}; `chainId` is null for a bare address.
+ * @throws {@link ApiError} `INVALID_POOL_ID` (400) for anything else.
+ * @example
+ * import { parsePoolId } from "./service/parsePoolId";
+ * parsePoolId({ id: "eip155:1:0xB4e16d0168e52d35CaCD2c6185b44281Ec28C9Dc" });
+ * // { chainId: 1, address: "0xb4e16d0168e52d35cacd2c6185b44281ec28c9dc" }
+ */
+export function parsePoolId({ id }: ParsePoolIdParameters): PoolRef {
+  const match = SHAPES.exec(id);
+  const chainId = match?.[2] === undefined ? null : Number(match[2]);
+  if (!match || (chainId !== null && !Number.isSafeInteger(chainId))) {
+    throw new ApiError({
+      statusCode: 400,
+      code: ApiErrorCode.invalidPoolId,
+      message: `"${truncate(id)}" is not a pool identifier; use 0x<address>, <chainId>:0x<address> or eip155:<chainId>:0x<address>.`,
+      extra: { field: "pool" },
+    });
+  }
+  return { chainId, address: match[3].toLowerCase() as `0x${string}` };
+}
+
+/** The qualified (CAIP-10) identifier of a pool. */
+export function formatPoolId({ chainId, address }: { chainId: number; address: string }): string {
+  return `eip155:${chainId}:${address.toLowerCase()}`;
+}
+
+function truncate(text: string): string {
+  return text.length > 100 ? `${text.slice(0, 100)}…` : text;
+}

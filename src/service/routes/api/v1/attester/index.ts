@@ -1,0 +1,22 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { AttesterResponseSchema, errorResponses } from "../../../../schemas";
+
+/** `GET /api/v1/attester`: the expected signer of every attestation, and the registry when one is configured. */
+const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
+  const { attesterInfo } = fastify;
+  fastify.get(
+    "/",
+    {
+      schema: {
+        summary: "The attester address (the authoritative expected signer)",
+        tags: ["attestations"],
+        response: { 200: AttesterResponseSchema, ...errorResponses(429) },
+      },
+    },
+    async function getAttester() {
+      return attesterInfo;
+    },
+  );
+};
+
+export default plugin;

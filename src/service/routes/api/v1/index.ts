@@ -1,0 +1,20 @@
+import { Type, type FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+
+/** `GET /api/v1/openapi.json`: the OpenAPI 3 document built from every route's schemas. */
+const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
+  fastify.get(
+    "/openapi.json",
+    {
+      schema: {
+        summary: "OpenAPI document",
+        tags: ["service"],
+        response: { 200: Type.Object({}, { additionalProperties: true }) },
+      },
+    },
+    async function openapi() {
+      return fastify.swagger();
+    },
+  );
+};
+
+export default plugin;

@@ -1,0 +1,70 @@
+import { TypeBoxValidatorCompiler, type FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { BaseError } from "../../../../../errors/base";
+import { parseAttestationJson } from "../../../../../lib/parseAttestationJson";
+import { verifyAttestation } from "../../../../../lib/verifyAttestation";
+import { ApiError, ApiErrorCode } from "../../../../errors";
+import { VerifyBodySchema, VerifyResponseSchema, errorResponses } from "../../../../schemas";
+
+/** Options of the verify route: its own (stricter) rate limit. */
+export type VerifyRouteOptions = { rateLimit: false | { max: number; timeWindow: number } };
+
+/**
+ * `POST /api/v1/verify`: recovers the signer of a posted attestation and compares it with the service's own attester.
+ * Only `application/json` is accepted (415 otherwise); the raw text is parsed with the library's strict parser, so a
+ * repeated member name is a 400; the body schema is checked without type coercion (a string confidence is a 400).
+ */
+const plugin: FastifyPluginAsyncTypebox<VerifyRouteOptions> = async (fastify, options) => {
+  const { attesterInfo } = fastify;
+
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser("application/json", { parseAs: "string" }, (_request, text, done) => {
+    try {
+      done(null, parseAttestationJson({ text: text as string }));
+    } catch (error) {
+      const key = (error as { key?: unknown }).key;
+      done(
+        new ApiError({
+          statusCode: 400,
+          code: ApiErrorCode.invalidJson,
+          message: error instanceof BaseError ? error.shortMessage : "The body is not valid JSON.",
+          extra: typeof key === "string" ? { field: key } : {},
+        }),
+        undefined,
+      );
+    }
+  });
+
+  fastify.post(
+    "/",
+    {
+      schema: {
+        summary: "Verify an attestation against this service's attester",
+        description:
+          "A convenience, not an authority: the same recovery as offline verification. valid and expired are independent.",
+        tags: ["attestations"],
+        body: VerifyBodySchema,
+        response: { 200: VerifyResponseSchema, ...errorResponses(400, 413, 415, 429) },
+      },
+      // No coercion on this route: "0.85" is not a number.
+      validatorCompiler: (route) =>
+        TypeBoxValidatorCompiler(route as unknown as Parameters<typeof TypeBoxValidatorCompiler>[0]),
+      config: options.rateLimit === false ? {} : { rateLimit: options.rateLimit },
+    },
+    async function verify(request) {
+      try {
+        return verifyAttestation({ attestation: request.body, address: attesterInfo.attester });
+      } catch (error) {
+        if (!(error instanceof BaseError)) throw error;
+        const field = (error as { field?: unknown }).field;
+        throw new ApiError({
+          statusCode: 400,
+          code: ApiErrorCode.invalidAttestation,
+          message: error.shortMessage,
+          extra: typeof field === "string" ? { field } : {},
+        });
+      }
+    },
+  );
+};
+
+export default plugin;
