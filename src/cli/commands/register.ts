@@ -1,0 +1,24 @@
+import { registerAttester } from "../../actions/registerAttester";
+import { parseAddressOption, parseCommandArgs, parseEtherOption } from "../shared/args";
+import { printResult } from "../shared/output";
+import { openRegistryForWrite, registryOptions, registryOptionsUsage } from "../shared/registryOptions";
+import type { CliCommand } from "../types";
+
+export const registerCommand: CliCommand = {
+  name: "register",
+  summary: "register the attester key on the registry with a bond",
+  usage: `attest register --bond <eth> [--beneficiary <address>] ${registryOptionsUsage}`,
+  async run(argv, io) {
+    const { values } = parseCommandArgs({
+      argv,
+      options: { ...registryOptions, bond: { type: "string" }, beneficiary: { type: "string" } },
+    });
+    const bond = parseEtherOption("--bond", values.bond);
+    const beneficiary =
+      values.beneficiary === undefined ? undefined : parseAddressOption("--beneficiary", values.beneficiary);
+    const { publicClient, walletClient, registry } = await openRegistryForWrite(values, io);
+    const { hash, state } = await registerAttester({ publicClient, walletClient, registry, bond, beneficiary });
+    printResult({ io, command: "register", hash, state, json: values.json === true });
+    return 0;
+  },
+};

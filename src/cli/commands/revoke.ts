@@ -1,0 +1,35 @@
+import type { Hash } from "viem";
+
+import { revokeDigests } from "../../actions/revokeDigests";
+import { parseCommandArgs } from "../shared/args";
+import { printResult } from "../shared/output";
+import { openRegistryForWrite, registryOptions, registryOptionsUsage } from "../shared/registryOptions";
+import { UsageError, type CliCommand } from "../types";
+
+const digestPattern = /^0x[0-9a-fA-F]{64}$/;
+
+export const revokeCommand: CliCommand = {
+  name: "revoke",
+  summary: "revoke one or more of the attester's own EIP-712 digests",
+  usage: `attest revoke <digest…> ${registryOptionsUsage}`,
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs({ argv, options: registryOptions, allowPositionals: true });
+    if (positionals.length === 0) throw new UsageError("no digest: pass one or more 0x-prefixed 32-byte digests");
+    for (const digest of positionals) {
+      if (!digestPattern.test(digest)) {
+        throw new UsageError(
+          `"${digest.slice(0, 80)}" is not a digest: pass 0x followed by 64 hex digits (the EIP-712 digest, see "attest digest")`,
+        );
+      }
+    }
+    const { publicClient, walletClient, registry } = await openRegistryForWrite(values, io);
+    const { hash, state, digests } = await revokeDigests({
+      publicClient,
+      walletClient,
+      registry,
+      digests: positionals as Hash[],
+    });
+    printResult({ io, command: "revoke", hash, state, json: values.json === true, extra: { revoked: digests } });
+    return 0;
+  },
+};

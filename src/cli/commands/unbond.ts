@@ -1,0 +1,20 @@
+import { deregisterAttester } from "../../actions/deregisterAttester";
+import { requestUnbond } from "../../actions/requestUnbond";
+import { parseCommandArgs } from "../shared/args";
+import { printResult } from "../shared/output";
+import { openRegistryForWrite, registryOptions, registryOptionsUsage } from "../shared/registryOptions";
+import type { CliCommand } from "../types";
+
+export const unbondCommand: CliCommand = {
+  name: "unbond",
+  summary: "start unbonding the attester's bond (it backs nothing from then on)",
+  usage: `attest unbond [--deregister] ${registryOptionsUsage}`,
+  async run(argv, io) {
+    const { values } = parseCommandArgs({ argv, options: { ...registryOptions, deregister: { type: "boolean" } } });
+    const { publicClient, walletClient, registry } = await openRegistryForWrite(values, io);
+    const action = values.deregister ? deregisterAttester : requestUnbond;
+    const { hash, state } = await action({ publicClient, walletClient, registry });
+    printResult({ io, command: "unbond", hash, state, json: values.json === true });
+    return 0;
+  },
+};
