@@ -334,17 +334,16 @@ describe("attest register|bond|unbond|withdraw|revoke|status (over HTTP to the i
     });
 
     it("an unreadable key file", async function () {
-      const line = await fails(["unbond", "--key-file", path.join(keyDir, "missing.key")], await env());
-      expect(line).to.equal(
-        `attest unbond: cannot read the key file --key-file ${path.join(keyDir, "missing.key")} (ENOENT): check the path and permissions`,
-      );
+      const missing = path.join(keyDir, "missing.key");
+      const line = await fails(["unbond", "--key-file", missing], await env());
+      expect(line).to.equal(`attest unbond: Cannot read key file ${JSON.stringify(missing)} (ENOENT).`);
     });
 
     it("a malformed key, without echoing it", async function () {
       const bad = `${hardhatPrivateKey(1)}ff`;
       const line = await fails(["unbond"], { ...(await env()), ATTESTER_PRIVATE_KEY: bad });
       expect(line).to.equal(
-        "attest unbond: the key in ATTESTER_PRIVATE_KEY is not a private key: it must be 64 hex digits, optionally 0x-prefixed",
+        "attest unbond: Private key from ATTESTER_PRIVATE_KEY is invalid: 66 hex digits instead of 64.",
       );
     });
   });
