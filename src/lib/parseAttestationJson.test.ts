@@ -1,0 +1,103 @@
+import { expect } from "chai";
+import fc from "fast-check";
+import vectors from "../../test/vectors/attestation-v1.json";
+import { DuplicateJsonKeyError, InvalidJsonError } from "../errors/attestation";
+import { parseAttestationJson } from "./parseAttestationJson";
+
+const parse = (text: string) => parseAttestationJson({ text });
+
+describe("parseAttestationJson", () => {
+  it("parses every vector's attestation_json like JSON.parse", () => {
+    for (const c of vectors.cases)
+      expect(parse(c.attestation_json), c.id).to.deep.equal(JSON.parse(c.attestation_json));
+  });
+
+  it("agrees with JSON.parse on arbitrary JSON without repeated keys (property)", () => {
+    fc.assert(
+      fc.property(fc.json({ depthSize: "small" }), (text) => {
+        expect(parse(text)).to.deep.equal(JSON.parse(text));
+      }),
+      { numRuns: 300 },
+    );
+    fc.assert(
+      fc.property(fc.jsonValue({ depthSize: "small" }), (value) => {
+        const text = JSON.stringify(value, null, 2);
+        expect(parse(text)).to.deep.equal(JSON.parse(text));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("rejects a repeated member name, at any depth and however it is spelled", () => {
+    const cases: [string, string, string][] = [
+      ['{"pool":"0x1","pool":"0x2"}', "pool", ""],
+      ['{"confidence":0.1,"chainId":1,"confidence":0.9}', "confidence", ""],
+      ['{"a":{"b":1,"b":1}}', "b", "/a"],
+      ['[{"x":1},{"y":2,"y":3}]', "y", "/1"],
+      ['{"a":1,"\\u0061":2}', "a", ""],
+      ['{"__proto__":1,"__proto__":2}', "__proto__", ""],
+      ['{"":1,"":2}', "", ""],
+    ];
+    for (const [text, key, path] of cases) {
+      expect(() => parse(text), text)
+        .to.throw(DuplicateJsonKeyError)
+        .that.includes({ key, path });
+    }
+    expect(() => parse('{"a":1,"a":1}'))
+      .to.throw(DuplicateJsonKeyError)
+      .with.property("code", "JSON_DUPLICATE_KEY");
+  });
+
+  it("accepts the same name in different objects", () => {
+    expect(parse('{"a":{"a":1},"b":{"a":2}}')).to.deep.equal({ a: { a: 1 }, b: { a: 2 } });
+  });
+
+  it("keeps __proto__ as an own property, like JSON.parse", () => {
+    const value = parse('{"__proto__":{"polluted":true}}') as Record<string, unknown>;
+    expect(Object.getPrototypeOf(value)).to.equal(Object.prototype);
+    expect(Object.keys(value)).to.deep.equal(["__proto__"]);
+    expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
+  });
+
+  it("rejects text that is not JSON, with the position", () => {
+    const bad = [
+      "",
+      " ",
+      "{",
+      "{}}",
+      "{'a':1}",
+      '{"a":1,}',
+      "[1,]",
+      "01",
+      "1.",
+      ".5",
+      "+1",
+      "NaN",
+      "Infinity",
+      "tru",
+      '"\u0001"',
+      '"\\x41"',
+      '{"a" 1}',
+      "[1 2]",
+      "\ufeff{}",
+      "{} x",
+      "undefined",
+    ];
+    for (const text of bad) {
+      expect(() => JSON.parse(text), `JSON.parse(${JSON.stringify(text)})`).to.throw();
+      expect(() => parse(text), JSON.stringify(text))
+        .to.throw(InvalidJsonError)
+        .with.property("position")
+        .that.is.a("number");
+    }
+  });
+
+  it("rejects very deep nesting instead of overflowing the stack", () => {
+    expect(() => parse("[".repeat(100_000) + "]".repeat(100_000))).to.throw(InvalidJsonError, /nesting/);
+    expect(parse("[".repeat(100) + "]".repeat(100))).to.be.an("array");
+  });
+
+  it("rejects a non-string input", () => {
+    expect(() => parseAttestationJson({ text: undefined as unknown as string })).to.throw(InvalidJsonError);
+  });
+});
