@@ -5,9 +5,9 @@ import {Attestation} from "../Common.sol";
 import {IAttestationRegistry} from "../IAttestationRegistry.sol";
 
 /// @title ReentrantBeneficiary
-/// @notice Test harness: a beneficiary (and optionally an attester) whose `receive` misbehaves. Depending on its
-/// mode it rejects ether, or re-enters `withdraw` and records the outcome, and it can call `verify` on a stored
-/// attestation while the registry is paying it.
+/// @notice Test harness: a beneficiary (and optionally an attester, or the registry's owner) whose `receive`
+/// misbehaves. Depending on its mode it rejects ether, or re-enters the registry with a stored call (`withdraw`,
+/// `slash`, ...) and records the outcome, and it can call `verify` on a stored attestation while being paid.
 contract ReentrantBeneficiary {
     /// @notice What `receive` does.
     enum Mode {
@@ -39,6 +39,7 @@ contract ReentrantBeneficiary {
 
     Attestation private _attestation;
     bytes private _signature;
+    bytes private _reentryCall;
 
     /// @param registry_ The registry under test.
     constructor(IAttestationRegistry registry_) {
@@ -54,9 +55,7 @@ contract ReentrantBeneficiary {
         received += msg.value;
         if (mode == Mode.Reenter) {
             // solhint-disable-next-line avoid-low-level-calls
-            (reentrySucceeded, reentryData) = address(_REGISTRY).call(
-                abi.encodeCall(IAttestationRegistry.withdraw, ())
-            );
+            (reentrySucceeded, reentryData) = address(_REGISTRY).call(_reentryCall);
         }
         if (_signature.length != 0) {
             verifyCalled = true;
@@ -70,26 +69,30 @@ contract ReentrantBeneficiary {
         mode = mode_;
     }
 
+    /// @notice Sets the call that `receive` makes into the registry in `Reenter` mode.
+    /// @param data ABI-encoded registry call, e.g. `withdraw()` or `slash(...)`.
+    function setReentryCall(bytes calldata data) external {
+        _reentryCall = data;
+    }
+
+    /// @notice Calls the registry as this contract (to register, unbond, withdraw, or slash when it is the owner).
+    /// @param data ABI-encoded registry call.
+    function callRegistry(bytes calldata data) external payable {
+        // solhint-disable-next-line avoid-low-level-calls
+        (bool success, bytes memory returnData) = address(_REGISTRY).call{value: msg.value}(data);
+        if (!success) {
+            // Bubble the registry's custom error up unchanged.
+            assembly ("memory-safe") {
+                revert(add(returnData, 0x20), mload(returnData))
+            }
+        }
+    }
+
     /// @notice Stores an attestation that `receive` passes to `verify`.
     /// @param a The attestation.
     /// @param signature Its signature.
     function setAttestation(Attestation calldata a, bytes calldata signature) external {
         _attestation = a;
         _signature = signature;
-    }
-
-    /// @notice Registers this contract as an attester that is its own beneficiary.
-    function register() external payable {
-        _REGISTRY.register{value: msg.value}(address(this));
-    }
-
-    /// @notice Requests unbonding of this contract's bond.
-    function requestUnbond() external {
-        _REGISTRY.requestUnbond();
-    }
-
-    /// @notice Withdraws this contract's bond (to itself).
-    function withdraw() external {
-        _REGISTRY.withdraw();
     }
 }

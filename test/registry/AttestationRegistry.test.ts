@@ -49,8 +49,22 @@ async function registryWithHarnessesFixture() {
   const fixture = await deployRegistryFixture();
   const caller = await new VerifyGasCaller__factory(fixture.owner).deploy();
   const malicious = await new ReentrantBeneficiary__factory(fixture.owner).deploy(fixture.registryAddress);
-  return { ...fixture, caller, malicious };
+  const iface = fixture.registry.interface;
+  const withdrawCall = iface.encodeFunctionData("withdraw");
+  /** Registers the malicious contract as an attester that is its own beneficiary, and waits out its unbonding. */
+  const registerMaliciousAndUnbond = async () => {
+    const self = await malicious.getAddress();
+    await malicious.callRegistry(iface.encodeFunctionData("register", [self]), { value: MIN_BOND });
+    await malicious.callRegistry(iface.encodeFunctionData("requestUnbond"));
+    await time.increase(UNBONDING_PERIOD);
+  };
+  return { ...fixture, caller, malicious, withdrawCall, registerMaliciousAndUnbond };
 }
+
+/** ReentrantBeneficiary modes. */
+const ACCEPT = 0;
+const REJECT = 1;
+const REENTER = 2;
 
 describe("AttestationRegistry", function () {
   describe("deployment (Ignition module)", function () {
@@ -410,12 +424,15 @@ describe("AttestationRegistry", function () {
     });
 
     it("blocks a re-entrant withdraw from a malicious beneficiary: paid once", async function () {
-      const { registry, malicious } = await loadFixture(registryWithHarnessesFixture);
-      await malicious.register({ value: MIN_BOND });
-      await malicious.requestUnbond();
-      await time.increase(UNBONDING_PERIOD);
-      await malicious.setMode(2); // Reenter
-      await expect(malicious.withdraw()).to.changeEtherBalances([registry, malicious], [-MIN_BOND, MIN_BOND]);
+      const { registry, malicious, withdrawCall, registerMaliciousAndUnbond } =
+        await loadFixture(registryWithHarnessesFixture);
+      await registerMaliciousAndUnbond();
+      await malicious.setMode(REENTER);
+      await malicious.setReentryCall(withdrawCall);
+      await expect(malicious.callRegistry(withdrawCall)).to.changeEtherBalances(
+        [registry, malicious],
+        [-MIN_BOND, MIN_BOND],
+      );
       expect(await malicious.payments()).to.equal(1n);
       expect(await malicious.reentrySucceeded()).to.equal(false);
       const selector = registry.interface.getError("ReentrancyGuardReentrantCall")!.selector;
@@ -434,6 +451,7 @@ describe("AttestationRegistry", function () {
       await registry.connect(attester).register(await malicious.getAddress(), { value: MIN_BOND });
       await expectVerify(registry, attestation, signature, true, attester.address);
 
+      await malicious.setMode(ACCEPT);
       await malicious.setAttestation(attestation, signature);
       await registry.connect(attester).requestUnbond();
       await time.increase(UNBONDING_PERIOD);
@@ -469,12 +487,11 @@ describe("AttestationRegistry", function () {
       });
 
       it("reverts with TransferFailed when the beneficiary rejects ether, keeping the record", async function () {
-        const { registry, malicious } = await loadFixture(registryWithHarnessesFixture);
-        await malicious.register({ value: MIN_BOND });
-        await malicious.requestUnbond();
-        await time.increase(UNBONDING_PERIOD);
-        await malicious.setMode(1); // Reject
-        await expect(malicious.withdraw())
+        const { registry, malicious, withdrawCall, registerMaliciousAndUnbond } =
+          await loadFixture(registryWithHarnessesFixture);
+        await registerMaliciousAndUnbond();
+        await malicious.setMode(REJECT);
+        await expect(malicious.callRegistry(withdrawCall))
           .to.be.revertedWithCustomError(registry, "TransferFailed")
           .withArgs(await malicious.getAddress(), MIN_BOND);
         expect((await registry.getAttester(await malicious.getAddress())).bond).to.equal(MIN_BOND);
@@ -511,16 +528,32 @@ describe("AttestationRegistry", function () {
     });
 
     it("blocks re-entry from the recipient (shared guard with withdraw)", async function () {
-      const { registry, malicious, attester } = await loadFixture(registryWithHarnessesFixture);
-      await malicious.register({ value: MIN_BOND });
-      await malicious.requestUnbond();
-      await time.increase(UNBONDING_PERIOD);
-      await malicious.setMode(2); // Reenter: tries its own withdraw while being paid the slash
+      const { registry, malicious, attester, withdrawCall, registerMaliciousAndUnbond } =
+        await loadFixture(registryWithHarnessesFixture);
+      await registerMaliciousAndUnbond();
+      await malicious.setMode(REENTER); // tries its own withdraw while being paid the slash
+      await malicious.setReentryCall(withdrawCall);
       await registry.slash(attester.address, 3n, await malicious.getAddress());
       expect(await malicious.reentrySucceeded()).to.equal(false);
       const selector = registry.interface.getError("ReentrancyGuardReentrantCall")!.selector;
       expect(await malicious.reentryData()).to.equal(selector);
       expect((await registry.getAttester(await malicious.getAddress())).bond).to.equal(MIN_BOND);
+    });
+
+    it("blocks a re-entrant slash even from an owner contract: one slash per call", async function () {
+      const { registry, malicious, attester } = await loadFixture(registryWithHarnessesFixture);
+      const self = await malicious.getAddress();
+      const iface = registry.interface;
+      await registry.transferOwnership(self);
+      await malicious.callRegistry(iface.encodeFunctionData("acceptOwnership"));
+      const slashCall = iface.encodeFunctionData("slash", [attester.address, 1n, self]);
+      await malicious.setMode(REENTER); // slashes again while being paid the first slash
+      await malicious.setReentryCall(slashCall);
+      await expect(malicious.callRegistry(slashCall)).to.changeEtherBalances([registry, malicious], [-1n, 1n]);
+      expect(await malicious.payments()).to.equal(1n);
+      expect(await malicious.reentrySucceeded()).to.equal(false);
+      expect(await malicious.reentryData()).to.equal(iface.getError("ReentrancyGuardReentrantCall")!.selector);
+      expect((await registry.getAttester(attester.address)).bond).to.equal(MIN_BOND - 1n);
     });
 
     describe("validations", function () {
@@ -563,7 +596,7 @@ describe("AttestationRegistry", function () {
 
       it("reverts with TransferFailed when the recipient rejects ether", async function () {
         const { registry, attester, malicious } = await loadFixture(registryWithHarnessesFixture);
-        await malicious.setMode(1); // Reject
+        await malicious.setMode(REJECT);
         await expect(registry.slash(attester.address, 1n, await malicious.getAddress()))
           .to.be.revertedWithCustomError(registry, "TransferFailed")
           .withArgs(await malicious.getAddress(), 1n);
