@@ -19,8 +19,11 @@ export interface OnchainPoolRef {
   kind: "amm" | "lending";
   /** Aave Pool (lending only). Read from the aToken (`POOL()`) when omitted. */
   lendingPool?: Address;
-  /** Underlying asset (lending only). Read from the aToken when omitted; a mismatch is a failure. */
-  underlying?: Address;
+  /**
+   * Underlying asset (lending only; ignored for AMM pairs, whose tokens are read from the pair). Read from the
+   * aToken when omitted; a mismatch is a failure. A one-element array (a `DemoPool`'s `underlying`) is accepted.
+   */
+  underlying?: Address | readonly Address[];
 }
 
 /** What one pool looked like at the read's block. USD figures are null where a price is missing. */
@@ -212,8 +215,9 @@ export async function readPools(parameters: ReadPoolsParameters): Promise<ReadPo
     } else {
       const underlying = getAddress(b.value as Address);
       const pool = getAddress(c.value as Address);
-      if (ref.underlying && getAddress(ref.underlying) !== underlying) {
-        return fail(ref.address, `aToken's underlying is ${underlying}, not the configured ${ref.underlying}`);
+      const configured = underlyingOf(ref);
+      if (configured && getAddress(configured) !== underlying) {
+        return fail(ref.address, `aToken's underlying is ${underlying}, not the configured ${configured}`);
       }
       if (ref.lendingPool && getAddress(ref.lendingPool) !== pool) {
         return fail(ref.address, `aToken's pool is ${pool}, not the configured ${ref.lendingPool}`);
@@ -416,6 +420,11 @@ function derivePrices(
   }
 }
 
+function underlyingOf(pool: OnchainPoolRef): Address | undefined {
+  const u = pool.underlying as unknown;
+  return Array.isArray(u) ? (u[0] as Address) : (u as Address | undefined);
+}
+
 function validate(parameters: ReadPoolsParameters): void {
   const { pools, client, prices } = parameters;
   if (!Array.isArray(pools)) throw new ReadPoolsError("pools must be an array of pool references");
@@ -435,10 +444,13 @@ function validate(parameters: ReadPoolsParameters): void {
         `pool ${String(pool.address)}: kind must be "amm" or "lending", got ${String(pool.kind)}`,
       );
     }
+    if (pool.kind === "lending" && Array.isArray(pool.underlying) && pool.underlying.length !== 1) {
+      throw new ReadPoolsError(`pool ${String(pool.address)}: a lending pool has exactly one underlying asset`);
+    }
     const fields: [string, unknown][] = [
       ["address", pool.address],
       ["lendingPool", pool.lendingPool],
-      ["underlying", pool.underlying],
+      ["underlying", pool.kind === "lending" ? underlyingOf(pool) : undefined],
     ];
     for (const [field, value] of fields) {
       if (value === undefined && field !== "address") continue;
