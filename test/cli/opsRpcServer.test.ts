@@ -86,7 +86,7 @@ describe("startHardhatRpcServer", function () {
       })
       .catch((e: unknown) => e as Error);
     const { ContractFunctionRevertedError } = await import("viem");
-    const reverted = (error as { walk(fn: (e: unknown) => boolean): unknown }).walk(
+    const reverted = (error as unknown as { walk(fn: (e: unknown) => boolean): unknown }).walk(
       (e) => e instanceof ContractFunctionRevertedError,
     ) as InstanceType<typeof ContractFunctionRevertedError>;
     expect(reverted.data?.errorName).to.equal("BondTooLow");
