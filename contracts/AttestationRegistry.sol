@@ -224,8 +224,9 @@ contract AttestationRegistry is IAttestationRegistry, Ownable2Step, EIP712, Reen
         bytes calldata signature
     ) external view returns (bool valid, address attester) {
         bytes32 digest = _digest(a);
+        // No early return when recovery fails: the record of address(0) is always empty (no call comes from it), so
+        // the checks below give false for it, and the valid path saves a branch.
         attester = _tryRecover(digest, signature);
-        if (attester == address(0)) return (false, address(0));
 
         uint256 word;
         uint256 expiresAt;
@@ -238,14 +239,21 @@ contract AttestationRegistry is IAttestationRegistry, Ownable2Step, EIP712, Reen
             // validation that could make `verify` revert on dirty input.
             expiresAt := calldataload(add(a, 0xa0))
         }
-        // The spec's boundaries are inclusive (bond at least the minimum, valid up to and including `expiresAt`).
-        // solhint-disable gas-strict-inequalities
-        valid =
-            (word >> _FLAGS_SHIFT) & _REGISTERED_UNBONDING_MASK == _REGISTERED_ONLY &&
-            uint96(word) >= _MIN_BOND &&
-            _time() <= expiresAt &&
-            (word & _HAS_REVOKED_BIT == 0 || !_revoked[attester][digest]);
-        // solhint-enable gas-strict-inequalities
+        // The spec's boundaries are inclusive: bond at least the minimum, valid up to and including `expiresAt`.
+        uint256 minBond_ = _MIN_BOND;
+        uint256 currentTime = _time();
+        bool backed;
+        assembly ("memory-safe") {
+            // All operands are on the stack, so the three checks are combined without short-circuit jumps.
+            backed := and(
+                eq(and(shr(_FLAGS_SHIFT, word), _REGISTERED_UNBONDING_MASK), _REGISTERED_ONLY), // registered, not unbonding
+                and(
+                    iszero(lt(and(word, 0xffffffffffffffffffffffff), minBond_)), // bond (low 96 bits) >= minBond
+                    iszero(gt(currentTime, expiresAt)) // currentTime <= expiresAt
+                )
+            )
+        }
+        valid = backed && (word & _HAS_REVOKED_BIT == 0 || !_revoked[attester][digest]);
     }
 
     /// @inheritdoc IAttestationRegistry
@@ -343,13 +351,13 @@ contract AttestationRegistry is IAttestationRegistry, Ownable2Step, EIP712, Reen
     /// @dev Recovers the signer of `digest`, or returns zero for anything but a 65-byte, low-s, v in {27, 28} signature
     /// that the precompile accepts (the shape of OpenZeppelin's `ECDSA.tryRecover`, without its error enum).
     function _tryRecover(bytes32 digest, bytes calldata signature) private view returns (address signer) {
-        if (signature.length != 65) return address(0);
         assembly ("memory-safe") {
             let r := calldataload(signature.offset) // bytes 0-31
             let s := calldataload(add(signature.offset, 0x20)) // bytes 32-63
             let v := byte(0, calldataload(add(signature.offset, 0x40))) // byte 64
-            // Reject high-s (malleable twin) and any v but 27/28 before paying for the precompile.
-            if iszero(or(gt(s, _HALF_ORDER), iszero(or(eq(v, 27), eq(v, 28))))) {
+            // Exactly 65 bytes, low s (no malleable twin) and v in {27, 28}, checked before paying for the precompile.
+            // Reading past a shorter signature is harmless: calldataload pads with zeros and the length check fails.
+            if and(eq(signature.length, 65), iszero(or(gt(s, _HALF_ORDER), iszero(or(eq(v, 27), eq(v, 28)))))) {
                 let m := mload(0x40) // free memory as scratch for the 128-byte precompile input
                 mstore(m, digest)
                 mstore(add(m, 0x20), v)
