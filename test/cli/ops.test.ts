@@ -333,6 +333,17 @@ describe("attest register|bond|unbond|withdraw|revoke|status (over HTTP to the i
       );
     });
 
+    it("unreachable RPC whose URL carries an API key: the key is not printed", async function () {
+      const closed = await startHardhatRpcServer();
+      await closed.close();
+      const line = await fails(["status", "--attester", attester], {
+        ...(await env()),
+        RPC_URL: `${closed.url}/v3/SECRET-API-KEY?token=SECRET-TOKEN`,
+      });
+      expect(line).to.contain(`cannot reach the RPC endpoint ${closed.url}/…`);
+      expect(line).not.to.contain("SECRET");
+    });
+
     it("an unreadable key file", async function () {
       const missing = path.join(keyDir, "missing.key");
       const line = await fails(["unbond", "--key-file", missing], await env());
@@ -367,8 +378,17 @@ describe("attest register|bond|unbond|withdraw|revoke|status (over HTTP to the i
 
     it("a network name instead of an RPC URL", async function () {
       expect(await usage(["status", "--attester", attester, "--rpc", "mainnet"], await env())).to.equal(
-        'attest status: --rpc "mainnet" is not an RPC URL: networks are not known by name, pass the node\'s http(s):// or ws(s):// URL, e.g. http://127.0.0.1:8545',
+        'attest status: --rpc "mainnet" is not an RPC URL: networks are not known by name, pass the node\'s http:// or https:// URL, e.g. http://127.0.0.1:8545',
       );
+    });
+
+    it("an RPC URL of another scheme, without echoing it", async function () {
+      const line = await usage(["status", "--attester", attester], {
+        ...(await env()),
+        RPC_URL: "ws://127.0.0.1:8545/SECRET",
+      });
+      expect(line).to.match(/^attest status: RPC_URL a ws URL is not an RPC URL: /);
+      expect(line).not.to.contain("SECRET");
     });
 
     it("no RPC and no registry", async function () {

@@ -34,8 +34,14 @@ import {
 const insufficientFundsMessage =
   /insufficient funds|exceeds transaction sender account balance|doesn't have enough funds|insufficient balance/i;
 
+/** Socket-level failures: nothing answered at the address. */
+const networkFailure = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT/;
+
 /** Turns what viem threw around a registry call into the typed error that names the fix; passes others through. */
-export function toRegistryError(error: unknown, context: { account?: Address; value?: bigint }): Error {
+export function toRegistryError(
+  error: unknown,
+  context: { account?: Address | undefined; value?: bigint | undefined; url?: string | undefined },
+): Error {
   if (!(error instanceof ViemBaseError)) return error instanceof Error ? error : new Error(String(error));
 
   const reverted = error.walk((e) => e instanceof ContractFunctionRevertedError);
@@ -58,6 +64,19 @@ export function toRegistryError(error: unknown, context: { account?: Address; va
   }
   if (transport instanceof TimeoutError) {
     return new RpcUnreachableError({ url: transport.url, reason: "request timed out", cause: error });
+  }
+
+  // Socket transports report a refused connection as an unknown RPC error caused by the socket's error event.
+  const refused = error.walk(
+    (e) =>
+      !!e && typeof e === "object" && "message" in e && typeof e.message === "string" && networkFailure.test(e.message),
+  ) as { message: string } | null;
+  if (refused) {
+    return new RpcUnreachableError({
+      url: context.url,
+      reason: networkFailure.exec(refused.message)?.[0],
+      cause: error,
+    });
   }
 
   const poor =

@@ -3,7 +3,6 @@ import {
   createWalletClient,
   defineChain,
   http,
-  webSocket,
   type Account,
   type Address,
   type Chain,
@@ -15,7 +14,7 @@ import type { RegistryPublicClient, RegistryWalletClient } from "../../actions/t
 import { UsageError } from "../types";
 import { parseAddressOption } from "./args";
 
-/** The `--rpc` flag, else `RPC_URL`, checked to be an http(s) or ws(s) URL. */
+/** The `--rpc` flag, else `RPC_URL`, checked to be an http(s) URL. */
 export function resolveRpcUrl({ rpc, env }: { rpc?: string | undefined; env: NodeJS.ProcessEnv }): string {
   const url = rpc || env.RPC_URL;
   const from = rpc ? "--rpc" : "RPC_URL";
@@ -26,11 +25,12 @@ export function resolveRpcUrl({ rpc, env }: { rpc?: string | undefined; env: Nod
   } catch {
     parsed = undefined;
   }
-  if (!parsed || !["http:", "https:", "ws:", "wss:"].includes(parsed.protocol)) {
+  // Only HTTP: a WebSocket would keep a one-shot CLI process alive after its work is done.
+  if (!parsed || !["http:", "https:"].includes(parsed.protocol)) {
     // Never echo a value that parses as a URL (it may carry an API key); a bare name like "mainnet" is safe to show.
     const shown = parsed ? `a ${parsed.protocol.replace(":", "")} URL` : `"${url.slice(0, 40)}"`;
     throw new UsageError(
-      `${from} ${shown} is not an RPC URL: networks are not known by name, pass the node's http(s):// or ws(s):// URL, e.g. http://127.0.0.1:8545`,
+      `${from} ${shown} is not an RPC URL: networks are not known by name, pass the node's http:// or https:// URL, e.g. http://127.0.0.1:8545`,
     );
   }
   return url;
@@ -49,22 +49,20 @@ export async function connectRegistry({ url }: { url: string }): Promise<{
   chain: Chain;
   transport: Transport;
 }> {
-  const transport: Transport = url.startsWith("ws")
-    ? webSocket(url, { retryCount: 1, timeout: 15_000 })
-    : http(url, { retryCount: 1, timeout: 15_000 });
+  const transport: Transport = http(url, { retryCount: 1, timeout: 15_000 });
   const probe = createPublicClient({ transport });
   let chainId: number;
   try {
     chainId = await probe.getChainId();
   } catch (error) {
-    throw toRegistryError(error, {});
+    throw toRegistryError(error, { url });
   }
   const chain = defineChain({
     id: chainId,
     name: `chain ${chainId}`,
     nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
     rpcUrls: {
-      default: { http: url.startsWith("http") ? [url] : [], ...(url.startsWith("ws") ? { webSocket: [url] } : {}) },
+      default: { http: [url] },
     },
   });
   const publicClient: RegistryPublicClient = createPublicClient({ chain, transport, pollingInterval: 1_000 });
