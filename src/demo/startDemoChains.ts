@@ -2,6 +2,7 @@ import { getAddress, isHex, type Address, type Hex } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { aaveArtifact, hardhatArtifact } from "../chain/artifacts";
 import { createChainDriver, type ChainDriver } from "../chain/chainDriver";
+import { deployMulticall3 } from "../chain/multicall3";
 import { DemoChainError } from "../chain/errors";
 import { LOCAL_CHAIN_ACCOUNTS, startLocalChain, type LocalChain } from "../chain/startLocalChain";
 import {
@@ -217,6 +218,7 @@ function fractionOf(amount: bigint, fraction: number): bigint {
 
 async function setupChain(spec: DemoChainSpec, chain: LocalChain, rng: Prng, log: (line: string) => void) {
   const driver = createChainDriver({ chainId: spec.chainId, provider: chain.provider });
+  await deployMulticall3(driver, ADMIN);
   const tokens: Record<string, DemoToken> = {};
   for (const t of spec.tokens) tokens[t.symbol] = await deployToken(driver, ADMIN, t);
   const price = (symbol: string) => spec.tokens.find((t) => t.symbol === symbol)!.priceUsd;

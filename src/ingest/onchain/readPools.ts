@@ -11,6 +11,9 @@ import {
 import { ReadPoolsError } from "./errors";
 import { getExitCapacity, toUnits } from "./pairMath";
 
+/** Multicall3's canonical address (Ethereum, Arbitrum One, Base, and the demo chains). */
+export const MULTICALL3_ADDRESS: Address = "0xcA11bde05977b3631167028862bE2a173976CA11";
+
 /** A pool to read on chain. Lending pools are addressed by their reserve's aToken. */
 export interface OnchainPoolRef {
   chainId: number;
@@ -64,8 +67,13 @@ export type ReadPoolsParameters = {
    * {@link USD_ANCHOR_SYMBOLS}.
    */
   usdAnchors?: Address[];
-  /** Multicall3 address. Default: viem's deployless multicall (works on chains without Multicall3). */
+  /** Multicall3 address. Default: the canonical `0xcA11bde05977b3631167028862bE2a173976CA11` (also on the demo chains). */
   multicallAddress?: Address;
+  /**
+   * Use viem's deployless multicall (Multicall3's creation code in each `eth_call`) for a chain without
+   * Multicall3. Slower on Hardhat's EDR for large batches. Default false.
+   */
+  deployless?: boolean;
   /** Calldata bytes per multicall batch (viem's `batchSize`). Default 8192. */
   batchSize?: number;
   /** Read at this block instead of the latest. */
@@ -137,7 +145,16 @@ type Outcome<T> = { ok: true; value: T } | { ok: false; error: string };
  * const result = await readPools({ client, pools: [{ chainId: 1, address: "0x…", kind: "amm" }] });
  */
 export async function readPools(parameters: ReadPoolsParameters): Promise<ReadPoolsReturnType> {
-  const { client, pools, prices, usdAnchors, multicallAddress, batchSize = 8192, exitSlippageBps = 200 } = parameters;
+  const {
+    client,
+    pools,
+    prices,
+    usdAnchors,
+    multicallAddress = MULTICALL3_ADDRESS,
+    deployless = false,
+    batchSize = 8192,
+    exitSlippageBps = 200,
+  } = parameters;
   validate(parameters);
 
   // Every request goes through this wrapper, so the count is exact whatever the caller's transport does.
@@ -168,7 +185,7 @@ export async function readPools(parameters: ReadPoolsParameters): Promise<ReadPo
       blockNumber,
       batchSize,
       allowFailure: true,
-      ...(multicallAddress ? { multicallAddress } : { deployless: true }),
+      ...(deployless ? { deployless: true } : { multicallAddress }),
     });
     return results.map((r) =>
       r.status === "success"

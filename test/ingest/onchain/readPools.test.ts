@@ -3,6 +3,7 @@ import { createPublicClient, custom, http, parseAbi, type Address, type PublicCl
 import { mainnet } from "viem/chains";
 import { aaveBorrow, aaveSupply, deployAaveV3Market, type AaveMarket } from "../../../src/chain/aaveV3";
 import { createChainDriver } from "../../../src/chain/chainDriver";
+import { deployMulticall3 } from "../../../src/chain/multicall3";
 import { LOCAL_CHAIN_ACCOUNTS, startLocalChain, type LocalChain } from "../../../src/chain/startLocalChain";
 import {
   addLiquidity,
@@ -53,6 +54,7 @@ describe("readPools", function () {
   before(async function () {
     chain = await startLocalChain({ chainId: 1, genesisTime: Math.floor(Date.now() / 1000) - 86_400 });
     const driver = createChainDriver({ chainId: 1, provider: chain.provider });
+    await deployMulticall3(driver, ADMIN);
     usdc = await deployToken(driver, ADMIN, { name: "USD Coin", symbol: "USDC", decimals: 6 });
     weth = await deployToken(driver, ADMIN, { name: "Wrapped Ether", symbol: "WETH", decimals: 18 });
     link = await deployToken(driver, ADMIN, { name: "Chainlink", symbol: "LINK", decimals: 18 });
@@ -249,6 +251,20 @@ describe("readPools", function () {
       const many = await readPools({ client, pools: Array.from({ length: 300 }, () => amm(wethUsdc)) });
       expect(many.observations).to.have.length(300);
       expect(many.rpcRequests).to.equal(few.rpcRequests);
+    });
+
+    it("reads the same through viem's deployless multicall (no Multicall3 needed)", async function () {
+      const pools = [amm(wethUsdc), { chainId: 1, address: aUsdc, kind: "lending" as const }];
+      const viaContract = await readPools({ client, pools });
+      const deployless = await readPools({ client, pools, deployless: true, multicallAddress: ADMIN });
+      expect(deployless.observations).to.deep.equal(viaContract.observations);
+      expect(deployless.rpcRequests).to.equal(viaContract.rpcRequests);
+    });
+
+    it("fails every pool, without throwing, when the multicall address has no contract", async function () {
+      const result = await readPools({ client, pools: [amm(wethUsdc)], multicallAddress: ADMIN });
+      expect(result.observations).to.deep.equal([]);
+      expect(result.failures.map((f) => f.address)).to.deep.equal([wethUsdc]);
     });
 
     it("grows with the number of multicall batches", async function () {
