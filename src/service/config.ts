@@ -39,8 +39,8 @@ export const EnvSchema = Type.Object({
   LOG_LEVEL: Type.Unsafe<"fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent">({
     type: "string",
     enum: ["fatal", "error", "warn", "info", "debug", "trace", "silent"],
-    default: "info",
-    description: "log level of the HTTP server",
+    default: "warn",
+    description: "log level of the HTTP server (debug logs every request)",
   }),
 });
 export type Env = Static<typeof EnvSchema>;

@@ -3,6 +3,8 @@ import fp from "fastify-plugin";
 import type { Kysely } from "kysely";
 import { getAddress } from "viem";
 import type { AttestationRow, Database, Pool } from "../../../storage/schema";
+import { isStale as isStaleValue } from "../../../ingest/freshness";
+import { computeHorizon } from "../../../model/horizon";
 import { ApiError, ApiErrorCode } from "../../errors";
 import { formatPoolId, parsePoolId } from "../../parsePoolId";
 
@@ -13,6 +15,7 @@ declare module "fastify" {
 }
 
 const DAY_S = 86_400;
+const MAX_CACHE_ENTRIES = 10_000;
 
 /** What the repository needs: the store's query layer, the freshness rule and the clock. */
 export type PoolsRepositoryOptions = {
@@ -50,7 +53,11 @@ export function createPoolsRepository({ db, freshnessWindowS, cacheTtlMs, now }:
         if (!(error instanceof ApiError)) throw error;
         entry = { at: Date.now(), error };
       }
-      if (cacheTtlMs > 0) cache.set(key, entry);
+      if (cacheTtlMs > 0) {
+        // Keys come from request paths: bound the map so that random ids cannot grow it without limit.
+        if (cache.size >= MAX_CACHE_ENTRIES) cache.clear();
+        cache.set(key, entry);
+      }
     }
     if (entry.error) throw entry.error;
     return entry.json as string;
@@ -94,9 +101,8 @@ export function createPoolsRepository({ db, freshnessWindowS, cacheTtlMs, now }:
     return { chainId: chains[0], address: ref.address };
   }
 
-  function isStale(observedAt: number | null, at: number): boolean {
-    return observedAt === null || at - observedAt > freshnessWindowS;
-  }
+  const isStale = (observedAt: number | null, at: number) =>
+    isStaleValue({ observedAt, now: at, windowS: freshnessWindowS });
 
   async function buildPools() {
     const at = now();
@@ -165,20 +171,34 @@ export function createPoolsRepository({ db, freshnessWindowS, cacheTtlMs, now }:
     return attestationBody(pool, row, await windowEvidence(row));
   }
 
+  /** Why a known pool has no attestation: what the horizon model says about its recorded history. */
   async function noAttestationReason(pool: Pool): Promise<string> {
     const observedAt = toNumberOrNull(pool.depth_observed_at);
     if (observedAt === null || pool.depth_usd === null) {
       return "its depth has not been observed yet; the next ingestion pass reads it.";
     }
-    const days = await db
+    const daily = await db
       .selectFrom("pool_daily")
-      .select((eb) => eb.fn.countAll<number>().as("days"))
+      .select(["day", "min_depth_usd"])
       .where("chain_id", "=", pool.chain_id)
       .where("address", "=", pool.address)
-      .executeTakeFirst();
-    const count = Number(days?.days ?? 0);
+      .orderBy("day")
+      .execute();
     const stale = isStale(observedAt, now()) ? " Its last depth observation is older than the freshness window." : "";
-    return `the horizon model needs more daily-lowest-depth history than the ${count} day(s) recorded (the shortest horizon is 7 days), or the next ingestion pass has not issued one yet.${stale}`;
+    let verdict: string;
+    try {
+      const result = computeHorizon({
+        daily: daily.map((row) => ({ day: row.day, minDepthUsd: Number(row.min_depth_usd) })),
+        depthNow: Number(pool.depth_usd),
+      });
+      verdict =
+        result.horizonDays === null
+          ? `${result.reason ?? "the horizon model publishes no horizon"} (${daily.length} day(s) of history recorded).`
+          : `the history now supports a ${result.horizonDays}-day horizon; the next ingestion pass issues it.`;
+    } catch {
+      verdict = `the horizon model cannot use the ${daily.length} day(s) of history recorded.`;
+    }
+    return `${verdict}${stale}`;
   }
 
   /** The lowest depth observed inside the claim's own window so far (evidence only: it settles nothing). */
@@ -218,7 +238,7 @@ export function createPoolsRepository({ db, freshnessWindowS, cacheTtlMs, now }:
     async attestationJson(id: string): Promise<string> {
       return cached(`pool:${id.toLowerCase()}`, () => buildAttestation(id));
     },
-    /** Counts and the last ingestion pass, for `GET /api/v1/health`. Never cached. */
+    /** Counts and the last ingestion pass, for `GET /api/v1/health`. Never cached; 503 when the store fails. */
     async health() {
       const [pools, attestations, run] = await Promise.all([
         db
@@ -235,7 +255,14 @@ export function createPoolsRepository({ db, freshnessWindowS, cacheTtlMs, now }:
           .orderBy("started_at", "desc")
           .limit(1)
           .executeTakeFirst(),
-      ]);
+      ]).catch((error: Error) => {
+        throw new ApiError({
+          statusCode: 503,
+          code: ApiErrorCode.unavailable,
+          message: "The store does not answer.",
+          cause: error,
+        });
+      });
       return {
         pools: Number(pools.n),
         attestations: Number(attestations.n),

@@ -1,0 +1,82 @@
+/**
+ * `npm start`: the main job. Reads the configuration from the environment, runs the service (the demo when nothing
+ * is configured), and shuts everything down cleanly on Ctrl-C or SIGTERM.
+ */
+import { loadConfig, type ServiceConfig } from "./config";
+import { ConfigError } from "./errors";
+import { runService, type RunningService } from "./runService";
+
+/** Exit status for a configuration error (BSD `EX_CONFIG`). */
+const EXIT_CONFIG = 78;
+
+function log(line: string): void {
+  process.stdout.write(`[${new Date().toISOString()}] ${line}\n`);
+}
+
+function oneLine(error: unknown): string {
+  const message =
+    error && typeof error === "object" && "shortMessage" in error && typeof error.shortMessage === "string"
+      ? error.shortMessage
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  return message.split("\n")[0];
+}
+
+async function main(): Promise<void> {
+  let config: ServiceConfig;
+  try {
+    config = loadConfig({ env: process.env });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`configuration error: ${error.shortMessage}\n`);
+    process.exit(EXIT_CONFIG);
+  }
+
+  let service: RunningService | null = null;
+  let stopping = false;
+  let startupAborted = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      log(`${signal} again: exiting now`);
+      process.exit(1);
+    }
+    stopping = true;
+    if (!service) {
+      // Still starting: runService is mid-flight; stop when it returns (or fails).
+      startupAborted = true;
+      log(`${signal}: stopping after the current startup step`);
+      return;
+    }
+    log(`${signal}: shutting down`);
+    service.stop().then(
+      () => {
+        log("stopped");
+        process.exit(0);
+      },
+      (error) => {
+        process.stderr.write(`shutdown failed: ${oneLine(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", shutdown);
+  process.on("SIGTERM", shutdown);
+
+  try {
+    service = await runService({ config, log });
+  } catch (error) {
+    process.stderr.write(
+      `${error instanceof ConfigError ? "configuration error" : "startup failed"}: ${oneLine(error)}\n`,
+    );
+    process.exit(error instanceof ConfigError ? EXIT_CONFIG : 1);
+  }
+  if (startupAborted) {
+    await service.stop();
+    log("stopped");
+    process.exit(0);
+  }
+  log(`ready: attester ${service.attester}; Ctrl-C to stop`);
+}
+
+void main();
