@@ -1,6 +1,6 @@
 import { loadFixture, setBalance, time } from "@nomicfoundation/hardhat-network-helpers";
 import { expect } from "chai";
-import { ethers } from "hardhat";
+import hre, { ethers } from "hardhat";
 import type { Hex } from "viem";
 
 import {
@@ -9,6 +9,12 @@ import {
   VerifyGasCaller__factory,
   type AttestationRegistry,
 } from "../../typechain-types";
+import {
+  AttestationRegistryModule,
+  DEFAULT_MIN_BOND,
+  DEFAULT_UNBONDING_PERIOD,
+} from "../../ignition/modules/AttestationRegistry";
+import localhostParameters from "../../ignition/parameters/localhost.json";
 import {
   attestationDigest,
   joinSignature,
@@ -73,6 +79,25 @@ describe("AttestationRegistry", function () {
       expect(await registry.owner()).to.equal(owner.address);
       expect(await registry.minBond()).to.equal(MIN_BOND);
       expect(await registry.unbondingPeriod()).to.equal(UNBONDING_PERIOD);
+    });
+
+    it("deploys with the module defaults: first account as owner, 1 ether, 7 days", async function () {
+      const { owner, registryAddress } = await loadFixture(deployRegistryFixture);
+      const { registry } = await hre.ignition.deploy(AttestationRegistryModule);
+      // A fresh deployment, not the fixture's (which used explicit parameters).
+      expect(await registry.getAddress()).to.not.equal(registryAddress);
+      const deployed = AttestationRegistry__factory.connect(await registry.getAddress(), owner);
+      expect(await deployed.owner()).to.equal(owner.address);
+      expect(await deployed.minBond()).to.equal(DEFAULT_MIN_BOND);
+      expect(await deployed.unbondingPeriod()).to.equal(DEFAULT_UNBONDING_PERIOD);
+    });
+
+    it("ships localhost parameters equal to the defaults with Hardhat's first account as owner", async function () {
+      const { owner } = await loadFixture(deployRegistryFixture);
+      const { AttestationRegistryModule: parameters } = localhostParameters;
+      expect(parameters.owner).to.equal(owner.address);
+      expect(parameters.minBond).to.equal(`${DEFAULT_MIN_BOND}n`);
+      expect(parameters.unbondingPeriod).to.equal(`${DEFAULT_UNBONDING_PERIOD}n`);
     });
 
     it("exposes the ERC-5267 EIP-712 domain bound to this chain and this registry", async function () {
