@@ -287,6 +287,23 @@ export class RegistryNotDeployedError extends BaseError {
   }
 }
 
+export type NotARegistryErrorType = NotARegistryError & { name: "NotARegistryError" };
+/** The address holds a contract, but not an AttestationRegistry (its ERC-5267 domain does not name one). */
+export class NotARegistryError extends BaseError {
+  readonly registry: Address;
+  constructor({ registry, name, cause }: { registry: Address; name?: string | undefined; cause?: Error | undefined }) {
+    const found =
+      name === undefined ? "it has no EIP-712 domain" : `its EIP-712 domain is ${JSON.stringify(name.slice(0, 40))}`;
+    super(`the contract at ${registry} is not an AttestationRegistry (${found}): check --registry / REGISTRY_ADDRESS`, {
+      code: "NOT_A_REGISTRY",
+      docsPath,
+      name: "NotARegistryError",
+      ...(cause ? { cause } : {}),
+    });
+    this.registry = registry;
+  }
+}
+
 export type InsufficientFundsErrorType = InsufficientFundsError & { name: "InsufficientFundsError" };
 /** The sending account cannot pay the value plus gas. */
 export class InsufficientFundsError extends BaseError {
@@ -380,6 +397,7 @@ export type RegistryErrorType =
   | TransferFailedErrorType
   | UnknownRegistryRevertErrorType
   | RegistryNotDeployedErrorType
+  | NotARegistryErrorType
   | InsufficientFundsErrorType
   | RpcUnreachableErrorType
   | RegistryTransactionRevertedErrorType

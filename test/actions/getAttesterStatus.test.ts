@@ -4,7 +4,7 @@ import { createPublicClient, http, parseEther, zeroAddress } from "viem";
 
 import { getAttesterStatus } from "../../src/actions/getAttesterStatus";
 import { registerAttester } from "../../src/actions/registerAttester";
-import { RegistryNotDeployedError, RpcUnreachableError } from "../../src/errors/registry";
+import { NotARegistryError, RegistryNotDeployedError, RpcUnreachableError } from "../../src/errors/registry";
 import { startHardhatRpcServer } from "../helpers/hardhatRpcServer";
 import { loadActionsFixture, MIN_BOND, UNBONDING_PERIOD } from "./actionsFixture";
 
@@ -76,6 +76,31 @@ describe("getAttesterStatus", function () {
       }).catch((e: unknown) => e);
       expect(error).to.be.instanceOf(RegistryNotDeployedError);
       expect((error as RegistryNotDeployedError).registry).to.equal(attesterWallet.account.address);
+    });
+
+    it("throws NotARegistryError for a contract that is not a registry, and sends nothing to it", async function () {
+      const { publicClient, attesterWallet } = await loadActionsFixture();
+      const { registerAttester: register } = await import("../../src/actions/registerAttester");
+      // STOP (accepts any call and ether, returns nothing) and PUSH0 PUSH0 REVERT (rejects everything).
+      for (const [i, bytecode] of ["0x00", "0x5f5ffd"].entries()) {
+        const address = `0x${"ab".repeat(19)}0${i}` as const;
+        await hre.network.provider.request({ method: "hardhat_setCode", params: [address, bytecode] });
+        const error = await getAttesterStatus({ publicClient, registry: address, attester: address }).catch(
+          (e: unknown) => e,
+        );
+        expect(error, bytecode).to.be.instanceOf(NotARegistryError);
+        expect((error as NotARegistryError).shortMessage).to.equal(
+          `the contract at ${address} is not an AttestationRegistry (it has no EIP-712 domain): check --registry / REGISTRY_ADDRESS`,
+        );
+        const writeError = await register({
+          publicClient,
+          walletClient: attesterWallet,
+          registry: address,
+          bond: MIN_BOND,
+        }).catch((e: unknown) => e);
+        expect(writeError, bytecode).to.be.instanceOf(NotARegistryError);
+        expect(await publicClient.getBalance({ address })).to.equal(0n);
+      }
     });
 
     it("throws RpcUnreachableError when nothing listens at the RPC URL", async function () {
