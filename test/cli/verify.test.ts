@@ -1,0 +1,318 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect } from "chai";
+import { main } from "../../src/cli/main";
+import type { CliIo } from "../../src/cli/types";
+import vectors from "../vectors/attestation-v1.json";
+
+const ATTESTER = vectors.attester.address;
+const IMPOSTOR = vectors.impostor.address;
+const NOW = String(vectors.now);
+const dir = mkdtempSync(join(tmpdir(), "attest-verify-"));
+const b01 = vectors.cases[0];
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+/** A CliIo that records lines. */
+function fakeIo(stdin = "", env: NodeJS.ProcessEnv = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIo = {
+    stdout: (line) => out.push(line),
+    stderr: (line) => err.push(line),
+    readStdin: async () => stdin,
+    env,
+  };
+  return { io, out, err };
+}
+
+async function run(argv: string[], stdin = "") {
+  const { io, out, err } = fakeIo(stdin);
+  const code = await main(argv, io);
+  return { code, out, err };
+}
+
+/** The single JSON line printed on stdout. */
+function line(out: string[]) {
+  expect(out).to.have.length(1);
+  return JSON.parse(out[0]) as {
+    valid: boolean;
+    attester: string | null;
+    expired: boolean;
+    canonical: string | null;
+    error?: string;
+  };
+}
+
+describe("attest verify", () => {
+  describe("conformance vectors (file input)", () => {
+    for (const c of vectors.cases) {
+      it(`${c.id}: exit ${c.expected.canonical === null ? 1 : !c.expected.valid ? 1 : c.expected.expired ? 2 : 0}`, async () => {
+        const path = file(`${c.id}.json`, c.attestation_json);
+        const { code, out, err } = await run([
+          "verify",
+          path,
+          "--attester",
+          c.expectedAttester,
+          "--now",
+          String(c.now),
+        ]);
+        const result = line(out);
+        expect(err).to.deep.equal([]);
+        expect(result.valid).to.equal(c.expected.valid);
+        expect(result.canonical).to.equal(c.expected.canonical);
+        expect(result.attester?.toLowerCase() ?? null).to.equal(c.expected.recovered);
+        if (c.expected.canonical === null) {
+          expect(result.error).to.be.a("string").and.match(/pool/);
+          expect(result.expired).to.equal(false);
+          expect(code).to.equal(1);
+        } else {
+          expect(result).not.to.have.property("error");
+          if (c.expected.valid) expect(result.expired).to.equal(c.expected.expired);
+          expect(code).to.equal(!c.expected.valid ? 1 : c.expected.expired ? 2 : 0);
+        }
+        expect(Object.keys(result).slice(0, 4)).to.deep.equal(["valid", "attester", "expired", "canonical"]);
+      });
+    }
+  });
+
+  it("reads standard input with -", async () => {
+    const { code, out } = await run(["verify", "-", "--attester", ATTESTER, "--now", NOW], b01.attestation_json);
+    expect(code).to.equal(0);
+    expect(line(out)).to.deep.equal({
+      valid: true,
+      attester: ATTESTER,
+      expired: false,
+      canonical: b01.expected.canonical,
+    });
+  });
+
+  it("exits 2 at the expiry second and 0 one second before", async () => {
+    const path = file("b01.json", b01.attestation_json);
+    const expiry = b01.attestation.expiry;
+    expect((await run(["verify", path, "--attester", ATTESTER, "--now", String(expiry - 1)])).code).to.equal(0);
+    const atExpiry = await run(["verify", path, "--attester", ATTESTER, "--now", String(expiry)]);
+    expect(atExpiry.code).to.equal(2);
+    expect(line(atExpiry.out)).to.include({ valid: true, expired: true });
+  });
+
+  it("uses the clock when --now is absent", async () => {
+    const path = file("b01.json", b01.attestation_json);
+    const { out } = await run(["verify", path, "--attester", ATTESTER]);
+    expect(line(out).expired).to.equal(b01.attestation.expiry <= Math.floor(Date.now() / 1000));
+  });
+
+  it("exits 1 for the wrong pinned attester, whatever the payload's attester field says", async () => {
+    const path = file("b01.json", b01.attestation_json);
+    const { code, out } = await run(["verify", path, "--attester", IMPOSTOR, "--now", NOW]);
+    expect(code).to.equal(1);
+    expect(line(out)).to.include({ valid: false, attester: ATTESTER });
+  });
+
+  describe("unreadable or malformed input: one JSON line with error, exit 1, no stack trace", () => {
+    const cases: [string, () => string, RegExp][] = [
+      ["a missing file", () => join(dir, "does-not-exist.json"), /cannot read .*ENOENT/],
+      ["a directory", () => dir, /cannot read .*EISDIR/],
+      ["text that is not JSON", () => file("bad.json", "{not json"), /not valid JSON/],
+      ["an empty file", () => file("empty.json", ""), /not valid JSON/],
+      [
+        "a repeated member name",
+        () => file("dup.json", b01.attestation_json.replace('{"chainId":1,', '{"chainId":1,"chainId":8453,')),
+        /repeats the member name "chainId"/,
+      ],
+      ["a JSON array", () => file("array.json", "[]"), /must be a JSON object/],
+      [
+        "a string confidence",
+        () => file("conf.json", b01.attestation_json.replace('"confidence":0.85', '"confidence":"0.85"')),
+        /"confidence"/,
+      ],
+      [
+        "a hex chainId",
+        () => file("hex.json", b01.attestation_json.replace('"chainId":1', '"chainId":"0x1"')),
+        /"chainId"/,
+      ],
+      [
+        "a missing signature",
+        () => file("nosig.json", JSON.stringify({ ...b01.attestation, signature: undefined })),
+        /"signature" is missing/,
+      ],
+    ];
+    for (const [name, path, message] of cases) {
+      it(name, async () => {
+        const { code, out, err } = await run(["verify", path(), "--attester", ATTESTER, "--now", NOW]);
+        expect(code).to.equal(1);
+        const result = line(out);
+        expect(result).to.include({ valid: false, attester: null, expired: false, canonical: null });
+        expect(result.error).to.match(message);
+        expect(result.error).not.to.contain("\n");
+        expect(result.error).not.to.match(/\bat .*\.ts:\d+/);
+        expect(err).to.deep.equal([]);
+      });
+    }
+  });
+
+  describe("usage errors exit 64", () => {
+    const path = () => file("b01.json", b01.attestation_json);
+    const cases: [string, () => string[], RegExp][] = [
+      ["no --attester", () => ["verify", path()], /--attester <address> is required/],
+      ["a malformed --attester", () => ["verify", path(), "--attester", "0x1234"], /--attester must be/],
+      ["a fractional --now", () => ["verify", path(), "--attester", ATTESTER, "--now", "1.5"], /--now must be/],
+      ["a negative --now", () => ["verify", path(), "--attester", ATTESTER, "--now=-1"], /--now must be/],
+      ["no file", () => ["verify", "--attester", ATTESTER], /exactly one attestation file/],
+      ["two files", () => ["verify", path(), path(), "--attester", ATTESTER], /exactly one attestation file/],
+      ["an unknown option", () => ["verify", path(), "--attester", ATTESTER, "--fast"], /Unknown option/],
+      ["--pool without --url", () => ["verify", "--pool", "x", "--attester", ATTESTER], /--pool needs --url/],
+      ["--url without --pool", () => ["verify", "--url", "http://127.0.0.1:1"], /--url needs --pool/],
+      ["--url and a file", () => ["verify", path(), "--url", "http://127.0.0.1:1", "--pool", "x"], /not both/],
+      ["a non-http --url", () => ["verify", "--url", "file:///etc", "--pool", "x"], /http or https/],
+    ];
+    for (const [name, argv, message] of cases) {
+      it(name, async () => {
+        const { code, out, err } = await run(argv());
+        expect(code).to.equal(64);
+        expect(out).to.deep.equal([]);
+        expect(err[0]).to.match(message);
+        expect(err[1]).to.match(/^usage: attest verify/);
+      });
+    }
+  });
+
+  describe("--url (loopback server)", () => {
+    let server: Server;
+    let base: string;
+    let requests: string[];
+    let served: { attester: string; pool: string; poolStatus: number };
+
+    before(async () => {
+      server = createServer((req: IncomingMessage, res: ServerResponse) => {
+        requests.push(req.url ?? "");
+        res.setHeader("content-type", "application/json");
+        if (req.url === "/api/v1/attester") {
+          res.end(JSON.stringify({ attester: served.attester, scheme: "eip191-v1", registry: null }));
+        } else if (req.url?.startsWith("/api/v1/pool/")) {
+          res.statusCode = served.poolStatus;
+          res.end(served.pool);
+        } else {
+          res.statusCode = 404;
+          res.end(JSON.stringify({ error: { code: "NOT_FOUND", message: "no route" } }));
+        }
+      });
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    });
+    after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    beforeEach(() => {
+      requests = [];
+      served = { attester: ATTESTER, pool: b01.attestation_json, poolStatus: 200 };
+    });
+
+    it("takes the expected attester from GET /api/v1/attester and says that pinning is stronger", async () => {
+      const { code, out, err } = await run([
+        "verify",
+        "--url",
+        `${base}/`,
+        "--pool",
+        "eip155:1:0x88e6a0c2ddd26feeb64f039a2c41296fcb3f5640",
+        "--now",
+        NOW,
+      ]);
+      expect(code).to.equal(0);
+      expect(line(out)).to.include({ valid: true, attester: ATTESTER });
+      expect(err.join("\n")).to.match(/taken from .*\/api\/v1\/attester.*--attester is stronger/);
+      expect(requests).to.deep.equal([
+        "/api/v1/attester",
+        "/api/v1/pool/eip155%3A1%3A0x88e6a0c2ddd26feeb64f039a2c41296fcb3f5640",
+      ]);
+    });
+
+    it("uses a pinned --attester without asking the server", async () => {
+      served.attester = IMPOSTOR; // a compromised server cannot change the pinned answer
+      const { code, out, err } = await run([
+        "verify",
+        "--url",
+        base,
+        "--pool",
+        "0x88e6a0c2ddd26feeb64f039a2c41296fcb3f5640",
+        "--attester",
+        ATTESTER,
+        "--now",
+        NOW,
+      ]);
+      expect(code).to.equal(0);
+      expect(line(out).valid).to.equal(true);
+      expect(err).to.deep.equal([]);
+      expect(requests).to.deep.equal(["/api/v1/pool/0x88e6a0c2ddd26feeb64f039a2c41296fcb3f5640"]);
+    });
+
+    it("is invalid when the served attester is not the signer", async () => {
+      served.attester = IMPOSTOR;
+      const { code, out } = await run(["verify", "--url", base, "--pool", "p", "--now", NOW]);
+      expect(code).to.equal(1);
+      expect(line(out)).to.include({ valid: false, attester: ATTESTER });
+    });
+
+    it("reports an HTTP error status in the result line", async () => {
+      served.poolStatus = 404;
+      served.pool = JSON.stringify({ error: { code: "POOL_NOT_FOUND", message: "unknown pool" } });
+      const { code, out } = await run(["verify", "--url", base, "--pool", "p", "--attester", ATTESTER]);
+      expect(code).to.equal(1);
+      const result = line(out);
+      expect(result).to.include({ valid: false, canonical: null });
+      expect(result.error).to.match(/HTTP 404: POOL_NOT_FOUND unknown pool/);
+    });
+
+    it("rejects a served body with repeated member names", async () => {
+      served.pool = b01.attestation_json.replace('{"chainId":1,', '{"chainId":8453,"chainId":1,');
+      const { code, out } = await run(["verify", "--url", base, "--pool", "p", "--attester", ATTESTER]);
+      expect(code).to.equal(1);
+      expect(line(out).error).to.match(/repeats the member name "chainId"/);
+    });
+
+    it("reports an unreachable server in one line", async () => {
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+      const port = (closed.address() as AddressInfo).port;
+      await new Promise<void>((resolve) => closed.close(() => resolve()));
+      const { code, out } = await run([
+        "verify",
+        "--url",
+        `http://127.0.0.1:${port}`,
+        "--pool",
+        "p",
+        "--attester",
+        ATTESTER,
+      ]);
+      expect(code).to.equal(1);
+      expect(line(out).error).to.match(/GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/pool\/p failed/);
+    });
+  });
+
+  it("works through bin/attest.js in a child process", async () => {
+    const path = file("b01.json", b01.attestation_json);
+    const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = execFile(
+        process.execPath,
+        ["bin/attest.js", "verify", path, "--attester", ATTESTER, "--now", String(b01.attestation.expiry)],
+        { cwd: join(__dirname, "..", "..") },
+        (_error, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }),
+      );
+    });
+    expect(result.stderr).to.equal("");
+    expect(result.code).to.equal(2);
+    expect(result.stdout.trim().split("\n")).to.have.length(1);
+    expect(JSON.parse(result.stdout)).to.deep.equal({
+      valid: true,
+      attester: ATTESTER,
+      expired: true,
+      canonical: b01.expected.canonical,
+    });
+  });
+});
