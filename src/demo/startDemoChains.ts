@@ -258,7 +258,7 @@ async function setupChain(spec: DemoChainSpec, chain: LocalChain, rng: Prng, log
     });
   }
   log(
-    `chain ${spec.chainId}: deployed ${spec.tokens.length} tokens, UniswapV2Factory ${factory}, ${pairs.length} pairs`,
+    `chain ${spec.chainId}: Multicall3 at its canonical address; ${spec.tokens.length} tokens, UniswapV2Factory ${factory}, ${pairs.length} pairs`,
   );
 
   // Aave v3: the tracked reserves plus a collateral-only reserve the borrower posts.

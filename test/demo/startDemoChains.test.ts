@@ -1,0 +1,176 @@
+import { expect } from "chai";
+import { createPublicClient, http, parseAbi, type PublicClient } from "viem";
+import { privateKeyToAddress } from "viem/accounts";
+import { DemoChainError } from "../../src/chain/errors";
+import { startDemoChains, type DemoChains } from "../../src/demo/startDemoChains";
+import { readPools } from "../../src/ingest/onchain/readPools";
+
+const ATTESTER_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d" as const;
+const DAYS = 4;
+
+const registryAbi = parseAbi([
+  "struct AttesterInfo { bool registered; bool unbonding; bool hasRevoked; uint96 bond; uint64 withdrawableAt; address beneficiary; }",
+  "function getAttester(address attester) view returns (AttesterInfo)",
+  "function minBond() view returns (uint256)",
+]);
+
+/** Reserves of every AMM pool and supplied amount of every lending pool, keyed by chain and address. */
+async function snapshot(demo: DemoChains): Promise<Record<string, Record<string, string | number>>> {
+  const out: Record<string, Record<string, string | number>> = {};
+  for (const chain of demo.chains) {
+    const client = createPublicClient({ transport: http(chain.rpcUrl) }) as PublicClient;
+    const { observations, failures } = await readPools({
+      client,
+      pools: demo.pools.filter((p) => p.chainId === chain.chainId),
+    });
+    expect(failures).to.deep.equal([]);
+    for (const o of observations) {
+      out[`${o.chainId}:${o.address}`] =
+        o.kind === "amm" ? { r0: o.state.reserve0, r1: o.state.reserve1 } : { borrowed: o.state.borrowed };
+    }
+  }
+  return out;
+}
+
+describe("startDemoChains", function () {
+  let demo: DemoChains;
+  const days: { index: number; time: number }[] = [];
+  const lines: string[] = [];
+  let startedAt: number;
+
+  before(async function () {
+    startedAt = Math.floor(Date.now() / 1000);
+    demo = await startDemoChains({
+      days: DAYS,
+      seed: 7,
+      attesterPrivateKey: ATTESTER_KEY,
+      log: (line) => lines.push(line),
+      onDay: async (day) => {
+        days.push(day);
+      },
+    });
+  });
+
+  after(async function () {
+    await demo?.stop();
+  });
+
+  it("starts chains 1, 42161 and 8453 on loopback URLs", async function () {
+    expect(demo.chains.map((c) => c.chainId)).to.deep.equal([1, 42161, 8453]);
+    for (const chain of demo.chains) {
+      expect(chain.rpcUrl).to.match(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(await createPublicClient({ transport: http(chain.rpcUrl) }).getChainId()).to.equal(chain.chainId);
+    }
+  });
+
+  it("lists three Uniswap V2 pairs and two Aave v3 reserves per chain", function () {
+    for (const chainId of [1, 42161, 8453]) {
+      const pools = demo.pools.filter((p) => p.chainId === chainId);
+      expect(pools.filter((p) => p.kind === "amm" && p.protocol === "uniswap-v2")).to.have.length(3);
+      const lending = pools.filter((p) => p.kind === "lending" && p.protocol === "aave-v3");
+      expect(lending.map((p) => p.symbol)).to.deep.equal(["USDC", "WETH"]);
+      for (const p of lending) expect(p.lendingPool).to.match(/^0x[0-9a-fA-F]{40}$/);
+    }
+    expect(demo.tokens[1].USDC.decimals).to.equal(6);
+  });
+
+  it("awaits onDay once per day, a day apart, the last at the present", function () {
+    expect(days.map((d) => d.index)).to.deep.equal([0, 1, 2, 3]);
+    for (let i = 1; i < DAYS - 1; i++) expect(days[i].time - days[i - 1].time).to.be.closeTo(86_400, 300);
+    const now = Math.floor(Date.now() / 1000);
+    expect(days[DAYS - 1].time).to.be.within(startedAt - 120, now + 120);
+    expect(days[0].time).to.be.closeTo(startedAt - (DAYS - 1) * 86_400, 300);
+  });
+
+  it("keeps chain time in step with the wall clock after the history", async function () {
+    for (const chain of demo.chains) {
+      const block = await createPublicClient({ transport: http(chain.rpcUrl) }).getBlock();
+      expect(Number(block.timestamp)).to.be.closeTo(Math.floor(Date.now() / 1000), 120);
+    }
+  });
+
+  it("registers the attester in the AttestationRegistry on chain 1 with the minimum bond", async function () {
+    expect(demo.registry.chainId).to.equal(1);
+    const client = createPublicClient({ transport: http(demo.chains[0].rpcUrl) });
+    const info = await client.readContract({
+      address: demo.registry.address,
+      abi: registryAbi,
+      functionName: "getAttester",
+      args: [privateKeyToAddress(ATTESTER_KEY)],
+    });
+    const minBond = await client.readContract({
+      address: demo.registry.address,
+      abi: registryAbi,
+      functionName: "minBond",
+    });
+    expect(info.registered).to.equal(true);
+    expect(info.bond).to.equal(minBond);
+  });
+
+  it("leaves every pool readable, priced and deep, with borrowing under way", async function () {
+    for (const chain of demo.chains) {
+      const client = createPublicClient({ transport: http(chain.rpcUrl) }) as PublicClient;
+      const result = await readPools({ client, pools: demo.pools.filter((p) => p.chainId === chain.chainId) });
+      expect(result.failures).to.deep.equal([]);
+      expect(result.observations).to.have.length(5);
+      for (const o of result.observations) {
+        expect(o.depthUsd).to.be.greaterThan(100_000);
+        if (o.kind === "lending") {
+          expect(BigInt(o.state.borrowed)).to.be.greaterThan(0n);
+          expect(o.supplyRatePercent).to.be.greaterThan(0).and.lessThan(100);
+        }
+      }
+    }
+  });
+
+  it("logs readable progress lines", function () {
+    expect(lines.some((l) => /^chain 1: .*3 pairs/.test(l))).to.equal(true);
+    expect(lines.some((l) => /AttestationRegistry 0x[0-9a-fA-F]{40}/.test(l))).to.equal(true);
+    expect(lines.some((l) => l.startsWith(`demo: ${DAYS} day(s) on 3 chains`))).to.equal(true);
+  });
+
+  describe("determinism", function () {
+    it("gives the same addresses and pair reserves for the same seed, and other reserves for another", async function () {
+      const first = await snapshot(demo);
+      const again = await startDemoChains({ days: DAYS, seed: 7, attesterPrivateKey: ATTESTER_KEY, log: () => {} });
+      let same: Record<string, Record<string, string | number>>;
+      try {
+        expect(again.pools).to.deep.equal(demo.pools);
+        expect(again.registry).to.deep.equal(demo.registry);
+        same = await snapshot(again);
+      } finally {
+        await again.stop();
+      }
+      const other = await startDemoChains({ days: DAYS, seed: 8, attesterPrivateKey: ATTESTER_KEY, log: () => {} });
+      let different: Record<string, Record<string, string | number>>;
+      try {
+        expect(other.pools.map((p) => p.address)).to.deep.equal(demo.pools.map((p) => p.address));
+        different = await snapshot(other);
+      } finally {
+        await other.stop();
+      }
+      const amm = (s: Record<string, Record<string, string | number>>) =>
+        Object.fromEntries(Object.entries(s).filter(([, v]) => "r0" in v));
+      expect(amm(same)).to.deep.equal(amm(first));
+      expect(amm(different)).to.not.deep.equal(amm(first));
+    });
+  });
+
+  describe("validations", function () {
+    for (const [label, parameters] of [
+      ["zero days", { days: 0, attesterPrivateKey: ATTESTER_KEY }],
+      ["fractional days", { days: 1.5, attesterPrivateKey: ATTESTER_KEY }],
+      ["a short attester key", { days: 1, attesterPrivateKey: "0x1234" as const }],
+    ] as const) {
+      it(`throws DemoChainError for ${label}`, async function () {
+        let error: unknown;
+        try {
+          await startDemoChains({ ...parameters, log: () => {} });
+        } catch (e) {
+          error = e;
+        }
+        expect(error).to.be.instanceOf(DemoChainError);
+      });
+    }
+  });
+});
