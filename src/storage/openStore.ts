@@ -70,8 +70,21 @@ export async function openStore(parameters: OpenStoreParameters): Promise<Store>
         }) as typeof pg.types.getTypeParser,
       },
     });
+    // pg's pool.end() resolves before its clients' sockets are closed; wait for every client to be removed, so that
+    // a server going away right after close() cannot surface as an unhandled error on a half-closed client.
+    let open = 0;
+    pool.on("connect", () => open++);
+    pool.on("remove", () => open--);
+    pool.on("error", () => undefined); // an idle client's connection dropped: the pool replaces it on next use
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    store = { db, dialect: "postgres", close: () => db.destroy() };
+    store = {
+      db,
+      dialect: "postgres",
+      async close() {
+        await db.destroy();
+        for (let waited = 0; open > 0 && waited < 5000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+      },
+    };
   } else {
     if (file === undefined || file === "") {
       throw new StoreOpenError({

@@ -1,0 +1,175 @@
+import type { Kysely } from "kysely";
+import { keccak256, stringToHex, type Address, type Hex } from "viem";
+import { privateKeyToAddress } from "viem/accounts";
+import { createAttestationMessage } from "../lib/createAttestationMessage";
+import { getAttestationTypedData } from "../lib/getAttestationTypedData";
+import { signAttestation } from "../lib/signAttestation";
+import { signTypedAttestation } from "../lib/signTypedAttestation";
+import type { AttestationFields } from "../lib/types";
+import { isStale } from "../ingest/freshness";
+import type { PoolConfig } from "../ingest/poolsFile";
+import { computeHorizon, DEFAULT_CANDIDATES, HORIZON_MODEL_ID } from "../model/horizon";
+import { getLatestAttestation, insertAttestation } from "../storage/attestations";
+import { getCampaignsFor } from "../storage/campaigns";
+import { getDailyHistory, utcDay } from "../storage/poolDaily";
+import { getPool } from "../storage/pools";
+import type { Database } from "../storage/schema";
+
+/** Defaults of the published claim (DESIGN §5). Published in the API and docs; the v1 message cannot carry them. */
+export const CLAIM_FLOOR = 0.5;
+export const CLAIM_TARGET = 0.8;
+
+/** Parameters of {@link issueAttestations}. */
+export interface IssueAttestationsParameters {
+  db: Kysely<Database>;
+  pools: readonly PoolConfig[];
+  /** The attester key. Used only through the attestation library's signers. */
+  privateKey: Hex;
+  /** Seconds from issuedAt to expiry (`ATTESTATION_LIFETIME_S`, default 86400). */
+  lifetimeS: number;
+  /** When set, each attestation also gets the v2 EIP-712 block bound to this registry. */
+  registry?: { chainId: number; address: Address };
+  /** Unix seconds; becomes issuedAt. */
+  now: number;
+  /** Depth older than this is not fresh enough to anchor a claim (`FRESHNESS_WINDOW_S`). */
+  freshnessWindowS: number;
+  floor?: number;
+  target?: number;
+  log?: (line: string) => void;
+}
+
+/** What issuance did for one pool. */
+export type IssueOutcome =
+  | { chainId: number; address: string; action: "issued"; horizonDays: number; confidenceHundredths: number; id: Hex }
+  | { chainId: number; address: string; action: "kept"; reason: string }
+  | { chainId: number; address: string; action: "none"; reason: string };
+
+export type IssueAttestationsReturnType = IssueOutcome[];
+
+/** The v2 block as stored and served: integers as decimal strings, `types` without `EIP712Domain`. */
+function eip712Json(typedData: ReturnType<typeof getAttestationTypedData>, signature: Hex): string {
+  const message = Object.fromEntries(
+    Object.entries(typedData.message).map(([key, value]) => [key, typeof value === "string" ? value : String(value)]),
+  );
+  return JSON.stringify({
+    domain: { ...typedData.domain, chainId: typedData.domain.chainId.toString() },
+    types: typedData.types,
+    primaryType: typedData.primaryType,
+    message,
+    signature,
+  });
+}
+
+/**
+ * Issues attestations for the tracked pools (DESIGN §5). For each pool with fresh depth and enough daily history it
+ * runs the horizon model on the COMPLETED days (before today's UTC day) and signs
+ * `{chainId, confidence, expiry, horizon, issuedAt, pool}` through the library (`signAttestation`, and
+ * `signTypedAttestation` for the v2 block when a registry is set). It re-issues only when the pool's latest
+ * attestation has expired or the model inputs changed (their hash is stored). Outcome is always "pending".
+ *
+ * @param {@link IssueAttestationsParameters}
+ * @returns one {@link IssueOutcome} per pool.
+ */
+export async function issueAttestations(parameters: IssueAttestationsParameters): Promise<IssueAttestationsReturnType> {
+  const { db, pools, privateKey, lifetimeS, registry, now, freshnessWindowS, log } = parameters;
+  const floor = parameters.floor ?? CLAIM_FLOOR;
+  const target = parameters.target ?? CLAIM_TARGET;
+  const attester = privateKeyToAddress(privateKey);
+  const today = utcDay(now);
+  const outcomes: IssueOutcome[] = [];
+
+  for (const config of pools) {
+    const { chainId, address } = config;
+    const pool = await getPool(db, chainId, address);
+    if (
+      !pool ||
+      pool.depth_usd === null ||
+      isStale({ observedAt: pool.depth_observed_at, now, windowS: freshnessWindowS })
+    ) {
+      outcomes.push({ chainId, address, action: "none", reason: "no fresh depth observation" });
+      continue;
+    }
+    const history = (await getDailyHistory(db, chainId, address)).filter((row) => row.day < today);
+    const daily = history.map((row) => ({ day: row.day, minDepthUsd: row.min_depth_usd }));
+    const campaignEnds = config.merklId
+      ? (await getCampaignsFor(db, chainId, config.merklId)).flatMap((c) => (c.end_ts !== null ? [c.end_ts] : []))
+      : [];
+    const futureEnds = campaignEnds.filter((end) => end > now).sort((a, b) => a - b);
+    const result = computeHorizon({ daily, depthNow: pool.depth_usd, floor, target, campaignEnds: futureEnds, now });
+    if (result.horizonDays === null || result.confidence === null) {
+      outcomes.push({ chainId, address, action: "none", reason: result.reason ?? "no horizon met the target" });
+      continue;
+    }
+
+    const inputsHash = keccak256(
+      stringToHex(
+        JSON.stringify({
+          model: HORIZON_MODEL_ID,
+          floor,
+          target,
+          candidates: DEFAULT_CANDIDATES,
+          chainId,
+          pool: address.toLowerCase(),
+          daily: daily.map((d) => [d.day, d.minDepthUsd]),
+          campaignEnds: futureEnds,
+        }),
+      ),
+    );
+    const previous = await getLatestAttestation(db, chainId, address);
+    if (previous && previous.expiry > now && previous.inputs_hash === inputsHash) {
+      outcomes.push({
+        chainId,
+        address,
+        action: "kept",
+        reason: "previous attestation unexpired and inputs unchanged",
+      });
+      continue;
+    }
+
+    const attestation: AttestationFields = {
+      chainId,
+      confidence: result.confidence / 100,
+      expiry: now + lifetimeS,
+      horizon: result.horizonDays,
+      issuedAt: now,
+      pool: address.toLowerCase(),
+    };
+    const canonical = createAttestationMessage({ attestation });
+    const signature = await signAttestation({ attestation, privateKey });
+    let eip712: string | null = null;
+    if (registry) {
+      const typedData = getAttestationTypedData({ attestation, registry });
+      eip712 = eip712Json(typedData, await signTypedAttestation({ attestation, registry, privateKey }));
+    }
+    const id = keccak256(stringToHex(canonical));
+    await insertAttestation(db, {
+      id,
+      chain_id: chainId,
+      address: address.toLowerCase(),
+      issued_at: now,
+      expiry: now + lifetimeS,
+      horizon_days: result.horizonDays,
+      confidence_hundredths: result.confidence,
+      canonical,
+      signature,
+      attester: attester.toLowerCase(),
+      floor,
+      depth_at_issuance_usd: pool.depth_usd,
+      model: HORIZON_MODEL_ID,
+      inputs_hash: inputsHash,
+      outcome: "pending",
+      eip712_json: eip712,
+      created_at: now,
+    });
+    log?.(`issued ${chainId}:${address} horizon ${result.horizonDays}d confidence ${result.confidence / 100}`);
+    outcomes.push({
+      chainId,
+      address,
+      action: "issued",
+      horizonDays: result.horizonDays,
+      confidenceHundredths: result.confidence,
+      id,
+    });
+  }
+  return outcomes;
+}

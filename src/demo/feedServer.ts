@@ -1,0 +1,318 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { keccak256, stringToHex, type Address } from "viem";
+import { DEFILLAMA_CHAINS } from "../ingest/feeds/defillamaDexVolumes";
+import type { PoolConfig } from "../ingest/poolsFile";
+
+/** A pool the feed server describes (the demo's `DemoPool` fits). */
+export interface FeedServerPool {
+  chainId: number;
+  address: Address;
+  kind: "amm" | "lending";
+  protocol: string;
+  symbol: string;
+  /** AMM: token0 and token1. Lending: the underlying asset (first entry). */
+  underlying?: readonly Address[];
+  lendingPool?: Address;
+}
+
+/** Live values to serve for a pool instead of the derived ones (e.g. the on-chain depth the demo just measured). */
+export interface FeedSnapshot {
+  tvlUsd?: number;
+  apyPercent?: number;
+  volume24hUsd?: number;
+}
+
+/** How a feed misbehaves, for demos and reliability tests. */
+export type FeedFault = "none" | "timeout" | "error" | "garbage" | "invalid";
+export type FeedName = "pools" | "chart" | "dexs" | "merkl";
+
+/** Parameters of {@link startFeedServer}. */
+export interface StartFeedServerParameters {
+  pools: readonly FeedServerPool[];
+  /** Loopback port; 0 or omitted picks a free one. */
+  port?: number;
+  /** Clock for timestamps in responses, Unix seconds. Default wall-clock. */
+  now?: () => number;
+  /** Live values per pool; missing values are derived deterministically from the pool's identity. */
+  snapshot?: (pool: FeedServerPool) => FeedSnapshot | undefined;
+  /** Delay before every answer, in ms (a slow feed). Default 0. */
+  delayMs?: number;
+  /** Initial faults per feed. */
+  faults?: Partial<Record<FeedName, FeedFault>>;
+}
+
+export interface FeedServer {
+  urls: { defillamaYieldsUrl: string; defillamaApiUrl: string; merklApiUrl: string };
+  /** Changes how one feed answers from now on. */
+  setFault(feed: FeedName, fault: FeedFault): void;
+  /** Changes the delay before every answer. */
+  setDelay(ms: number): void;
+  /** Requests served per feed. */
+  readonly requests: Record<FeedName, number>;
+  close(): Promise<void>;
+}
+
+/** A number in [0, 1) derived from a string, stable across runs. */
+function unit(seed: string): number {
+  return Number.parseInt(keccak256(stringToHex(seed)).slice(2, 14), 16) / 2 ** 48;
+}
+
+/** The DefiLlama-style pool uuid the feed server gives a pool: derived from chainId and address, stable across runs. */
+export function demoDefillamaId(chainId: number, address: string): string {
+  const h = keccak256(stringToHex(`defillama:${chainId}:${address.toLowerCase()}`)).slice(2);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${((Number.parseInt(h[16], 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** The Merkl opportunity id the feed server gives a pool (a decimal string like Merkl's). */
+export function demoMerklId(chainId: number, address: string): string {
+  return BigInt(keccak256(stringToHex(`merkl:${chainId}:${address.toLowerCase()}`)).slice(0, 18)).toString();
+}
+
+/** The pools-file entries for the demo's pools, with the feed identifiers this server uses. */
+export function demoPoolConfigs(pools: readonly FeedServerPool[]): PoolConfig[] {
+  return pools.map((p) => ({
+    chainId: p.chainId,
+    address: p.address.toLowerCase() as Address,
+    kind: p.kind,
+    symbol: p.symbol,
+    protocol: p.protocol,
+    ...(p.kind === "lending" && p.lendingPool ? { lendingPool: p.lendingPool.toLowerCase() as Address } : {}),
+    ...(p.kind === "lending" && p.underlying?.[0] ? { underlying: p.underlying[0].toLowerCase() as Address } : {}),
+    defillamaId: demoDefillamaId(p.chainId, p.address),
+    merklId: demoMerklId(p.chainId, p.address),
+  }));
+}
+
+const PROTOCOL_NAMES: Record<string, string> = { "uniswap-v2": "Uniswap V2", "aave-v3": "Aave V3" };
+const DAY = 86_400;
+
+/**
+ * Starts a loopback HTTP server answering like DefiLlama (yields `/pools`, `/chart/{pool}`; `/overview/dexs/{chain}`)
+ * and Merkl v4 (`/v4/opportunities`), in their documented shapes, describing the demo's OWN pools: deterministic
+ * ids per pool ({@link demoDefillamaId}, {@link demoMerklId}), TVL/APY from `snapshot` or derived from the pool's
+ * identity, a daily volume series, and one incentive campaign per pool. Everything is loopback; nothing is fetched.
+ *
+ * @param {@link StartFeedServerParameters}
+ * @returns the three base URLs to give `runIngestionPass` as `feeds`, fault controls and `close()`.
+ * @example
+ * import { startFeedServer, demoPoolConfigs } from "./demo/feedServer";
+ * const feeds = await startFeedServer({ pools: demo.pools });
+ * await runIngestionPass({ store, pools: demoPoolConfigs(demo.pools), chains, feeds: feeds.urls, freshnessWindowS: 3600, log });
+ */
+export async function startFeedServer(parameters: StartFeedServerParameters): Promise<FeedServer> {
+  const { pools, port = 0 } = parameters;
+  const now = parameters.now ?? (() => Math.floor(Date.now() / 1000));
+  let delayMs = parameters.delayMs ?? 0;
+  const faults: Record<FeedName, FeedFault> = {
+    pools: "none",
+    chart: "none",
+    dexs: "none",
+    merkl: "none",
+    ...parameters.faults,
+  };
+  const requests: Record<FeedName, number> = { pools: 0, chart: 0, dexs: 0, merkl: 0 };
+
+  const values = (pool: FeedServerPool) => {
+    const id = `${pool.chainId}:${pool.address.toLowerCase()}`;
+    const snap = parameters.snapshot?.(pool) ?? {};
+    const tvlUsd = snap.tvlUsd ?? Math.round(200_000 + unit(`tvl:${id}`) * 4_800_000);
+    const apyBase =
+      snap.apyPercent ??
+      Math.round((pool.kind === "lending" ? 1 + unit(`apy:${id}`) * 5 : 2 + unit(`apy:${id}`) * 20) * 1e4) / 1e4;
+    const apyReward = Math.round(unit(`reward:${id}`) * 3 * 1e4) / 1e4;
+    const volume =
+      pool.kind === "amm" ? (snap.volume24hUsd ?? Math.round(tvlUsd * (0.05 + unit(`vol:${id}`) * 0.3))) : null;
+    return { tvlUsd, apyBase, apyReward, volume };
+  };
+
+  const yieldsPools = () => ({
+    status: "success",
+    data: pools.map((pool) => {
+      const v = values(pool);
+      return {
+        chain: DEFILLAMA_CHAINS[pool.chainId]?.name ?? String(pool.chainId),
+        project: pool.protocol,
+        symbol: pool.symbol,
+        tvlUsd: v.tvlUsd,
+        apyBase: v.apyBase,
+        apyReward: v.apyReward,
+        apy: Math.round((v.apyBase + v.apyReward) * 1e4) / 1e4,
+        rewardTokens: [],
+        pool: demoDefillamaId(pool.chainId, pool.address),
+        stablecoin: /^(USDC|USDT|DAI)$/.test(pool.symbol),
+        ilRisk: pool.kind === "amm" ? "yes" : "no",
+        exposure: pool.kind === "amm" ? "multi" : "single",
+        poolMeta: null,
+        underlyingTokens: (pool.underlying ?? []).map(String),
+        volumeUsd1d: v.volume,
+      };
+    }),
+  });
+
+  const chart = (uuid: string) => {
+    const pool = pools.find((p) => demoDefillamaId(p.chainId, p.address) === uuid);
+    if (!pool) return null;
+    const v = values(pool);
+    // One point: the present. The demo's history comes from its own chains, never from this feed.
+    return {
+      status: "success",
+      data: [
+        {
+          timestamp: new Date(now() * 1000).toISOString(),
+          tvlUsd: v.tvlUsd,
+          apy: v.apyBase + v.apyReward,
+          apyBase: v.apyBase,
+          apyReward: v.apyReward,
+          il7d: null,
+          apyBase7d: null,
+        },
+      ],
+    };
+  };
+
+  const dexs = (slug: string) => {
+    const entry = Object.entries(DEFILLAMA_CHAINS).find(([, c]) => c.slug === slug);
+    if (!entry) return null;
+    const chainId = Number(entry[0]);
+    const amm = pools.filter((p) => p.chainId === chainId && p.kind === "amm");
+    const protocols = [...new Set(amm.map((p) => PROTOCOL_NAMES[p.protocol] ?? p.protocol))];
+    const today = Math.floor(now() / DAY) * DAY;
+    const chartRows: [number, number][] = [];
+    const breakdown: [number, Record<string, number>][] = [];
+    for (let d = 29; d >= 0; d--) {
+      const ts = today - d * DAY;
+      const byProtocol: Record<string, number> = {};
+      for (const pool of amm) {
+        const name = PROTOCOL_NAMES[pool.protocol] ?? pool.protocol;
+        const v = values(pool).volume ?? 0;
+        byProtocol[name] = (byProtocol[name] ?? 0) + Math.round(v * (0.7 + unit(`day:${ts}:${pool.address}`) * 0.6));
+      }
+      breakdown.push([ts, byProtocol]);
+      chartRows.push([ts, Object.values(byProtocol).reduce((a, b) => a + b, 0)]);
+    }
+    const last = breakdown[breakdown.length - 1][1];
+    return {
+      chain: entry[1].name,
+      total24h: chartRows[chartRows.length - 1][1],
+      totalDataChart: chartRows,
+      totalDataChartBreakdown: breakdown,
+      protocols: protocols.map((name) => ({
+        name,
+        displayName: name,
+        module: name.toLowerCase().replace(/ /g, "-"),
+        category: "Dexs",
+        chains: [entry[1].name],
+        total24h: last[name] ?? 0,
+      })),
+    };
+  };
+
+  const merkl = (query: URLSearchParams) => {
+    const chainIds = (query.get("chainId") ?? "").split(",").filter(Boolean).map(Number);
+    const items = Number(query.get("items") ?? 100);
+    const page = Number(query.get("page") ?? 0);
+    const today = Math.floor(now() / DAY) * DAY;
+    const all = pools
+      .filter((p) => chainIds.length === 0 || chainIds.includes(p.chainId))
+      .map((pool) => {
+        const id = demoMerklId(pool.chainId, pool.address);
+        const v = values(pool);
+        const reward = pool.underlying?.[0] ?? pool.address;
+        return {
+          chainId: pool.chainId,
+          type: pool.protocol === "aave-v3" ? "AAVE_SUPPLY" : "UNISWAP_V2",
+          identifier: pool.address,
+          name: `${pool.kind === "amm" ? "Provide liquidity to" : "Supply"} ${pool.symbol} on ${PROTOCOL_NAMES[pool.protocol] ?? pool.protocol}`,
+          status: "LIVE",
+          action: pool.kind === "amm" ? "POOL" : "LEND",
+          tvl: v.tvlUsd,
+          apr: v.apyReward,
+          dailyRewards: Math.round((v.tvlUsd * v.apyReward) / 100 / 365),
+          tags: [],
+          id,
+          campaigns: [
+            {
+              id: `${id}1`,
+              campaignId: keccak256(stringToHex(`campaign:${id}`)),
+              type: pool.protocol === "aave-v3" ? "AAVE_SUPPLY" : "UNISWAP_V2",
+              amount: (BigInt(Math.round(v.tvlUsd)) * 10n ** 16n).toString(),
+              opportunityId: id,
+              startTimestamp: today - 30 * DAY,
+              endTimestamp: today + (100 + Math.floor(unit(`end:${id}`) * 80)) * DAY,
+              rewardToken: { address: reward, symbol: "RWD", decimals: 18, chainId: pool.chainId },
+            },
+          ],
+        };
+      });
+    return all.slice(page * items, page * items + items);
+  };
+
+  const pending = new Set<NodeJS.Timeout>();
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const parts = url.pathname.split("/").filter(Boolean);
+    let feed: FeedName | null = null;
+    let body: unknown = null;
+    if (parts[0] === "yields" && parts[1] === "pools" && parts.length === 2) {
+      feed = "pools";
+      body = yieldsPools();
+    } else if (parts[0] === "yields" && parts[1] === "chart" && parts.length === 3) {
+      feed = "chart";
+      body = chart(decodeURIComponent(parts[2]));
+    } else if (parts[0] === "api" && parts[1] === "overview" && parts[2] === "dexs" && parts.length === 4) {
+      feed = "dexs";
+      body = dexs(decodeURIComponent(parts[3]));
+    } else if (parts[0] === "merkl" && parts[1] === "v4" && parts[2] === "opportunities" && parts.length === 3) {
+      feed = "merkl";
+      body = merkl(url.searchParams);
+    }
+    const answer = () => {
+      if (res.destroyed) return;
+      if (feed === null || body === null) {
+        res.writeHead(404, { "content-type": "application/json" });
+        res.end(JSON.stringify({ error: "not found" }));
+        return;
+      }
+      requests[feed]++;
+      const fault = faults[feed];
+      if (fault === "timeout") return; // never answers; the client's timeout ends it
+      if (fault === "error") {
+        res.writeHead(500, { "content-type": "application/json" });
+        res.end(JSON.stringify({ error: "internal error" }));
+        return;
+      }
+      res.writeHead(200, { "content-type": "application/json" });
+      if (fault === "garbage") res.end("<html><body>502 Bad Gateway</body></html>");
+      else if (fault === "invalid") res.end(JSON.stringify({ status: "success", data: [{ pool: 42 }] }));
+      else res.end(JSON.stringify(body));
+    };
+    if (delayMs > 0) {
+      const timer = setTimeout(() => {
+        pending.delete(timer);
+        answer();
+      }, delayMs);
+      pending.add(timer);
+    } else answer();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve());
+  });
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    urls: { defillamaYieldsUrl: `${base}/yields`, defillamaApiUrl: `${base}/api`, merklApiUrl: `${base}/merkl` },
+    setFault(feed, fault) {
+      faults[feed] = fault;
+    },
+    setDelay(ms) {
+      delayMs = ms;
+    },
+    requests,
+    async close() {
+      for (const timer of pending) clearTimeout(timer);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
