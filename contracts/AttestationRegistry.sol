@@ -232,8 +232,8 @@ contract AttestationRegistry is IAttestationRegistry, Ownable2Step, EIP712, Reen
         uint256 expiresAt;
         Record storage record = _records[attester];
         assembly ("memory-safe") {
-            // One SLOAD for bond, withdrawableAt and the three flags. Solidity would re-read the slot for each field
-            // behind the short-circuiting `&&` below (100 gas per warm re-read).
+            // One SLOAD for bond, withdrawableAt and the three flags, decoded below. Reading the fields through
+            // `record.x` in a short-circuit `&&` chain makes Solidity re-read the slot per field (100 gas each).
             word := sload(record.slot)
             // a.expiresAt, the sixth word of the static struct, read raw: the same word that was hashed, and no ABI
             // validation that could make `verify` revert on dirty input.
