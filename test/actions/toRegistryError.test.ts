@@ -10,6 +10,7 @@ import {
 } from "viem";
 
 import { attestationRegistryAbi } from "../../src/abi/attestationRegistryAbi";
+import type { BaseError } from "../../src/errors/base";
 import { toRegistryError } from "../../src/actions/internal/toRegistryError";
 import {
   AlreadyRegisteredError,
@@ -68,8 +69,8 @@ describe("toRegistryError", function () {
       const mapped = toRegistryError(error, {});
       expect(mapped, type.name).to.be.instanceOf(type);
       expect(mapped, type.name).to.include(fields);
-      expect((mapped as { shortMessage: string }).shortMessage, type.name).to.match(/^[^\n]+: [^\n]+$/);
-      expect((mapped as { docsPath: string }).docsPath).to.equal("docs/operations.md");
+      expect((mapped as BaseError).shortMessage, type.name).to.match(/^[^\n]+: [^\n]+$/);
+      expect((mapped as BaseError).docsPath).to.equal("docs/operations.md");
     }
   });
 
