@@ -48,7 +48,7 @@ export interface FeedServer {
   setFault(feed: FeedName, fault: FeedFault): void;
   /** Changes the delay before every answer. */
   setDelay(ms: number): void;
-  /** Requests served per feed. */
+  /** Requests received per feed (counted on arrival, before any delay). */
   readonly requests: Record<FeedName, number>;
   close(): Promise<void>;
 }
@@ -267,6 +267,7 @@ export async function startFeedServer(parameters: StartFeedServerParameters): Pr
       feed = "merkl";
       body = merkl(url.searchParams);
     }
+    if (feed !== null && body !== null) requests[feed]++;
     const answer = () => {
       if (res.destroyed) return;
       if (feed === null || body === null) {
@@ -274,7 +275,6 @@ export async function startFeedServer(parameters: StartFeedServerParameters): Pr
         res.end(JSON.stringify({ error: "not found" }));
         return;
       }
-      requests[feed]++;
       const fault = faults[feed];
       if (fault === "timeout") return; // never answers; the client's timeout ends it
       if (fault === "error") {
