@@ -49,6 +49,19 @@ export interface DemoChains {
   stop(): Promise<void>;
 }
 
+/** What `onDay` receives after each simulated day. */
+export interface DemoDay {
+  /** 0 … days − 1. */
+  index: number;
+  /** Chain time at the end of the day (the latest block's timestamp, the largest over the chains), Unix seconds. */
+  time: number;
+  /** Per chain: the last block of the day, so a pass can pin its reads to it. */
+  blocks: { chainId: number; blockNumber: bigint; time: number }[];
+  /** The chains and pools, already usable during the history (the same as the returned `DemoChains`). */
+  chains: { chainId: number; rpcUrl: string }[];
+  pools: DemoPool[];
+}
+
 export type StartDemoChainsParameters = {
   /** Days of simulated history; the last one ends at the present. At least 1. */
   days: number;
@@ -58,7 +71,7 @@ export type StartDemoChainsParameters = {
   attesterPrivateKey: Hex;
   log: (line: string) => void;
   /** Awaited after each simulated day on all chains (the caller runs an ingestion pass here). */
-  onDay?: (day: { index: number; time: number }) => Promise<void>;
+  onDay?: (day: DemoDay) => Promise<void>;
   /** Wall clock in Unix seconds (tests may pin it). Default `Date.now()`. */
   now?: () => number;
 };
@@ -151,6 +164,8 @@ export async function startDemoChains(parameters: StartDemoChainsParameters): Pr
     );
     const registry = await deployRegistry(states[0].driver, attester, log);
     const setupMs = Date.now() - started;
+    const chainList = chains.map((c) => ({ chainId: c.chainId, rpcUrl: c.rpcUrl }));
+    const pools = states.flatMap(listPools);
     log(`demo: setup done in ${setupMs} ms; simulating ${days} day(s)`);
 
     let lastTime = 0;
@@ -170,11 +185,17 @@ export async function startDemoChains(parameters: StartDemoChainsParameters): Pr
           }
         }),
       );
-      lastTime = Math.max(...(await Promise.all(states.map(async (s) => (await s.driver.latestBlock()).timestamp))));
+      const blocks = await Promise.all(
+        states.map(async (s) => {
+          const latest = await s.driver.latestBlock();
+          return { chainId: s.spec.chainId, blockNumber: latest.number, time: latest.timestamp };
+        }),
+      );
+      lastTime = Math.max(...blocks.map((b) => b.time));
       if ((index + 1) % 10 === 0 || last) {
         log(`demo: day ${index + 1}/${days} simulated (chain time ${new Date(lastTime * 1000).toISOString()})`);
       }
-      if (onDay) await onDay({ index, time: lastTime });
+      if (onDay) await onDay({ index, time: lastTime, blocks, chains: chainList, pools });
     }
 
     const transactions = states.reduce((n, s) => n + s.driver.transactions, 0);
@@ -182,8 +203,8 @@ export async function startDemoChains(parameters: StartDemoChainsParameters): Pr
     log(`demo: ${days} day(s) on ${states.length} chains, ${transactions} transactions in ${elapsedMs} ms`);
 
     return {
-      chains: chains.map((c) => ({ chainId: c.chainId, rpcUrl: c.rpcUrl })),
-      pools: states.flatMap(listPools),
+      chains: chainList,
+      pools,
       registry: { chainId: states[0].spec.chainId, address: registry },
       tokens: Object.fromEntries(states.map((s) => [s.spec.chainId, s.tokens])),
       stats: { transactions, elapsedMs, setupMs },

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { createPublicClient, http, parseAbi, type PublicClient } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { DemoChainError } from "../../src/chain/errors";
-import { startDemoChains, type DemoChains } from "../../src/demo/startDemoChains";
+import { startDemoChains, type DemoChains, type DemoDay } from "../../src/demo/startDemoChains";
 import { readPools } from "../../src/ingest/onchain/readPools";
 
 const ATTESTER_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d" as const;
@@ -34,7 +34,8 @@ async function snapshot(demo: DemoChains): Promise<Record<string, Record<string,
 
 describe("startDemoChains", function () {
   let demo: DemoChains;
-  const days: { index: number; time: number }[] = [];
+  const days: DemoDay[] = [];
+  const depthsOnDay: number[] = [];
   const lines: string[] = [];
   let startedAt: number;
 
@@ -47,6 +48,15 @@ describe("startDemoChains", function () {
       log: (line) => lines.push(line),
       onDay: async (day) => {
         days.push(day);
+        // The chains and pools are usable during the history: read chain 1 at the day's last block.
+        const chain1 = day.chains.find((c) => c.chainId === 1)!;
+        const client = createPublicClient({ transport: http(chain1.rpcUrl) }) as PublicClient;
+        const result = await readPools({
+          client,
+          pools: day.pools.filter((p) => p.chainId === 1),
+          blockNumber: day.blocks.find((b) => b.chainId === 1)!.blockNumber,
+        });
+        depthsOnDay.push(result.observations[0].depthUsd ?? Number.NaN);
       },
     });
   });
@@ -80,6 +90,19 @@ describe("startDemoChains", function () {
     const now = Math.floor(Date.now() / 1000);
     expect(days[DAYS - 1].time).to.be.within(startedAt - 120, now + 120);
     expect(days[0].time).to.be.closeTo(startedAt - (DAYS - 1) * 86_400, 300);
+  });
+
+  it("hands onDay the chains, the pools and each chain's last block of the day", function () {
+    for (const day of days) {
+      expect(day.chains).to.deep.equal(demo.chains);
+      expect(day.pools).to.deep.equal(demo.pools);
+      expect(day.blocks.map((b) => b.chainId)).to.deep.equal([1, 42161, 8453]);
+      expect(day.time).to.equal(Math.max(...day.blocks.map((b) => b.time)));
+    }
+    // The WETH-USDC pair on chain 1 had depth every day, and it moved (swaps and liquidity changes).
+    expect(depthsOnDay).to.have.length(DAYS);
+    for (const depth of depthsOnDay) expect(depth).to.be.greaterThan(1_000_000);
+    expect(new Set(depthsOnDay).size).to.be.greaterThan(1);
   });
 
   it("keeps chain time in step with the wall clock after the history", async function () {
