@@ -195,6 +195,8 @@ describe("attest register|bond|unbond|withdraw|revoke|status (over HTTP to the i
       );
 
       await time.increaseTo(withdrawableAt);
+      const ready = await attest(["status"], operator);
+      expect(ready.stdout).to.include('status      unbonding: the bond is withdrawable now ("attest withdraw")');
       const before = await publicClient.getBalance({ address: payer });
       const done = await attest(["withdraw", "--json"], operator);
       expect(done.code, done.stderr.join("\n")).to.equal(0);
@@ -242,6 +244,22 @@ describe("attest register|bond|unbond|withdraw|revoke|status (over HTTP to the i
       expect(out.command).to.equal("status");
       expect(out).not.to.have.property("hash");
       expect(out.state).to.include({ attester, active: true, registered: true, bondEth: "1" });
+    });
+
+    it("status of a key slashed below the minimum says how to restore it", async function () {
+      const operator = await env(1);
+      expect((await attest(["register", "--bond", "1"], operator)).code).to.equal(0);
+      const owner = (await hre.ethers.getSigners())[0];
+      const contract = await hre.ethers.getContractAt("AttestationRegistry", registry, owner);
+      await contract.slash(attester, parseEther("0.4"), owner.address);
+      const run = await attest(["status", "--json"], operator);
+      expect(json(run).state).to.include({ registered: true, active: false, bondEth: "0.6" });
+      const text = await attest(["status"], operator);
+      expect(text.stdout).to.include(
+        'status      registered but not active: bond 0.6 ETH is below the minimum 1 ETH ("attest bond --amount <eth>")',
+      );
+      const topUp = await attest(["bond", "--amount", "0.4", "--json"], operator);
+      expect(json(topUp).state).to.include({ active: true, bondEth: "1" });
     });
 
     it("status of an unknown key says it is not registered", async function () {
