@@ -19,7 +19,7 @@ const T0 = Date.UTC(2026, 9, 1, 12) / 1000;
 
 /** Starts the pass child; resolves its output lines through `onLine`. */
 function startChild(
-  config: { file: string },
+  config: { file: string; [key: string]: unknown },
   onLine: (line: string) => void,
 ): { child: ChildProcess; exited: Promise<number | null> } {
   const configFile = `${config.file}.child.json`;
