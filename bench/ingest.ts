@@ -2,10 +2,11 @@
  * RPC requests of one `readPools` pass for 10, 100 and 1,000 Uniswap V2 pairs on one local chain.
  *
  * Deploys 46 tokens (USDC, 6 decimals, plus 45 others) and 1,000 distinct pairs among them, each with
- * liquidity, then reads the first 10, 100 and 1,000 pairs at two multicall batch sizes. Run with
+ * liquidity, then reads the first 10, 100 and 1,000 pairs at three multicall batch sizes. Then times the demo's
+ * start (`startDemoChains`, default days) with one `readPools` pass per chain per simulated day. Run with
  * `npm run bench:ingest`. Prints a Markdown table; timings are indicative (shared 2-core machine).
  */
-import { createPublicClient, http, type Address, type PublicClient } from "viem";
+import { createPublicClient, http, keccak256, stringToHex, type Address, type PublicClient } from "viem";
 import { createChainDriver } from "../src/chain/chainDriver";
 import { deployMulticall3 } from "../src/chain/multicall3";
 import { LOCAL_CHAIN_ACCOUNTS, startLocalChain } from "../src/chain/startLocalChain";
@@ -18,6 +19,8 @@ import {
   type DemoToken,
 } from "../src/chain/uniswapV2";
 import { readPools } from "../src/ingest/onchain/readPools";
+import { DEMO_DEFAULT_DAYS } from "../src/demo/demoConfig";
+import { startDemoChains } from "../src/demo/startDemoChains";
 
 const SIZES = [10, 100, 1000];
 const BATCH_SIZES = [1024, 4096, 8192];
@@ -78,6 +81,39 @@ async function main(): Promise<void> {
   } finally {
     await chain.stop();
   }
+
+  // The demo's own start: 3 chains, DEMO_DEFAULT_DAYS of history, one readPools pass per chain per day.
+  console.log("");
+  let passes = 0;
+  let requests = 0;
+  let readMs = 0;
+  const started = Date.now();
+  const demo = await startDemoChains({
+    days: DEMO_DEFAULT_DAYS,
+    attesterPrivateKey: keccak256(stringToHex("bench attester")),
+    log: () => {},
+    onDay: async (day) => {
+      const t = Date.now();
+      for (const c of day.chains) {
+        const block = day.blocks.find((b) => b.chainId === c.chainId)!;
+        const client = createPublicClient({ transport: http(c.rpcUrl) }) as PublicClient;
+        const result = await readPools({
+          client,
+          pools: day.pools.filter((p) => p.chainId === c.chainId),
+          blockNumber: block.blockNumber,
+        });
+        passes++;
+        requests += result.rpcRequests;
+      }
+      readMs += Date.now() - t;
+    },
+  });
+  const totalMs = Date.now() - started;
+  await demo.stop();
+  console.log(
+    `demo start: ${DEMO_DEFAULT_DAYS} days on 3 chains, ${demo.pools.length} pools, ${demo.stats.transactions} transactions; ` +
+      `setup ${demo.stats.setupMs} ms, total ${totalMs} ms, of which ${readMs} ms in ${passes} readPools passes (${requests} RPC requests)`,
+  );
 }
 
 main().catch((error: unknown) => {
