@@ -1,0 +1,59 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { resolve } from "node:path";
+
+export const ROOT = resolve(__dirname, "../..");
+
+/** A free loopback port. */
+export async function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once("error", fail);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
+}
+
+/** The main job as `npm start` runs it (`ts-node --transpile-only src/service/start.ts`), in a child process. */
+export class MainJob {
+  readonly child: ChildProcess;
+  output = "";
+  readonly exited: Promise<number | null>;
+
+  constructor(env: Record<string, string>) {
+    const base = Object.fromEntries(
+      Object.entries(process.env).filter(
+        ([name]) =>
+          !/^(RPC_URL_|POOLS_FILE|ATTESTER_|REGISTRY_|DATABASE_URL|DEFILLAMA_|MERKL_|HARDHAT_|TS_NODE_)/.test(name),
+      ),
+    );
+    this.child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "src/service/start.ts"], {
+      cwd: ROOT,
+      env: { ...base, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    this.child.stdout?.on("data", (chunk: Buffer) => (this.output += chunk.toString()));
+    this.child.stderr?.on("data", (chunk: Buffer) => (this.output += chunk.toString()));
+    this.exited = new Promise((done) => this.child.once("exit", (code) => done(code)));
+  }
+
+  /** Resolves with the output once `pattern` appears; rejects if the job exits first or after `timeoutMs`. */
+  async waitFor(pattern: RegExp, timeoutMs = 120_000): Promise<RegExpMatchArray> {
+    const deadline = Date.now() + timeoutMs;
+    let exited = false;
+    void this.exited.then(() => (exited = true));
+    for (;;) {
+      const match = this.output.match(pattern);
+      if (match) return match;
+      if (exited) throw new Error(`main job exited before ${pattern}:\n${this.output}`);
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}:\n${this.output}`);
+      await new Promise((done) => setTimeout(done, 200));
+    }
+  }
+
+  kill(): void {
+    if (this.child.exitCode === null) this.child.kill("SIGKILL");
+  }
+}
