@@ -171,5 +171,13 @@ export async function issueAttestations(parameters: IssueAttestationsParameters)
       id,
     });
   }
+  for (const outcome of outcomes) {
+    await db
+      .updateTable("pools")
+      .set({ issue_reason: outcome.action === "none" ? outcome.reason : null, issue_checked_at: now })
+      .where("chain_id", "=", outcome.chainId)
+      .where("address", "=", outcome.address.toLowerCase())
+      .execute();
+  }
   return outcomes;
 }

@@ -47,6 +47,13 @@ export interface PoolsTable {
   /** 24 h volume in USD, where a source reports it for this pool. */
   volume_24h_usd: number | null;
   volume_observed_at: number | null;
+  /**
+   * Why the pool has no attestation from the last issuance check (e.g. "insufficient history: …", "no fresh depth
+   * observation"); null when the check issued or kept one. Added by migration 002.
+   */
+  issue_reason: string | null;
+  /** When issuance last looked at this pool, Unix seconds. Added by migration 002. */
+  issue_checked_at: number | null;
   created_at: number;
   updated_at: number;
 }

@@ -129,6 +129,9 @@ describe("runIngestionPass", function () {
     // One day of history: nothing can be attested yet, and the reason says why.
     expect(report.issuance.map((o) => o.action)).to.deep.equal(["none", "none"]);
     expect((report.issuance[0] as { reason: string }).reason).to.match(/^insufficient history/);
+    // The verdict is kept on the pool row for the API's NO_ATTESTATION answer.
+    expect((await getPool(store.db, 1, pools[0].address))!).to.include({ issue_checked_at: t });
+    expect((await getPool(store.db, 1, pools[0].address))!.issue_reason).to.match(/^insufficient history/);
   });
 
   it("keeps the lowest depth of each day and issues a signed attestation once enough days are complete", async () => {
@@ -153,6 +156,7 @@ describe("runIngestionPass", function () {
     // 16 completed days → 9 seven-day windows: the 7-day horizon is published.
     const issued = report!.issuance[0];
     expect(issued.action).to.equal("issued");
+    expect((await getPool(store.db, 1, pools[0].address))!.issue_reason).to.equal(null);
     const row = (await getLatestAttestation(store.db, 1, pools[0].address))!;
     const expected = computeHorizon({
       daily: daily.slice(0, 16).map((d) => ({ day: d.day, minDepthUsd: d.min_depth_usd })),

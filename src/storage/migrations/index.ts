@@ -1,7 +1,9 @@
 import type { Migration } from "kysely";
 import { initial } from "./001_initial";
+import { issueReason } from "./002_issue_reason";
 
 /** Versioned migrations, applied in key order by Kysely's Migrator. Never edit one that has shipped: add another. */
 export const migrations: Record<string, Migration> = {
   "001_initial": initial,
+  "002_issue_reason": issueReason,
 };
