@@ -350,6 +350,21 @@ export class RpcUnreachableError extends BaseError {
   }
 }
 
+export type RpcHttpErrorType = RpcHttpError & { name: "RpcHttpError" };
+/** The endpoint answered, but with an HTTP error status instead of JSON-RPC (wrong URL, auth, rate limit). */
+export class RpcHttpError extends BaseError {
+  readonly url: string;
+  readonly status: number;
+  constructor({ url, status, cause }: { url: string; status: number; cause?: Error | undefined }) {
+    super(
+      `the RPC endpoint ${redactRpcUrl(url)} answered HTTP ${status} instead of JSON-RPC: check that --rpc / RPC_URL is the node's JSON-RPC URL (and its API key, if it needs one)`,
+      { code: "RPC_HTTP_ERROR", docsPath, name: "RpcHttpError", ...(cause ? { cause } : {}) },
+    );
+    this.url = redactRpcUrl(url);
+    this.status = status;
+  }
+}
+
 export type RegistryTransactionRevertedErrorType = RegistryTransactionRevertedError & {
   name: "RegistryTransactionRevertedError";
 };
@@ -400,5 +415,6 @@ export type RegistryErrorType =
   | NotARegistryErrorType
   | InsufficientFundsErrorType
   | RpcUnreachableErrorType
+  | RpcHttpErrorType
   | RegistryTransactionRevertedErrorType
   | InvalidDigestErrorType;

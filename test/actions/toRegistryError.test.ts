@@ -22,6 +22,7 @@ import {
   NotRegisteredError,
   NotUnbondingError,
   redactRpcUrl,
+  RpcHttpError,
   RpcUnreachableError,
   SlashExceedsBondError,
   TransferFailedError,
@@ -97,7 +98,7 @@ describe("toRegistryError", function () {
     expect(toRegistryError(error, {})).to.be.instanceOf(NotRegisteredError);
   });
 
-  it("treats a transport failure without an HTTP status, or a timeout, as unreachable; an HTTP error status is not", function () {
+  it("treats a transport failure without an HTTP status, or a timeout, as unreachable; an HTTP error status is RpcHttpError", function () {
     const refused = new HttpRequestError({ url: "http://127.0.0.1:9/key", details: "fetch failed" });
     expect(toRegistryError(refused, {})).to.be.instanceOf(RpcUnreachableError);
     const timeout = new TimeoutError({ body: {}, url: "https://rpc.example/v3/key" });
@@ -106,8 +107,13 @@ describe("toRegistryError", function () {
     expect((mapped as RpcUnreachableError).shortMessage).to.equal(
       "cannot reach the RPC endpoint https://rpc.example/… (request timed out): check that the node is running and --rpc / RPC_URL",
     );
-    const status = new HttpRequestError({ url: "http://127.0.0.1:9", status: 500, details: "Internal" });
-    expect(toRegistryError(status, {})).to.equal(status);
+    const status = new HttpRequestError({ url: "https://rpc.example/v3/key", status: 401, details: "Unauthorized" });
+    const http = toRegistryError(status, {});
+    expect(http).to.be.instanceOf(RpcHttpError);
+    expect((http as RpcHttpError).status).to.equal(401);
+    expect((http as RpcHttpError).shortMessage).to.equal(
+      "the RPC endpoint https://rpc.example/… answered HTTP 401 instead of JSON-RPC: check that --rpc / RPC_URL is the node's JSON-RPC URL (and its API key, if it needs one)",
+    );
   });
 
   it("recognises a node's insufficient-funds message when the account is known", async function () {

@@ -351,6 +351,25 @@ describe("attest register|bond|unbond|withdraw|revoke|status (over HTTP to the i
       );
     });
 
+    it("an HTTP server that is not a JSON-RPC node", async function () {
+      const { createServer } = await import("node:http");
+      const server = createServer((_req, res) => res.writeHead(404).end("not here"));
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      const { port } = server.address() as { port: number };
+      try {
+        const line = await fails(["status", "--attester", attester], {
+          ...(await env()),
+          RPC_URL: `http://127.0.0.1:${port}`,
+        });
+        expect(line).to.equal(
+          `attest status: the RPC endpoint http://127.0.0.1:${port} answered HTTP 404 instead of JSON-RPC: check that --rpc / RPC_URL is the node's JSON-RPC URL (and its API key, if it needs one)`,
+        );
+      } finally {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    });
+
     it("unreachable RPC whose URL carries an API key: the key is not printed", async function () {
       const closed = await startHardhatRpcServer();
       await closed.close();

@@ -21,6 +21,7 @@ import {
   InsufficientFundsError,
   NotRegisteredError,
   NotUnbondingError,
+  RpcHttpError,
   RpcUnreachableError,
   SlashExceedsBondError,
   TransferFailedError,
@@ -61,6 +62,7 @@ export function toRegistryError(
     if (!(transport instanceof HttpRequestError) || transport.status === undefined) {
       return new RpcUnreachableError({ url: transport.url, reason: transport.details, cause: error });
     }
+    return new RpcHttpError({ url: transport.url, status: transport.status, cause: error });
   }
   if (transport instanceof TimeoutError) {
     return new RpcUnreachableError({ url: transport.url, reason: "request timed out", cause: error });
