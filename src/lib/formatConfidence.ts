@@ -20,7 +20,7 @@ export type FormatConfidenceErrorType = InvalidConfidenceErrorType;
  * @throws {InvalidConfidenceError} For a non-number, NaN, an infinity or a negative number.
  *
  * @example
- * import { formatConfidence } from "./formatConfidence";
+ * import { formatConfidence } from "attestation-registry";
  *
  * formatConfidence({ confidence: 0.855 }); // { text: "0.86", hundredths: 86n }
  * formatConfidence({ confidence: 1e-7 }); // { text: "0.00", hundredths: 0n }

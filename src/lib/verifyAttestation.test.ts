@@ -97,6 +97,36 @@ describe("verifyAttestation", () => {
     });
   });
 
+  it("is invalid when any signed field changes, valid when only unsigned fields or spellings change", () => {
+    const time = at(vectors.now);
+    const tampered: Partial<Attestation>[] = [
+      { chainId: 8453 },
+      { confidence: 0.86 },
+      { expiry: 1767225601 },
+      { horizon: 31 },
+      { issuedAt: 1764547201 },
+      { pool: "0x88e6a0c2ddd26feeb64f039a2c41296fcb3f5641" },
+    ];
+    for (const patch of tampered) {
+      const result = verifyAttestation({ attestation: { ...b01, ...patch }, address: ATTESTER, time });
+      const same = result.canonical === vectors.cases[0].expected.canonical;
+      expect(result.valid, JSON.stringify(patch)).to.equal(same);
+    }
+    // 0.845 and 0.849 render as "0.85": the same signed message, so the same signature holds.
+    for (const confidence of [0.845, 0.849, 0.8500001])
+      expect(verifyAttestation({ attestation: { ...b01, confidence }, address: ATTESTER, time }).valid).to.equal(true);
+    for (const patch of [
+      { symbol: "SCAM" },
+      { protocol: 1 },
+      { outcome: "graded" },
+      { attester: IMPOSTOR },
+      { chainId: "1" },
+    ])
+      expect(
+        verifyAttestation({ attestation: { ...b01, ...patch } as Attestation, address: ATTESTER, time }).valid,
+      ).to.equal(true);
+  });
+
   it("gives valid false and attester null for a malformed or unrecoverable signature string", () => {
     const body = b01.signature!.slice(2);
     const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;

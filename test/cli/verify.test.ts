@@ -189,14 +189,16 @@ describe("attest verify", () => {
     let server: Server;
     let base: string;
     let requests: string[];
-    let served: { attester: string; pool: string; poolStatus: number };
+    let served: { attester: string; attesterRaw?: string; pool: string; poolStatus: number };
 
     before(async () => {
       server = createServer((req: IncomingMessage, res: ServerResponse) => {
         requests.push(req.url ?? "");
         res.setHeader("content-type", "application/json");
         if (req.url === "/api/v1/attester") {
-          res.end(JSON.stringify({ attester: served.attester, scheme: "eip191-v1", registry: null }));
+          res.end(
+            served.attesterRaw ?? JSON.stringify({ attester: served.attester, scheme: "eip191-v1", registry: null }),
+          );
         } else if (req.url?.startsWith("/api/v1/pool/")) {
           res.statusCode = served.poolStatus;
           res.end(served.pool);
@@ -274,6 +276,17 @@ describe("attest verify", () => {
       const { code, out } = await run(["verify", "--url", base, "--pool", "p", "--attester", ATTESTER]);
       expect(code).to.equal(1);
       expect(line(out).error).to.match(/repeats the member name "chainId"/);
+    });
+
+    it("reports an attester endpoint that does not return JSON", async () => {
+      served.attesterRaw = "<html>";
+      const { code, out } = await run(["verify", "--url", base, "--pool", "p"]);
+      expect(code).to.equal(1);
+      expect(line(out).error).to.match(/\/api\/v1\/attester: Input is not valid JSON/);
+      served.attesterRaw = JSON.stringify({ attester: "0x1234" });
+      const wrongShape = await run(["verify", "--url", base, "--pool", "p"]);
+      expect(wrongShape.code).to.equal(1);
+      expect(line(wrongShape.out).error).to.match(/\/api\/v1\/attester did not return an "attester" address/);
     });
 
     it("reports an unreachable server in one line", async () => {

@@ -130,7 +130,13 @@ export const verifyCommand: CliCommand = {
       getText = async () => {
         if (expected === undefined) {
           const attesterUrl = `${root}/api/v1/attester`;
-          const body = parseAttestationJson({ text: await fetchText(attesterUrl) }) as { attester?: unknown } | null;
+          let body: { attester?: unknown } | null;
+          try {
+            body = parseAttestationJson({ text: await fetchText(attesterUrl) }) as { attester?: unknown } | null;
+          } catch (error) {
+            if (error instanceof BaseError) throw new InputError(`${attesterUrl}: ${message(error)}`);
+            throw error;
+          }
           const served = body && typeof body === "object" ? body.attester : undefined;
           if (typeof served !== "string" || !ADDRESS.test(served))
             throw new InputError(`${attesterUrl} did not return an "attester" address`);
