@@ -34,7 +34,7 @@ export const EnvSchema = Type.Object({
   RATE_LIMIT_VERIFY_MAX: integer({ default: 60, minimum: 1, description: "POST /verify per window per client" }),
   RATE_LIMIT_WINDOW_S: integer({ default: 60, minimum: 1, description: "rate limit window" }),
   API_CACHE_TTL_MS: integer({ default: 5000, minimum: 0, description: "how long a served response is reused" }),
-  DEMO_DAYS: integer({ default: 30, minimum: 1, maximum: 365, description: "simulated days of demo history" }),
+  DEMO_DAYS: integer({ default: 120, minimum: 1, maximum: 365, description: "simulated days of demo history" }),
   DEMO_SEED: integer({ default: 1, minimum: 0, description: "seed of the deterministic demo" }),
   LOG_LEVEL: Type.Unsafe<"fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent">({
     type: "string",

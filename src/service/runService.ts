@@ -25,6 +25,8 @@ export type RunServiceParameters = {
   config: ServiceConfig;
   /** One readable progress line. */
   log: (line: string) => void;
+  /** Aborts startup between steps (Ctrl-C while the demo is being built): everything started so far is stopped. */
+  signal?: AbortSignal;
 };
 
 type Chains = { chainId: number; client: PublicClient }[];
@@ -38,7 +40,10 @@ type IngestFeeds = { defillamaYieldsUrl?: string; defillamaApiUrl?: string; merk
  * @param {@link RunServiceParameters}
  * @returns the {@link RunningService}; call `stop()` to shut everything down.
  */
-export async function runService({ config, log }: RunServiceParameters): Promise<RunningService> {
+export async function runService({ config, log, signal }: RunServiceParameters): Promise<RunningService> {
+  const checkpoint = () => {
+    if (signal?.aborted) throw new StartupAbortedError();
+  };
   const cleanups: (() => Promise<void>)[] = [];
   const closeAll = async () => {
     for (const cleanup of cleanups.reverse()) {
@@ -67,6 +72,7 @@ export async function runService({ config, log }: RunServiceParameters): Promise
     let afterPass = async () => {};
 
     const pass = async (label: string, options: { chains: Chains; now?: () => number; issue: boolean }) => {
+      checkpoint();
       const started = Date.now();
       const report = await runIngestionPass({
         store,
@@ -107,6 +113,7 @@ export async function runService({ config, log }: RunServiceParameters): Promise
         log,
         // The day's chain time; the day is ingested below, at the last block of that day.
         onDay: async ({ time }) => {
+          checkpoint();
           dayTimes.push(time);
         },
       });
@@ -155,6 +162,7 @@ export async function runService({ config, log }: RunServiceParameters): Promise
 
     await pass("ingestion pass (issuing)", { chains, issue: true });
 
+    checkpoint();
     const { app, url } = await startServer({ store, config, attester: { address: key.address, registry } });
     cleanups.push(async () => {
       await app.close();
@@ -182,6 +190,14 @@ export async function runService({ config, log }: RunServiceParameters): Promise
   } catch (error) {
     await closeAll();
     throw error;
+  }
+}
+
+/** Startup was aborted by the caller's signal; everything started so far has been stopped. */
+export class StartupAbortedError extends Error {
+  override name = "StartupAbortedError";
+  constructor() {
+    super("startup aborted");
   }
 }
 

@@ -4,7 +4,7 @@
  */
 import { loadConfig, type ServiceConfig } from "./config";
 import { ConfigError } from "./errors";
-import { runService, type RunningService } from "./runService";
+import { StartupAbortedError, runService, type RunningService } from "./runService";
 
 /** Exit status for a configuration error (BSD `EX_CONFIG`). */
 const EXIT_CONFIG = 78;
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
 
   let service: RunningService | null = null;
   let stopping = false;
-  let startupAborted = false;
+  const startup = new AbortController();
   const shutdown = (signal: NodeJS.Signals) => {
     if (stopping) {
       log(`${signal} again: exiting now`);
@@ -43,8 +43,8 @@ async function main(): Promise<void> {
     }
     stopping = true;
     if (!service) {
-      // Still starting: runService is mid-flight; stop when it returns (or fails).
-      startupAborted = true;
+      // Still starting: runService stops what it started at its next step and throws StartupAbortedError.
+      startup.abort();
       log(`${signal}: stopping after the current startup step`);
       return;
     }
@@ -64,17 +64,17 @@ async function main(): Promise<void> {
   process.on("SIGTERM", shutdown);
 
   try {
-    service = await runService({ config, log });
+    service = await runService({ config, log, signal: startup.signal });
   } catch (error) {
+    // An abort may surface wrapped (e.g. by the demo, which stops its chains and rethrows its own error).
+    if (error instanceof StartupAbortedError || startup.signal.aborted) {
+      log("stopped");
+      process.exit(0);
+    }
     process.stderr.write(
       `${error instanceof ConfigError ? "configuration error" : "startup failed"}: ${oneLine(error)}\n`,
     );
     process.exit(error instanceof ConfigError ? EXIT_CONFIG : 1);
-  }
-  if (startupAborted) {
-    await service.stop();
-    log("stopped");
-    process.exit(0);
   }
   log(`ready: attester ${service.attester}; Ctrl-C to stop`);
 }

@@ -154,5 +154,14 @@ describe("npm start (end to end: demo chains, ingestion, API on a real port)", f
       job.child.kill("SIGTERM");
       expect(await job.exited).to.equal(0);
     });
+
+    it("stops cleanly on SIGINT in the middle of startup", async function () {
+      const early = new MainJob({ DATA_DIR: dataDir, PORT: String(await freePort()), DEMO_DAYS });
+      await early.waitFor(/demo: setup done/);
+      early.child.kill("SIGINT");
+      expect(await early.exited).to.equal(0);
+      expect(early.output).to.match(/SIGINT: stopping after the current startup step[\s\S]*stopped/);
+      expect(early.output).to.not.match(/ready: attester/);
+    });
   });
 });
