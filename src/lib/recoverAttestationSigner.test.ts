@@ -55,5 +55,17 @@ describe("recoverAttestationSigner", () => {
     // x = 5 has no point on secp256k1 (5^3 + 7 = 132 is not a square mod p).
     const signature = `0x${"0".repeat(63)}5${"0".repeat(63)}11b`;
     expect(() => recoverAttestationSigner({ attestation, signature })).to.throw(SignatureRecoveryError);
+    try {
+      recoverAttestationSigner({ attestation, signature });
+    } catch (error) {
+      const e = error as SignatureRecoveryError;
+      expect(e.code).to.equal("ATTESTATION_SIGNATURE_UNRECOVERABLE");
+      expect(e.shortMessage).to.equal("No signer can be recovered from this signature.");
+      // The underlying @noble/curves error is kept as the cause and summarized in `details`.
+      expect(e.walk()).to.equal(e.cause);
+      expect(e.details).to.equal((e.cause as Error).message);
+      expect(e.message).to.contain(`Details: ${e.details}`);
+      expect(e.message).to.contain("Docs: docs/library.md#signature");
+    }
   });
 });
