@@ -1,3 +1,5 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import type { EIP1193Provider } from "hardhat/types";
 import { keccak256, stringToHex, type Address, type Hex } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
@@ -82,8 +84,8 @@ export async function startLocalChain(parameters: StartLocalChainParameters): Pr
     require("hardhat/internal/hardhat-network/provider/provider") as typeof import("hardhat/internal/hardhat-network/provider/provider");
   const { defaultHardhatNetworkParams } =
     require("hardhat/internal/core/config/default-config") as typeof import("hardhat/internal/core/config/default-config");
-  const { JsonRpcServer } =
-    require("hardhat/internal/hardhat-network/jsonrpc/server") as typeof import("hardhat/internal/hardhat-network/jsonrpc/server");
+  const { JsonRpcHandler } =
+    require("hardhat/internal/hardhat-network/jsonrpc/handler") as typeof import("hardhat/internal/hardhat-network/jsonrpc/handler");
   /* eslint-enable @typescript-eslint/no-require-imports */
 
   const provider = await createHardhatNetworkProvider(
@@ -113,17 +115,25 @@ export async function startLocalChain(parameters: StartLocalChainParameters): Pr
     { enabled: false },
   );
 
-  const server = new JsonRpcServer({ hostname: "127.0.0.1", port, provider });
-  let address: { address: string; port: number };
+  // Hardhat's own JSON-RPC handler (what `hardhat node` serves), on a server whose errors we can catch.
+  const handler = new JsonRpcHandler(provider);
+  const server = http.createServer((req, res) => void handler.handleHttp(req, res));
+  let address: AddressInfo;
   try {
-    address = await server.listen();
+    address = await new Promise<AddressInfo>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, "127.0.0.1", () => {
+        server.off("error", reject);
+        resolve(server.address() as AddressInfo);
+      });
+    });
   } catch (error) {
-    throw new LocalChainError(`could not listen on 127.0.0.1:${port}: ${(error as Error).message}`);
+    throw new LocalChainError(`could not listen on 127.0.0.1:${port}`, { cause: error as Error });
   }
   const rpcUrl = `http://127.0.0.1:${address.port}`;
   const reported = await waitForRpc(rpcUrl);
   if (reported !== chainId) {
-    await server.close();
+    await closeServer(server);
     throw new LocalChainError(`chain answered eth_chainId ${reported}, expected ${chainId}`);
   }
   const startMs = Date.now() - started;
@@ -138,10 +148,19 @@ export async function startLocalChain(parameters: StartLocalChainParameters): Pr
     async stop() {
       if (stopped) return;
       stopped = true;
-      await server.close();
+      await closeServer(server);
       log?.(`chain ${chainId}: stopped`);
     },
   };
+}
+
+/** Closes the server and every open connection. */
+function closeServer(server: http.Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.close((error) => (error ? reject(error) : resolve()));
+    // Stopping means stopping: drop keep-alive and in-flight connections too.
+    server.closeAllConnections();
+  });
 }
 
 /** Polls `eth_chainId` over HTTP until the server answers (a few tries; it is in process). */

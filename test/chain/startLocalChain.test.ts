@@ -69,6 +69,18 @@ describe("startLocalChain", function () {
   });
 
   describe("validations", function () {
+    it("throws LocalChainError when the port is taken", async function () {
+      const port = Number(new URL(chain.rpcUrl).port);
+      let error: unknown;
+      try {
+        await startLocalChain({ chainId: 1, genesisTime, port });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).to.be.instanceOf(LocalChainError);
+      expect((error as LocalChainError).shortMessage).to.equal(`could not listen on 127.0.0.1:${port}`);
+    });
+
     for (const [label, parameters] of [
       ["a zero chain id", { chainId: 0, genesisTime }],
       ["a fractional chain id", { chainId: 1.5, genesisTime }],
