@@ -109,10 +109,11 @@ async function main(): Promise<void> {
     },
   });
   const totalMs = Date.now() - started;
+  const rssMb = Math.round(process.memoryUsage().rss / 1e6);
   await demo.stop();
   console.log(
     `demo start: ${DEMO_DEFAULT_DAYS} days on 3 chains, ${demo.pools.length} pools, ${demo.stats.transactions} transactions; ` +
-      `setup ${demo.stats.setupMs} ms, total ${totalMs} ms, of which ${readMs} ms in ${passes} readPools passes (${requests} RPC requests)`,
+      `setup ${demo.stats.setupMs} ms, total ${totalMs} ms, of which ${readMs} ms in ${passes} readPools passes (${requests} RPC requests); process RSS ${rssMb} MB`,
   );
 }
 
