@@ -193,7 +193,7 @@ export function createPoolsRepository({ db, freshnessWindowS, cacheTtlMs, now }:
       });
       verdict =
         result.horizonDays === null
-          ? `${result.reason ?? "the horizon model publishes no horizon"} (${daily.length} day(s) of history recorded).`
+          ? `${result.reason ?? "the horizon model publishes no horizon for this history"}.`
           : `the history now supports a ${result.horizonDays}-day horizon; the next ingestion pass issues it.`;
     } catch {
       verdict = `the horizon model cannot use the ${daily.length} day(s) of history recorded.`;
