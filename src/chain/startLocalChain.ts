@@ -103,7 +103,7 @@ export async function startLocalChain(parameters: StartLocalChainParameters): Pr
         privateKey: a.privateKey,
         balance: LOCAL_CHAIN_ACCOUNT_BALANCE.toString(),
       })),
-      // Aave's Pool is above the 24 KiB limit when built without its production optimizer settings.
+      // Aave's and Uniswap's contracts fit under 24 KiB; the limit is lifted so larger test contracts can be deployed too.
       allowUnlimitedContractSize: true,
       throwOnTransactionFailures: true,
       throwOnCallFailures: true,
