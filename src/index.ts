@@ -149,3 +149,93 @@ export {
   UnreadableKeyFileError,
   type UnreadableKeyFileErrorType,
 } from "./errors/attestation";
+
+// Registry: ABI and attester operations (viem actions; need a client)
+export { attestationRegistryAbi } from "./abi/attestationRegistryAbi";
+export { type RegistryPublicClient, type RegistryWalletClient, type RegistryWriteReturnType } from "./actions/types";
+export {
+  type RegisterAttesterErrorType,
+  type RegisterAttesterParameters,
+  type RegisterAttesterReturnType,
+  registerAttester,
+} from "./actions/registerAttester";
+export { type AddBondErrorType, type AddBondParameters, type AddBondReturnType, addBond } from "./actions/addBond";
+export {
+  type RequestUnbondErrorType,
+  type RequestUnbondParameters,
+  type RequestUnbondReturnType,
+  requestUnbond,
+} from "./actions/requestUnbond";
+export {
+  type DeregisterAttesterErrorType,
+  type DeregisterAttesterParameters,
+  type DeregisterAttesterReturnType,
+  deregisterAttester,
+} from "./actions/deregisterAttester";
+export {
+  type WithdrawBondErrorType,
+  type WithdrawBondParameters,
+  type WithdrawBondReturnType,
+  withdrawBond,
+} from "./actions/withdrawBond";
+export {
+  type RevokeDigestsErrorType,
+  type RevokeDigestsParameters,
+  type RevokeDigestsReturnType,
+  revokeDigests,
+} from "./actions/revokeDigests";
+export {
+  type GetAttesterStatusErrorType,
+  type GetAttesterStatusParameters,
+  type GetAttesterStatusReturnType,
+  getAttesterStatus,
+} from "./actions/getAttesterStatus";
+export {
+  type IsDigestRevokedErrorType,
+  type IsDigestRevokedParameters,
+  type IsDigestRevokedReturnType,
+  isDigestRevoked,
+} from "./actions/isDigestRevoked";
+export {
+  type AlreadyRegisteredErrorType,
+  type AlreadyRevokedErrorType,
+  type AlreadyUnbondingErrorType,
+  type BondOverflowErrorType,
+  type BondTooLowErrorType,
+  type InsufficientFundsErrorType,
+  type InvalidDigestErrorType,
+  type NotARegistryErrorType,
+  type NotRegisteredErrorType,
+  type NotUnbondingErrorType,
+  type RegistryErrorType,
+  type RegistryNotDeployedErrorType,
+  type RegistryTransactionRevertedErrorType,
+  type RpcHttpErrorType,
+  type RpcUnreachableErrorType,
+  type SlashExceedsBondErrorType,
+  type TransferFailedErrorType,
+  type UnbondingNotElapsedErrorType,
+  type UnknownRegistryRevertErrorType,
+  type ZeroAddressErrorType,
+  type ZeroAmountErrorType,
+  AlreadyRegisteredError,
+  AlreadyRevokedError,
+  AlreadyUnbondingError,
+  BondOverflowError,
+  BondTooLowError,
+  InsufficientFundsError,
+  InvalidDigestError,
+  NotARegistryError,
+  NotRegisteredError,
+  NotUnbondingError,
+  RegistryNotDeployedError,
+  RegistryTransactionRevertedError,
+  RpcHttpError,
+  RpcUnreachableError,
+  SlashExceedsBondError,
+  TransferFailedError,
+  UnbondingNotElapsedError,
+  UnknownRegistryRevertError,
+  ZeroAddressError,
+  ZeroAmountError,
+} from "./errors/registry";
