@@ -13,7 +13,7 @@ import { getLatestAttestation, insertAttestation } from "../storage/attestations
 import { getCampaignsFor } from "../storage/campaigns";
 import { getDailyHistory, utcDay } from "../storage/poolDaily";
 import { getPool } from "../storage/pools";
-import type { Database } from "../storage/schema";
+import type { Database, NewAttestationRow } from "../storage/schema";
 
 /** Defaults of the published claim (DESIGN §5). Published in the API and docs; the v1 message cannot carry them. */
 export const CLAIM_FLOOR = 0.5;
@@ -21,6 +21,7 @@ export const CLAIM_TARGET = 0.8;
 
 /** Parameters of {@link issueAttestations}. */
 export interface IssueAttestationsParameters {
+  /** The store's Kysely instance (not a transaction: the writes open their own). */
   db: Kysely<Database>;
   pools: readonly PoolConfig[];
   /** The attester key. Used only through the attestation library's signers. */
@@ -77,6 +78,7 @@ export async function issueAttestations(parameters: IssueAttestationsParameters)
   const attester = privateKeyToAddress(privateKey);
   const today = utcDay(now);
   const outcomes: IssueOutcome[] = [];
+  const rows: NewAttestationRow[] = [];
 
   for (const config of pools) {
     const { chainId, address } = config;
@@ -142,7 +144,7 @@ export async function issueAttestations(parameters: IssueAttestationsParameters)
       eip712 = eip712Json(typedData, await signTypedAttestation({ attestation, registry, privateKey }));
     }
     const id = keccak256(stringToHex(canonical));
-    await insertAttestation(db, {
+    rows.push({
       id,
       chain_id: chainId,
       address: address.toLowerCase(),
@@ -171,13 +173,18 @@ export async function issueAttestations(parameters: IssueAttestationsParameters)
       id,
     });
   }
-  for (const outcome of outcomes) {
-    await db
-      .updateTable("pools")
-      .set({ issue_reason: outcome.action === "none" ? outcome.reason : null, issue_checked_at: now })
-      .where("chain_id", "=", outcome.chainId)
-      .where("address", "=", outcome.address.toLowerCase())
-      .execute();
-  }
+  // Reads and signing happen above, outside any transaction; the writes are one short transaction, so readers of
+  // the store (the API) wait for a few inserts at most, never for signing.
+  await db.transaction().execute(async (trx) => {
+    for (const row of rows) await insertAttestation(trx, row);
+    for (const outcome of outcomes) {
+      await trx
+        .updateTable("pools")
+        .set({ issue_reason: outcome.action === "none" ? outcome.reason : null, issue_checked_at: now })
+        .where("chain_id", "=", outcome.chainId)
+        .where("address", "=", outcome.address.toLowerCase())
+        .execute();
+    }
+  });
   return outcomes;
 }

@@ -166,16 +166,23 @@ export async function runIngestionPass(parameters: RunIngestionPassParameters): 
       }
       if (wanted.length === 0) return;
       const errors: string[] = [];
-      for (const p of wanted) {
-        try {
-          charts.set(
-            key(p.chainId, p.address),
-            await fetchDefillamaChart({ ...feedOptions, yieldsUrl: feeds.defillamaYieldsUrl!, poolId: p.defillamaId! }),
-          );
-        } catch (error) {
-          errors.push(`${p.defillamaId}: ${message(error)}`);
+      // A few requests at a time: one per pool, only while its history is short.
+      const queue = [...wanted];
+      const worker = async () => {
+        for (let p = queue.shift(); p !== undefined; p = queue.shift()) {
+          try {
+            const points = await fetchDefillamaChart({
+              ...feedOptions,
+              yieldsUrl: feeds.defillamaYieldsUrl!,
+              poolId: p.defillamaId!,
+            });
+            charts.set(key(p.chainId, p.address), points);
+          } catch (error) {
+            errors.push(`${p.defillamaId}: ${message(error)}`);
+          }
         }
-      }
+      };
+      await Promise.all(Array.from({ length: Math.min(4, wanted.length) }, worker));
       sources["defillama-chart"] = {
         ok: errors.length === 0,
         rows: charts.size,
@@ -330,23 +337,21 @@ export async function runIngestionPass(parameters: RunIngestionPassParameters): 
     });
     const observedPools = [...onchain.keys()].filter((k) => configByKey.has(k)).length;
 
-    // ---- Issuance: its own transaction (signing is local). ----
+    // ---- Issuance: reads and signs, then writes in its own short transaction. ----
     let issuance: IssueOutcome[] = [];
     if (parameters.issue) {
       const issue = parameters.issue;
       try {
-        issuance = await db.transaction().execute((trx) =>
-          issueAttestations({
-            db: trx,
-            pools,
-            privateKey: issue.privateKey,
-            lifetimeS: issue.lifetimeS,
-            ...(issue.registry ? { registry: issue.registry } : {}),
-            now: now(),
-            freshnessWindowS,
-            log,
-          }),
-        );
+        issuance = await issueAttestations({
+          db,
+          pools,
+          privateKey: issue.privateKey,
+          lifetimeS: issue.lifetimeS,
+          ...(issue.registry ? { registry: issue.registry } : {}),
+          now: now(),
+          freshnessWindowS,
+          log,
+        });
         sources.issue = { ok: true, rows: issuance.filter((o) => o.action === "issued").length };
       } catch (error) {
         sources.issue = { ok: false, error: message(error), rows: 0 };
