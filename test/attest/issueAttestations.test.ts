@@ -1,0 +1,181 @@
+import { expect } from "chai";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Hex } from "viem";
+import { privateKeyToAddress } from "viem/accounts";
+import { issueAttestations } from "../../src/attest/issueAttestations";
+import type { PoolConfig } from "../../src/ingest/poolsFile";
+import { verifyAttestation } from "../../src/lib/verifyAttestation";
+import { getLatestAttestation } from "../../src/storage/attestations";
+import { upsertCampaigns } from "../../src/storage/campaigns";
+import { openStore, type Store } from "../../src/storage/openStore";
+import { recordDailyDepth } from "../../src/storage/poolDaily";
+import { getPool, upsertPool } from "../../src/storage/pools";
+
+const KEY: Hex = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
+const DAY = 86_400;
+const START = Date.UTC(2026, 0, 1, 6) / 1000;
+const NOW = START + 40 * DAY + 3600; // day 40, 07:00 UTC: days 0..39 are complete
+const POOL: PoolConfig = {
+  chainId: 8453,
+  address: "0x00000000000000000000000000000000000000aa",
+  kind: "amm",
+  symbol: "WETH-USDC",
+  protocol: "uniswap-v2",
+  merklId: "777",
+};
+
+describe("issueAttestations", () => {
+  let dir: string;
+  let store: Store;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), "issue-"));
+    store = await openStore({ file: join(dir, "s.sqlite") });
+    // 41 days of steady depth (days 0..40), the last observation 10 minutes before NOW.
+    for (let day = 0; day <= 40; day++) {
+      const at = day === 40 ? NOW - 600 : START + day * DAY;
+      await recordDailyDepth(store.db, {
+        chainId: 8453,
+        address: POOL.address,
+        depthUsd: 1_000_000,
+        observedAt: at,
+        block: String(day + 1),
+      });
+    }
+    await upsertPool(store.db, {
+      ...POOL,
+      values: { depth_usd: 1_000_000, depth_observed_at: NOW - 600, depth_block: "41", merkl_id: "777" },
+      now: NOW - 600,
+    });
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const issue = (overrides: Partial<Parameters<typeof issueAttestations>[0]> = {}) =>
+    issueAttestations({
+      db: store.db,
+      pools: [POOL],
+      privateKey: KEY,
+      lifetimeS: DAY,
+      now: NOW,
+      freshnessWindowS: 3600,
+      ...overrides,
+    });
+
+  it("signs the longest supported horizon through the library and stores the claim", async () => {
+    // 40 complete days: 7d has 33 windows, 14d 26, 30d 10, 60d none → 30 days at 1.00.
+    const [outcome] = await issue();
+    expect(outcome).to.include({ action: "issued", horizonDays: 30, confidenceHundredths: 100 });
+    const row = (await getLatestAttestation(store.db, 8453, POOL.address))!;
+    expect(row.canonical).to.equal(
+      `{"chainId":"8453","confidence":"1.00","expiresAt":"${NOW + DAY}","horizonDays":"30","issuedAt":"${NOW}","pool":"${POOL.address}","v":"1"}`,
+    );
+    expect(row).to.include({
+      floor: 0.5,
+      depth_at_issuance_usd: 1_000_000,
+      outcome: "pending",
+      model: "daily-min-windows/v1",
+      eip712_json: null,
+    });
+    const check = verifyAttestation({
+      attestation: {
+        chainId: 8453,
+        confidence: 1,
+        expiry: row.expiry,
+        horizon: 30,
+        issuedAt: NOW,
+        pool: POOL.address,
+        signature: row.signature,
+      },
+      address: privateKeyToAddress(KEY),
+      time: new Date(NOW * 1000),
+    });
+    expect(check.valid).to.equal(true);
+  });
+
+  it("shortens the horizon to a known campaign end of the pool's Merkl opportunity", async () => {
+    await upsertCampaigns(store.db, [
+      {
+        id: "c",
+        chain_id: 8453,
+        opportunity_id: "777",
+        identifier: POOL.address,
+        name: null,
+        type: null,
+        status: "LIVE",
+        reward_token: null,
+        amount: null,
+        apr_percent: null,
+        start_ts: START,
+        end_ts: NOW + 20 * DAY,
+        observed_at: NOW,
+      },
+      {
+        id: "other",
+        chain_id: 1,
+        opportunity_id: "777",
+        identifier: POOL.address,
+        name: null,
+        type: null,
+        status: "LIVE",
+        reward_token: null,
+        amount: null,
+        apr_percent: null,
+        start_ts: START,
+        end_ts: NOW + 2 * DAY,
+        observed_at: NOW,
+      },
+    ]);
+    const [outcome] = await issue();
+    expect(outcome).to.include({ action: "issued", horizonDays: 14 });
+  });
+
+  it("issues nothing on stale depth and records why on the pool", async () => {
+    const [outcome] = await issue({ now: NOW + 3601 });
+    expect(outcome).to.deep.equal({
+      chainId: 8453,
+      address: POOL.address,
+      action: "none",
+      reason: "no fresh depth observation",
+    });
+    expect((await getPool(store.db, 8453, POOL.address))!).to.include({
+      issue_reason: "no fresh depth observation",
+      issue_checked_at: NOW + 3601,
+    });
+    expect(await getLatestAttestation(store.db, 8453, POOL.address)).to.equal(undefined);
+  });
+
+  it("keeps an unexpired attestation with the same inputs and re-issues when the claim's parameters change", async () => {
+    expect((await issue())[0].action).to.equal("issued");
+    expect((await issue({ now: NOW + 60 }))[0].action).to.equal("kept");
+    const changed = await issue({ now: NOW + 120, floor: 0.6 });
+    expect(changed[0].action).to.equal("issued");
+    expect((await getLatestAttestation(store.db, 8453, POOL.address))!.floor).to.equal(0.6);
+  });
+
+  it("adds the v2 EIP-712 block bound to the registry when one is configured", async () => {
+    await issue({ registry: { chainId: 31337, address: "0x5FbDB2315678afecb367f032d93F642f64180aa3" } });
+    const eip712 = JSON.parse((await getLatestAttestation(store.db, 8453, POOL.address))!.eip712_json!);
+    expect(eip712.domain).to.deep.equal({
+      name: "AttestationRegistry",
+      version: "1",
+      chainId: "31337",
+      verifyingContract: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+    });
+    expect(eip712.primaryType).to.equal("Attestation");
+    expect(Object.keys(eip712.types)).to.deep.equal(["Attestation"]);
+    expect(eip712.message).to.deep.equal({
+      chainId: "8453",
+      pool: POOL.address,
+      confidence: "100",
+      horizonDays: "30",
+      issuedAt: String(NOW),
+      expiresAt: String(NOW + DAY),
+    });
+    expect(eip712.signature).to.match(/^0x[0-9a-f]{130}$/);
+  });
+});
