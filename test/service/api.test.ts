@@ -4,7 +4,17 @@ import { verifyTypedData, type Hex } from "viem";
 import { parseAttestationJson } from "../../src/lib/parseAttestationJson";
 import { verifyAttestation } from "../../src/lib/verifyAttestation";
 import type { Store } from "../../src/storage/openStore";
-import { DAY, NOW, POOLS, TEST_ATTESTER, TEST_REGISTRY, buildTestApp, openTempStore, seed } from "./helper";
+import {
+  DAY,
+  NOW,
+  POOLS,
+  TEST_ATTESTER,
+  TEST_REGISTRY,
+  buildTestApp,
+  insertAttestation,
+  openTempStore,
+  seed,
+} from "./helper";
 
 describe("service API (route level, real SQLite)", function () {
   let store: Store;
@@ -471,6 +481,56 @@ describe("service API (route level, real SQLite)", function () {
         codes.push(res.statusCode);
       }
       expect(codes).to.deep.equal([200, 200, 429]);
+    });
+  });
+
+  describe("response cache", function () {
+    it("serves a newly issued attestation after invalidate(), and after the TTL without it", async function () {
+      const temp = await openTempStore();
+      try {
+        await seed(temp.store);
+        const cachedApp = await buildTestApp(temp.store, { API_CACHE_TTL_MS: "600000" });
+        const uncachedApp = await buildTestApp(temp.store, { API_CACHE_TTL_MS: "0" });
+        const url = `/api/v1/pool/1:${POOLS.weth}`;
+        expect((await cachedApp.inject({ method: "GET", url })).json().issuedAt).to.equal(NOW - 2 * DAY);
+        await insertAttestation(temp.store, {
+          chainId: 1,
+          address: POOLS.weth,
+          issuedAt: NOW - 60,
+          expiry: NOW + DAY,
+          horizonDays: 7,
+          confidenceHundredths: 90,
+        });
+        expect((await uncachedApp.inject({ method: "GET", url })).json().issuedAt).to.equal(NOW - 60);
+        expect((await cachedApp.inject({ method: "GET", url })).json().issuedAt).to.equal(NOW - 2 * DAY);
+        cachedApp.poolsRepository.invalidate();
+        const fresh = (await cachedApp.inject({ method: "GET", url })).json();
+        expect(fresh).to.include({ issuedAt: NOW - 60, confidence: 0.9, horizon: 7 });
+        await cachedApp.close();
+        await uncachedApp.close();
+      } finally {
+        await temp.cleanup();
+      }
+    });
+  });
+
+  describe("store failure", function () {
+    it("answers health with 503 and reads with a 500 that hides internals", async function () {
+      const temp = await openTempStore();
+      const broken = await buildTestApp(temp.store, { API_CACHE_TTL_MS: "0" });
+      await temp.cleanup();
+      try {
+        const health = await broken.inject({ method: "GET", url: "/api/v1/health" });
+        expect(health.statusCode).to.equal(503);
+        expect(health.json()).to.deep.equal({
+          error: { code: "SERVICE_UNAVAILABLE", message: "The store does not answer." },
+        });
+        const pools = await broken.inject({ method: "GET", url: "/api/v1/pools" });
+        expect(pools.statusCode).to.equal(500);
+        expect(pools.json()).to.deep.equal({ error: { code: "INTERNAL_ERROR", message: "Internal server error." } });
+      } finally {
+        await broken.close();
+      }
     });
   });
 });
