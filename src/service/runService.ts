@@ -146,13 +146,21 @@ export async function runService({ config, log, signal }: RunServiceParameters):
       };
       chains = createChainClients(Object.fromEntries(demo.chains.map((chain) => [chain.chainId, chain.rpcUrl])));
 
-      // Every simulated day but the last, read at that day's last block, without issuing.
+      // Every simulated day but the last, read at that day's last block, without issuing. Days come in order, so
+      // each day's block search starts from the previous day's block.
+      const lastBlock = new Map<number, bigint>();
       for (const [index, time] of dayTimes.slice(0, -1).entries()) {
         const pinned = await Promise.all(
-          demo.chains.map(async (chain) => ({
-            chainId: chain.chainId,
-            client: await pinnedClient({ chainId: chain.chainId, rpcUrl: chain.rpcUrl, time }),
-          })),
+          demo.chains.map(async (chain) => {
+            const { client, blockNumber } = await pinnedClient({
+              chainId: chain.chainId,
+              rpcUrl: chain.rpcUrl,
+              time,
+              from: lastBlock.get(chain.chainId) ?? 0n,
+            });
+            lastBlock.set(chain.chainId, blockNumber);
+            return { chainId: chain.chainId, client };
+          }),
         );
         feedClock = time;
         await pass(`demo day ${index + 1}/${dayTimes.length}`, { chains: pinned, now: () => time, issue: false });
@@ -209,13 +217,16 @@ async function pinnedClient({
   chainId,
   rpcUrl,
   time,
+  from,
 }: {
   chainId: number;
   rpcUrl: string;
   time: number;
-}): Promise<PublicClient> {
+  /** A block known to be at or before `time`: the search starts there. */
+  from: bigint;
+}): Promise<{ client: PublicClient; blockNumber: bigint }> {
   const live = createPublicClient({ transport: http(rpcUrl) });
-  let low = 0n;
+  let low = from;
   let high = await live.getBlockNumber();
   while (low < high) {
     const mid = (low + high + 1n) / 2n;
@@ -231,7 +242,7 @@ async function pinnedClient({
     nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
     rpcUrls: { default: { http: [rpcUrl] } },
   });
-  return createPublicClient({
+  const client = createPublicClient({
     chain,
     transport: custom({
       async request({ method, params }: { method: string; params?: unknown[] }) {
@@ -244,6 +255,7 @@ async function pinnedClient({
       },
     }),
   }) as PublicClient;
+  return { client, blockNumber: low };
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {
