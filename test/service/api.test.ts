@@ -425,6 +425,10 @@ describe("service API (route level, real SQLite)", function () {
         "/api/v1/health",
         "/api/v1/openapi.json",
       ]);
+      expect(doc.components.schemas.Error.properties.error.required).to.deep.equal(["code", "message"]);
+      expect(doc.paths["/api/v1/pool/{pool}"].get.responses["409"].content["application/json"].schema).to.deep.equal({
+        $ref: "#/components/schemas/Error",
+      });
     });
 
     it("answers unknown routes with a JSON 404", async function () {
