@@ -85,15 +85,30 @@ const key = (chainId: number, address: string) => `${chainId}:${address.toLowerC
  * const report = await runIngestionPass({ store, pools, chains, feeds, freshnessWindowS: 3600, log: console.log });
  */
 export async function runIngestionPass(parameters: RunIngestionPassParameters): Promise<PassReport> {
+  const { store, log } = parameters;
+  const now = parameters.now ?? defaultNow;
+  const db = store.db;
+  const startedAt = now();
+  const runId = `${startedAt}-${randomUUID()}`;
+  const closed = await closeInterruptedRuns(db, { now: startedAt, exclude: [...activeRuns] });
+  if (closed > 0) log(`closed ${closed} pass(es) left running by a stopped process`);
+  activeRuns.add(runId);
+  try {
+    await startIngestRun(db, { id: runId, startedAt });
+    return await runPass(parameters, runId, startedAt);
+  } finally {
+    activeRuns.delete(runId);
+  }
+}
+
+/** Passes in progress in this process: a pass starting meanwhile must not mark them interrupted. */
+const activeRuns = new Set<string>();
+
+async function runPass(parameters: RunIngestionPassParameters, runId: string, startedAt: number): Promise<PassReport> {
   const { store, pools, chains, feeds, freshnessWindowS, log } = parameters;
   const now = parameters.now ?? defaultNow;
   const feedOptions: FeedRequestOptions = { ...parameters.feedOptions, log };
   const db = store.db;
-  const startedAt = now();
-  const runId = `${startedAt}-${randomUUID()}`;
-  const closed = await closeInterruptedRuns(db, { now: startedAt });
-  if (closed > 0) log(`closed ${closed} pass(es) left running by a stopped process`);
-  await startIngestRun(db, { id: runId, startedAt });
 
   const sources: Record<string, SourceReport> = {};
   try {

@@ -50,7 +50,11 @@ export async function finishIngestRun(
  * Marks passes left "running" by a process that died (killed, crashed) as "failed", so the record never shows a pass
  * running forever. Call before starting a new pass; returns how many were closed.
  */
-export async function closeInterruptedRuns(db: Kysely<Database>, parameters: { now: number }): Promise<number> {
+export async function closeInterruptedRuns(
+  db: Kysely<Database>,
+  parameters: { now: number; /** Runs still in progress in this process: never closed. */ exclude?: readonly string[] },
+): Promise<number> {
+  const exclude = parameters.exclude ?? [];
   const result = await db
     .updateTable("ingest_runs")
     .set({
@@ -61,6 +65,7 @@ export async function closeInterruptedRuns(db: Kysely<Database>, parameters: { n
       }),
     })
     .where("status", "=", "running")
+    .$if(exclude.length > 0, (qb) => qb.where("id", "not in", exclude))
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }

@@ -260,6 +260,36 @@ describe("runIngestionPass", function () {
     expect(report.issuance).to.deep.equal([]);
   });
 
+  it("lets two passes overlap in one process without marking the first interrupted", async () => {
+    const t = DAY0 + 35 * DAY;
+    clock = t;
+    await market.mineAt(t);
+    const lines: string[] = [];
+    const run = () =>
+      runIngestionPass({
+        store,
+        pools,
+        chains: [{ chainId: 1, client: market.client }],
+        feeds: feeds.urls,
+        now: () => clock,
+        issue: false,
+        freshnessWindowS: 3600,
+        log: (line) => lines.push(line),
+      });
+    feeds.setDelay(300);
+    try {
+      const first = run();
+      while ((await listIngestRuns(store.db)).length === 0) await new Promise((r) => setTimeout(r, 5));
+      const second = run();
+      const reports = await Promise.all([first, second]);
+      expect(reports.map((r) => r.status)).to.deep.equal(["ok", "ok"]);
+    } finally {
+      feeds.setDelay(0);
+    }
+    expect(lines.filter((line) => /^closed/.test(line))).to.deep.equal([]);
+    expect((await listIngestRuns(store.db)).map((r) => r.status)).to.deep.equal(["ok", "ok"]);
+  });
+
   it("runs the same pass against PostgreSQL", async () => {
     const pg = await startPostgres();
     try {

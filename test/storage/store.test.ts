@@ -233,6 +233,14 @@ function repositorySuite(open: () => Promise<Store>) {
       ]);
       expect(JSON.parse(runs[1].sources_json)).to.deep.equal({ merkl: { ok: false, error: "x" } });
     });
+
+    it("never closes a run this process still has in progress", async () => {
+      await startIngestRun(store.db, { id: "mine", startedAt: DAY0 });
+      await startIngestRun(store.db, { id: "dead", startedAt: DAY0 });
+      expect(await closeInterruptedRuns(store.db, { now: DAY0 + 1, exclude: ["mine"] })).to.equal(1);
+      const runs = await listIngestRuns(store.db);
+      expect(Object.fromEntries(runs.map((r) => [r.id, r.status]))).to.deep.equal({ mine: "running", dead: "failed" });
+    });
   });
 }
 
