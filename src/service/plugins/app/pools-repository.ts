@@ -39,6 +39,8 @@ type Cached = { at: number; json?: string; error?: ApiError };
  */
 export function createPoolsRepository({ db, freshnessWindowS, cacheTtlMs, now }: PoolsRepositoryOptions) {
   const cache = new Map<string, Cached>();
+  // Bumped by invalidate(): a body built from reads that started before it is not cached.
+  let generation = 0;
   let index: { at: number; byAddress: Map<string, number[]> } | null = null;
 
   const isFresh = (entry: { at: number } | null | undefined): entry is { at: number } =>
@@ -47,13 +49,14 @@ export function createPoolsRepository({ db, freshnessWindowS, cacheTtlMs, now }:
   async function cached(key: string, build: () => Promise<unknown>): Promise<string> {
     let entry = cache.get(key);
     if (!isFresh(entry)) {
+      const started = generation;
       try {
         entry = { at: Date.now(), json: JSON.stringify(await build()) };
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         entry = { at: Date.now(), error };
       }
-      if (cacheTtlMs > 0) {
+      if (cacheTtlMs > 0 && started === generation) {
         // Keys come from request paths: bound the map so that random ids cannot grow it without limit.
         if (cache.size >= MAX_CACHE_ENTRIES) cache.clear();
         cache.set(key, entry);
@@ -66,6 +69,7 @@ export function createPoolsRepository({ db, freshnessWindowS, cacheTtlMs, now }:
   /** Chains on which each tracked address exists, to resolve bare addresses. */
   async function chainsOf(address: string): Promise<number[]> {
     if (!isFresh(index)) {
+      const started = generation;
       const rows = await db.selectFrom("pools").select(["chain_id", "address"]).execute();
       const byAddress = new Map<string, number[]>();
       for (const row of rows) {
@@ -75,6 +79,7 @@ export function createPoolsRepository({ db, freshnessWindowS, cacheTtlMs, now }:
           [...(byAddress.get(key) ?? []), Number(row.chain_id)].sort((a, b) => a - b),
         );
       }
+      if (started !== generation || cacheTtlMs === 0) return byAddress.get(address) ?? [];
       index = { at: Date.now(), byAddress };
     }
     return index.byAddress.get(address) ?? [];
@@ -273,6 +278,7 @@ export function createPoolsRepository({ db, freshnessWindowS, cacheTtlMs, now }:
     },
     /** Drops every cached body (called after an ingestion pass). */
     invalidate(): void {
+      generation++;
       cache.clear();
       index = null;
     },
