@@ -306,8 +306,9 @@ async function runPass(parameters: RunIngestionPassParameters, runId: string, st
         }
         const chart = charts.get(k);
         if (chart) {
-          // Only completed days before the first day we observed ourselves; DefiLlama's tvlUsd is the same measure
-          // (AMM reserves value; lending supplied − borrowed). Never overwrites an on-chain row.
+          // Completed days (before today) only, each day's lowest point, and only on days without a row: an on-chain
+          // row is never overwritten. DefiLlama's tvlUsd is the same measure (AMM reserves value; lending
+          // supplied − borrowed).
           const today = utcDay(feedsObservedAt);
           const points = chart
             .map((p) => ({ observedAt: Math.floor(Date.parse(p.timestamp) / 1000), depthUsd: p.tvlUsd }))
