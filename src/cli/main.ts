@@ -1,5 +1,6 @@
 import type { CliCommand, CliIo } from "./types";
 import { EXIT_USAGE, UsageError } from "./types";
+import { errorLine } from "../errors/errorLine";
 
 /** Every subcommand, loaded on demand so `attest verify` does not load the chain actions. */
 const commands: Record<string, () => Promise<CliCommand>> = {
@@ -54,17 +55,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
       return EXIT_USAGE;
     }
     // One line, never a stack trace: the message says what to fix.
-    io.stderr(`attest ${name}: ${oneLine(error)}`);
+    io.stderr(`attest ${name}: ${errorLine(error)}`);
     return 1;
   }
-}
-
-function oneLine(error: unknown): string {
-  const message =
-    error && typeof error === "object" && "shortMessage" in error && typeof error.shortMessage === "string"
-      ? error.shortMessage
-      : error instanceof Error
-        ? error.message
-        : String(error);
-  return message.split("\n")[0];
 }

@@ -1,19 +1,16 @@
 import type { Address } from "viem";
 import {
-  InvalidAttestationSignatureError,
   type InvalidExpectedAddressErrorType,
   type InvalidTimeErrorType,
   MissingAttestationFieldError,
   type MissingAttestationFieldErrorType,
-  SignatureRecoveryError,
 } from "../errors/attestation";
 import { createAttestationMessage, type CreateAttestationMessageErrorType } from "./createAttestationMessage";
 import { hashPersonalMessage } from "./internal/hashPersonalMessage";
 import { parseExpectedAddress } from "./internal/parseExpectedAddress";
 import { parseIntegerField } from "./internal/parseIntegerField";
-import { recoverAddressFromHash } from "./internal/recoverAddressFromHash";
+import { recoverSignerOrNull } from "./internal/recoverSignerOrNull";
 import { unixSeconds } from "./internal/unixSeconds";
-import { parseAttestationSignature } from "./parseAttestationSignature";
 import type { AttestationFields } from "./types";
 
 export type VerifyAttestationParameters = {
@@ -74,16 +71,6 @@ export function verifyAttestation({
   const signature = (attestation as { signature?: unknown }).signature;
   if (signature === undefined) throw new MissingAttestationFieldError({ field: "signature" });
 
-  let attester: Address | null;
-  try {
-    attester = recoverAddressFromHash(hashPersonalMessage(canonical), parseAttestationSignature({ signature }));
-  } catch (error) {
-    if (
-      (error instanceof InvalidAttestationSignatureError && typeof signature === "string") ||
-      error instanceof SignatureRecoveryError
-    )
-      attester = null;
-    else throw error;
-  }
+  const attester = recoverSignerOrNull(hashPersonalMessage(canonical), signature);
   return { valid: attester !== null && attester.toLowerCase() === expected, attester, expired, canonical };
 }

@@ -1,17 +1,14 @@
 import { type Address, type Hex, hashTypedData, hexToBytes } from "viem";
 import {
-  InvalidAttestationSignatureError,
   type InvalidExpectedAddressErrorType,
   type InvalidTimeErrorType,
   MissingAttestationFieldError,
   type MissingAttestationFieldErrorType,
-  SignatureRecoveryError,
 } from "../errors/attestation";
 import { getAttestationTypedData, type GetAttestationTypedDataErrorType } from "./getAttestationTypedData";
 import { parseExpectedAddress } from "./internal/parseExpectedAddress";
-import { recoverAddressFromHash } from "./internal/recoverAddressFromHash";
+import { recoverSignerOrNull } from "./internal/recoverSignerOrNull";
 import { unixSeconds } from "./internal/unixSeconds";
-import { parseAttestationSignature } from "./parseAttestationSignature";
 import type { Attestation, AttestationRegistry } from "./types";
 
 export type VerifyTypedAttestationParameters = {
@@ -74,16 +71,6 @@ export function verifyTypedAttestation({
   const digest = hashTypedData(typedData);
   const expired = !(typedData.message.expiresAt > BigInt(now));
   if (signature === undefined) throw new MissingAttestationFieldError({ field: "eip712.signature" });
-  let attester: Address | null;
-  try {
-    attester = recoverAddressFromHash(hexToBytes(digest), parseAttestationSignature({ signature }));
-  } catch (error) {
-    if (
-      (error instanceof InvalidAttestationSignatureError && typeof signature === "string") ||
-      error instanceof SignatureRecoveryError
-    )
-      attester = null;
-    else throw error;
-  }
+  const attester = recoverSignerOrNull(hexToBytes(digest), signature);
   return { valid: attester !== null && attester.toLowerCase() === expected, attester, expired, digest };
 }

@@ -1,4 +1,5 @@
 import { mkdirSync } from "node:fs";
+import { errorLine } from "../errors/errorLine";
 import { createPublicClient, custom, defineChain, http, numberToHex, type Address, type PublicClient } from "viem";
 import type { PoolConfig } from "../ingest/poolsFile";
 import type { PassReport } from "../ingest/runIngestionPass";
@@ -47,7 +48,7 @@ export async function runService({ config, log, signal }: RunServiceParameters):
   const cleanups: (() => Promise<void>)[] = [];
   const closeAll = async () => {
     for (const cleanup of cleanups.reverse()) {
-      await cleanup().catch((error: Error) => log(`shutdown: ${oneLine(error)}`));
+      await cleanup().catch((error: Error) => log(`shutdown: ${errorLine(error)}`));
     }
     cleanups.length = 0;
   };
@@ -183,7 +184,7 @@ export async function runService({ config, log, signal }: RunServiceParameters):
         await pass("ingestion pass", { chains, issue: true });
         app.poolsRepository.invalidate();
       },
-      onError: (error) => log(`ingestion pass failed: ${oneLine(error)}`),
+      onError: (error) => log(`ingestion pass failed: ${errorLine(error)}`),
     });
     cleanups.push(() => scheduler.stop());
     log(`next ingestion pass in ${config.ingestIntervalS} s`);
@@ -276,14 +277,4 @@ function summarize(report: PassReport): string {
       : []),
     ...(failing.length > 0 ? [`failing: ${failing.join(", ")}`] : []),
   ].join(", ");
-}
-
-function oneLine(error: unknown): string {
-  const message =
-    error && typeof error === "object" && "shortMessage" in error && typeof error.shortMessage === "string"
-      ? error.shortMessage
-      : error instanceof Error
-        ? error.message
-        : String(error);
-  return message.split("\n")[0];
 }

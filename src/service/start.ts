@@ -3,6 +3,7 @@
  * is configured), and shuts everything down cleanly on Ctrl-C or SIGTERM.
  */
 import { loadConfig, type ServiceConfig } from "./config";
+import { errorLine } from "../errors/errorLine";
 import { ConfigError } from "./errors";
 import { StartupAbortedError, runService, type RunningService } from "./runService";
 
@@ -11,16 +12,6 @@ const EXIT_CONFIG = 78;
 
 function log(line: string): void {
   process.stdout.write(`[${new Date().toISOString()}] ${line}\n`);
-}
-
-function oneLine(error: unknown): string {
-  const message =
-    error && typeof error === "object" && "shortMessage" in error && typeof error.shortMessage === "string"
-      ? error.shortMessage
-      : error instanceof Error
-        ? error.message
-        : String(error);
-  return message.split("\n")[0];
 }
 
 async function main(): Promise<void> {
@@ -55,7 +46,7 @@ async function main(): Promise<void> {
         process.exit(0);
       },
       (error) => {
-        process.stderr.write(`shutdown failed: ${oneLine(error)}\n`);
+        process.stderr.write(`shutdown failed: ${errorLine(error)}\n`);
         process.exit(1);
       },
     );
@@ -72,7 +63,7 @@ async function main(): Promise<void> {
       process.exit(0);
     }
     process.stderr.write(
-      `${error instanceof ConfigError ? "configuration error" : "startup failed"}: ${oneLine(error)}\n`,
+      `${error instanceof ConfigError ? "configuration error" : "startup failed"}: ${errorLine(error)}\n`,
     );
     process.exit(error instanceof ConfigError ? EXIT_CONFIG : 1);
   }
