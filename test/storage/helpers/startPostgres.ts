@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chownSync, mkdtempSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,6 +23,21 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** PostgreSQL's server binaries: on PATH if linked there, else Debian's `/usr/lib/postgresql/<version>/bin`. */
+function pgBinary(name: "initdb" | "postgres"): string {
+  const onPath = spawnSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8" }).stdout.trim();
+  if (onPath) return onPath;
+  const root = "/usr/lib/postgresql";
+  const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
+  for (const version of versions) {
+    const candidate = join(root, version, "bin", name);
+    if (existsSync(candidate)) return candidate;
+  }
+  throw new Error(
+    `PostgreSQL's ${name} was not found: install Debian's postgresql package (apt-get install -y postgresql)`,
+  );
+}
+
 /** PostgreSQL refuses to run as root: drop to the `postgres` user when we are root. */
 function asPostgresUser(command: string, args: string[]): [string, string[]] {
   if (process.getuid?.() !== 0) return [command, args];
@@ -37,11 +52,19 @@ export async function startPostgres(): Promise<TestPostgres> {
     chownSync(dir, Number(id.stdout.trim()), Number(gid.stdout.trim()));
   }
   const data = join(dir, "data");
-  const [initCmd, initArgs] = asPostgresUser("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync"]);
+  const [initCmd, initArgs] = asPostgresUser(pgBinary("initdb"), [
+    "-D",
+    data,
+    "-A",
+    "trust",
+    "-U",
+    "postgres",
+    "--no-sync",
+  ]);
   const init = spawnSync(initCmd, initArgs, { encoding: "utf8" });
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.error?.message}`);
   const port = await freePort();
-  const [cmd, args] = asPostgresUser("postgres", [
+  const [cmd, args] = asPostgresUser(pgBinary("postgres"), [
     "-D",
     data,
     "-p",
