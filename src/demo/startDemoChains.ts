@@ -1,6 +1,6 @@
 import { getAddress, isHex, type Address, type Hex } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
-import { aaveArtifact, hardhatArtifact } from "../chain/artifacts";
+import { aaveArtifact, hardhatArtifact, uniswapV2Artifact } from "../chain/artifacts";
 import { createChainDriver, type ChainDriver } from "../chain/chainDriver";
 import { deployMulticall3 } from "../chain/multicall3";
 import { DemoChainError } from "../chain/errors";
@@ -17,7 +17,15 @@ import {
   type DemoToken,
 } from "../chain/uniswapV2";
 import { aaveBorrow, aaveRepay, aaveSupply, aaveWithdraw, deployAaveV3Market, type AaveMarket } from "../chain/aaveV3";
-import { DEMO_CHAINS, DEMO_REGISTRY, type DemoChainSpec, type DemoPairSpec } from "./demoConfig";
+import {
+  DEMO_CHAINS,
+  DEMO_REGISTRY,
+  type DemoChainSpec,
+  type DemoDecline,
+  type DemoLendingSpec,
+  type DemoPairSpec,
+  type DemoRange,
+} from "./demoConfig";
 import { createPrng, type Prng } from "./prng";
 
 const DAY_S = 86_400;
@@ -88,6 +96,9 @@ interface PairState {
   lps: Address[];
   /** Starting price of token0 in token1 (reserve1 / reserve0): arbitrage pulls towards it. */
   referencePrice: number;
+  /** LP token supply after the starting deposits: the plan's liquidity is relative to it. */
+  startLiquidity: bigint;
+  plan: DemoPoolPlan;
 }
 
 interface ReserveState {
@@ -95,9 +106,9 @@ interface ReserveState {
   token: DemoToken;
   aToken: Address;
   variableDebtToken: Address;
-  utilization: number;
-  /** Starting utilisation: the borrower's demand reverts towards it. */
-  referenceUtilization: number;
+  /** aToken supply after the starting deposit: the plan's liquidity is relative to it. */
+  startSupplied: bigint;
+  plan: DemoPoolPlan;
 }
 
 interface ChainState {
@@ -160,7 +171,13 @@ export async function startDemoChains(parameters: StartDemoChainsParameters): Pr
       chains.push(await startLocalChain({ chainId: spec.chainId, genesisTime, log }));
     }
     const states = await Promise.all(
-      DEMO_CHAINS.map((spec, i) => setupChain(spec, chains[i], createPrng(mixSeed(seed, spec.chainId)), log)),
+      DEMO_CHAINS.map((spec, i) => {
+        // Each pool's history is planned from its own stream, so it does not depend on the other pools' activity.
+        const plans = [...spec.pairs, ...spec.lending].map((pool, p) =>
+          planDemoPool({ spec: pool, days, rng: createPrng(mixSeed(seed, spec.chainId, 1 + p)) }),
+        );
+        return setupChain(spec, chains[i], createPrng(mixSeed(seed, spec.chainId)), plans, log);
+      }),
     );
     const registry = await deployRegistry(states[0].driver, attester, log);
     const setupMs = Date.now() - started;
@@ -177,7 +194,7 @@ export async function startDemoChains(parameters: StartDemoChainsParameters): Pr
         states.map(async (state) => {
           const latest = await state.driver.latestBlock();
           await state.driver.mineAt(Math.max(target, latest.timestamp + 1));
-          await simulateDay(state);
+          await simulateDay(state, index);
           if (last) {
             // Bring chain time back in step with the wall clock for serving.
             const after = await state.driver.latestBlock();
@@ -217,13 +234,142 @@ export async function startDemoChains(parameters: StartDemoChainsParameters): Pr
   }
 }
 
+/** Where the simulation steers one pool each day: the history is planned first, then played on chain. */
+export interface DemoPoolPlan {
+  /** One entry per day. AMM: LP token supply relative to the start. Lending: supplied amount relative to the start. */
+  liquidity: number[];
+  /** Lending only, one entry per day: the borrowed / supplied target. */
+  utilization?: number[];
+  /** The scripted events, in order, for the log: e.g. `day 31 whale −62 % (back in 6 d)`. */
+  events: string[];
+}
+
+export type PlanDemoPoolParameters = {
+  /** The pool's spec from `DEMO_CHAINS`: a pair or a lending reserve. */
+  spec: DemoPairSpec | DemoLendingSpec;
+  /** Days of history (the plan has one entry per day; day 0 is the start, at 1). */
+  days: number;
+  /** The pool's own PRNG stream. */
+  rng: Prng;
+};
+export type PlanDemoPoolReturnType = DemoPoolPlan;
+
+/** Daily wander of an AMM's liquidity and of a reserve's supply: a log random walk reverting to the start. */
+const WANDER = { pairStep: 0.03, supplyStep: 0.025, revert: 0.05 } as const;
+/** Utilisation random walk bounds and its reversion to the starting utilisation. */
+const UTILIZATION = { min: 0.2, max: 0.88, revert: 0.1 } as const;
+
+/**
+ * Plans one pool's history from its activity profile (`demoConfig.ts`): the daily wander, plus whale
+ * withdrawals, a liquidity-mining decline, or borrow spikes. Pure and deterministic for a given PRNG state.
+ *
+ * @param parameters - {@link PlanDemoPoolParameters}
+ * @returns {@link DemoPoolPlan}
+ *
+ * @example
+ * import { DEMO_CHAINS } from "./src/demo/demoConfig";
+ * import { createPrng } from "./src/demo/prng";
+ * import { planDemoPool } from "./src/demo/startDemoChains";
+ * const plan = planDemoPool({ spec: DEMO_CHAINS[0].pairs[2], days: 120, rng: createPrng(1) });
+ */
+export function planDemoPool(parameters: PlanDemoPoolParameters): PlanDemoPoolReturnType {
+  const { spec, days, rng } = parameters;
+  const events: string[] = [];
+  if ("base" in spec) {
+    const wander = logWalk(rng, days, WANDER.pairStep);
+    const level = new Array<number>(days).fill(1);
+    const activity = spec.activity;
+    if (activity.kind === "whale") {
+      for (let d = 1; d < days;) {
+        if (!rng.chance(activity.perDay)) {
+          d++;
+          continue;
+        }
+        const withdrawn = draw(rng, activity.withdrawn);
+        const back = drawInt(rng, activity.returnDays);
+        events.push(`day ${d + 1} whale −${Math.round(withdrawn * 100)} % (back in ${back} d)`);
+        for (let k = 0; k <= back && d + k < days; k++) level[d + k] = 1 - withdrawn + (withdrawn * k) / back;
+        d += back + 1;
+      }
+    } else if (activity.kind === "decline") {
+      declineInto(level, rng, activity, events, "LPs leaving");
+    }
+    return { liquidity: wander.map((w, d) => w * level[d]), events };
+  }
+
+  const { utilizationStep, spikes, supplyDecline } = spec.activity;
+  const supply = new Array<number>(days).fill(1);
+  if (supplyDecline !== undefined) declineInto(supply, rng, supplyDecline, events, "suppliers leaving");
+  const liquidity = logWalk(rng, days, WANDER.supplyStep).map((w, d) => w * supply[d]);
+  const utilization: number[] = [];
+  let walk = spec.utilization;
+  while (utilization.length < days) {
+    const d = utilization.length;
+    if (d > 0) {
+      const pull = UTILIZATION.revert * (spec.utilization - walk);
+      walk = Math.min(
+        UTILIZATION.max,
+        Math.max(UTILIZATION.min, walk + pull + draw(rng, [-utilizationStep, utilizationStep])),
+      );
+    }
+    if (spikes !== undefined && d > 0 && rng.chance(spikes.perDay)) {
+      const peak = draw(rng, spikes.peak);
+      const hold = drawInt(rng, spikes.holdDays);
+      const repay = drawInt(rng, spikes.repayDays);
+      events.push(`day ${d + 1} borrow spike to ${Math.round(peak * 100)} % (${hold} d, repaid in ${repay} d)`);
+      for (let k = 0; k < hold; k++) utilization.push(peak);
+      for (let k = 1; k <= repay; k++) utilization.push(peak + ((walk - peak) * k) / repay);
+      continue;
+    }
+    utilization.push(walk);
+  }
+  return { liquidity, utilization: utilization.slice(0, days), events };
+}
+
+/** Multiplies `level` from the decline's first day on by the remaining share, and notes the event. */
+function declineInto(level: number[], rng: Prng, decline: DemoDecline, events: string[], what: string): void {
+  const start = Math.max(1, level.length - decline.sinceDaysAgo);
+  if (start >= level.length) return;
+  events.push(`${what} from day ${start + 1}`);
+  let current = 1;
+  for (let d = start; d < level.length; d++) {
+    if (current > decline.floor) current = Math.max(decline.floor, current * (1 - draw(rng, decline.perDay)));
+    level[d] *= current;
+  }
+}
+
+/** exp of a random walk from 0 with steps in [−step, step) and reversion towards 0. */
+function logWalk(rng: Prng, days: number, step: number): number[] {
+  const out: number[] = [];
+  let x = 0;
+  for (let d = 0; d < days; d++) {
+    if (d > 0) x += -WANDER.revert * x + draw(rng, [-step, step]);
+    out.push(Math.exp(x));
+  }
+  return out;
+}
+
+function draw(rng: Prng, [min, max]: DemoRange): number {
+  return rng.between(min, max);
+}
+
+function drawInt(rng: Prng, [min, max]: DemoRange): number {
+  return rng.int(min, max);
+}
+
 /** a / b as a float, for steering the simulation only (never for a published figure). */
 function ratio(a: bigint, b: bigint): number {
   return Number((a * 10n ** 18n) / b) / 1e18;
 }
 
-function mixSeed(seed: number, chainId: number): number {
-  return (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(chainId, 0xc2b2ae35)) >>> 0;
+/**
+ * The 32-bit seed of one PRNG stream: stream 0 drives a chain's swaps and actors, stream 1 + i plans its pool i
+ * (pairs first, then reserves, in `DEMO_CHAINS` order).
+ */
+export function mixSeed(seed: number, chainId: number, stream = 0): number {
+  return (
+    (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(chainId, 0xc2b2ae35) ^ Math.imul(stream, 0x27d4eb2f)) >>> 0
+  );
 }
 
 /** Whole-token USD amount → base units of a token priced at `priceUsd`. */
@@ -237,7 +383,13 @@ function fractionOf(amount: bigint, fraction: number): bigint {
   return (amount * BigInt(Math.floor(fraction * 1e9))) / 1_000_000_000n;
 }
 
-async function setupChain(spec: DemoChainSpec, chain: LocalChain, rng: Prng, log: (line: string) => void) {
+async function setupChain(
+  spec: DemoChainSpec,
+  chain: LocalChain,
+  rng: Prng,
+  plans: DemoPoolPlan[],
+  log: (line: string) => void,
+) {
   const driver = createChainDriver({ chainId: spec.chainId, provider: chain.provider });
   await deployMulticall3(driver, ADMIN);
   const tokens: Record<string, DemoToken> = {};
@@ -276,6 +428,8 @@ async function setupChain(spec: DemoChainSpec, chain: LocalChain, rng: Prng, log
       symbol: `${p.base}-${p.quote}`,
       lps: LPS,
       referencePrice: ratio(reserves.reserve1, reserves.reserve0),
+      startLiquidity: await lpTotalSupply(driver, address),
+      plan: plans[pairs.length],
     });
   }
   log(
@@ -321,14 +475,18 @@ async function setupChain(spec: DemoChainSpec, chain: LocalChain, rng: Prng, log
       token,
       aToken: r.aToken,
       variableDebtToken: r.variableDebtToken,
-      utilization: l.utilization,
-      referenceUtilization: l.utilization,
+      startSupplied: supplied,
+      plan: plans[spec.pairs.length + reserves.length],
     });
   }
   log(
     `chain ${spec.chainId}: deployed Aave v3 Pool ${market.pool} with ${listed.length} reserves (${listed.join(", ")}); ` +
       `supplied and borrowed ${spec.lending.map((l) => l.symbol).join(", ")}`,
   );
+  const scripted = [...pairs, ...reserves]
+    .filter((pool) => pool.plan.events.length > 0)
+    .map((pool) => `${pool.symbol}: ${pool.plan.events.join(", ")}`);
+  if (scripted.length > 0) log(`chain ${spec.chainId}: scripted activity: ${scripted.join("; ")}`);
   return { spec, chain, driver, rng, tokens, pairs, market, reserves } satisfies ChainState;
 }
 
@@ -355,8 +513,11 @@ async function deployRegistry(driver: ChainDriver, attester: Address, log: (line
   return registry;
 }
 
-/** One day of activity on one chain. */
-async function simulateDay(state: ChainState): Promise<void> {
+/** Cash (supplied − borrowed) the simulation always leaves in a reserve, as a share of its supply. */
+const CASH_FLOOR = 0.02;
+
+/** One day of activity on one chain: swaps, then every pool steered to the day's planned level. */
+async function simulateDay(state: ChainState, index: number): Promise<void> {
   const { driver, rng } = state;
   for (const pair of state.pairs) {
     // Swaps: 2–4 a day, 0.1–1.2 % of the input reserve each. The direction leans towards the reference
@@ -374,79 +535,100 @@ async function simulateDay(state: ChainState): Promise<void> {
         amountIn: fractionOf(reserveIn, rng.between(0.001, 0.012)),
       });
     }
-    // Liquidity moves: adds, partial removals and, rarely, a large withdrawal by the biggest LP.
-    const roll = rng.next();
-    if (roll < 0.4) {
+    // Liquidity: LPs add or remove to reach the day's planned LP supply.
+    const supply = await lpTotalSupply(driver, pair.address);
+    const target = fractionOf(pair.startLiquidity, pair.plan.liquidity[index]);
+    if (target > supply) {
       const { reserve0, reserve1 } = await readPair(driver, pair.address);
-      const amount0 = fractionOf(reserve0, rng.between(0.02, 0.08));
-      await addLiquidity(driver, {
-        from: rng.pick(pair.lps),
-        pair: pair.address,
-        token0: pair.token0,
-        amount0,
-        token1: pair.token1,
-        amount1: (amount0 * reserve1) / reserve0 + 1n,
-      });
-    } else if (roll < 0.7) {
-      const lp = rng.pick(pair.lps);
-      const balance = await lpBalance(driver, pair.address, lp);
-      const liquidity = fractionOf(balance, rng.between(0.05, 0.2));
-      if (liquidity > 0n) await removeLiquidity(driver, { from: lp, pair: pair.address, liquidity });
-    } else if (roll < 0.715) {
-      const balance = await lpBalance(driver, pair.address, pair.lps[0]);
-      const liquidity = balance / 2n;
-      if (liquidity > 0n) await removeLiquidity(driver, { from: pair.lps[0], pair: pair.address, liquidity });
+      const amount0 = (reserve0 * (target - supply)) / supply;
+      if (amount0 > 0n) {
+        await addLiquidity(driver, {
+          from: rng.pick(pair.lps),
+          pair: pair.address,
+          token0: pair.token0,
+          amount0,
+          token1: pair.token1,
+          amount1: (reserve1 * (target - supply)) / supply + 1n,
+        });
+      }
+    } else if (target < supply) {
+      // One LP removes a small amount; a large one (a whale leaving) comes from the largest holders first.
+      const holders = await Promise.all(
+        pair.lps.map(async (lp) => ({ lp, balance: await lpBalance(driver, pair.address, lp) })),
+      );
+      const chosen = rng.pick(holders);
+      const order =
+        chosen.balance >= supply - target
+          ? [chosen]
+          : holders.sort((a, b) => (a.balance === b.balance ? 0 : a.balance > b.balance ? -1 : 1));
+      let remaining = supply - target;
+      for (const { lp, balance } of order) {
+        const liquidity = balance < remaining ? balance : remaining;
+        if (liquidity > 0n) await removeLiquidity(driver, { from: lp, pair: pair.address, liquidity });
+        remaining -= liquidity;
+        if (remaining === 0n) break;
+      }
     }
   }
 
+  const erc20 = aaveArtifact("MintableERC20").abi;
+  const asset = (reserve: ReserveState) => reserve.token.address;
   for (const reserve of state.reserves) {
-    const erc20 = aaveArtifact("MintableERC20").abi;
-    const supplied = await driver.read<bigint>({ address: reserve.aToken, abi: erc20, functionName: "totalSupply" });
-    const borrowed = await driver.read<bigint>({
+    let supplied = await driver.read<bigint>({ address: reserve.aToken, abi: erc20, functionName: "totalSupply" });
+    let borrowed = await driver.read<bigint>({
       address: reserve.variableDebtToken,
       abi: erc20,
       functionName: "totalSupply",
     });
-    // Supply drifts by up to ±3 % a day.
-    const delta = rng.between(-0.03, 0.03);
-    let newSupplied = supplied;
-    if (delta > 0) {
-      const amount = fractionOf(supplied, delta);
-      await aaveSupply(driver, state.market, { user: SUPPLIER, asset: reserve.token.address, amount });
-      newSupplied += amount;
-    } else {
-      const cash = supplied - borrowed;
+    // The day's planned supply (the supplier's deposit drifting) and utilisation (the borrower's demand).
+    const targetSupplied = fractionOf(reserve.startSupplied, reserve.plan.liquidity[index]);
+    const targetBorrowed = fractionOf(targetSupplied, reserve.plan.utilization![index]);
+    if (borrowed > targetBorrowed) {
+      await aaveRepay(driver, state.market, {
+        user: BORROWER,
+        asset: asset(reserve),
+        amount: borrowed - targetBorrowed,
+      });
+      borrowed = targetBorrowed;
+    }
+    if (targetSupplied > supplied) {
+      await aaveSupply(driver, state.market, {
+        user: SUPPLIER,
+        asset: asset(reserve),
+        amount: targetSupplied - supplied,
+      });
+      supplied = targetSupplied;
+    } else if (supplied > targetSupplied) {
       const own = await driver.read<bigint>({
         address: reserve.aToken,
         abi: erc20,
         functionName: "balanceOf",
         args: [SUPPLIER],
       });
-      let amount = fractionOf(supplied, -delta);
-      const limit = cash - fractionOf(supplied, 0.05);
-      if (amount > limit) amount = limit;
+      let amount = supplied - targetSupplied;
+      const cash = supplied - borrowed - fractionOf(supplied, CASH_FLOOR);
+      if (amount > cash) amount = cash;
       if (amount > own) amount = own;
       if (amount > 0n) {
-        await aaveWithdraw(driver, state.market, { user: SUPPLIER, asset: reserve.token.address, amount });
-        newSupplied -= amount;
+        await aaveWithdraw(driver, state.market, { user: SUPPLIER, asset: asset(reserve), amount });
+        supplied -= amount;
       }
     }
-    // Utilisation random-walks within 20–88 %, reverting towards its start; the borrower borrows or repays to it.
-    const pull = 0.1 * (reserve.referenceUtilization - reserve.utilization);
-    reserve.utilization = Math.min(0.88, Math.max(0.2, reserve.utilization + pull + rng.between(-0.04, 0.04)));
-    const target = fractionOf(newSupplied, reserve.utilization);
-    if (target > borrowed) {
-      const room = newSupplied - borrowed - fractionOf(newSupplied, 0.05);
-      const amount = target - borrowed < room ? target - borrowed : room;
-      if (amount > 0n) await aaveBorrow(driver, state.market, { user: BORROWER, asset: reserve.token.address, amount });
-    } else if (borrowed > target) {
-      await aaveRepay(driver, state.market, {
-        user: BORROWER,
-        asset: reserve.token.address,
-        amount: borrowed - target,
-      });
+    if (targetBorrowed > borrowed) {
+      const room = supplied - borrowed - fractionOf(supplied, CASH_FLOOR);
+      const amount = targetBorrowed - borrowed < room ? targetBorrowed - borrowed : room;
+      if (amount > 0n) await aaveBorrow(driver, state.market, { user: BORROWER, asset: asset(reserve), amount });
     }
   }
+}
+
+/** A pair's LP token supply. */
+async function lpTotalSupply(driver: ChainDriver, pair: Address): Promise<bigint> {
+  return driver.read<bigint>({
+    address: pair,
+    abi: uniswapV2Artifact("UniswapV2Pair").abi,
+    functionName: "totalSupply",
+  });
 }
 
 function listPools(state: ChainState): DemoPool[] {
