@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.28;
 
-import {Attestation} from "../Common.sol";
+import {Attestation, AttesterInfo} from "../Common.sol";
 import {IAttestationRegistry} from "../IAttestationRegistry.sol";
 
 /// @title ReentrantBeneficiary
 /// @notice Test harness: a beneficiary (and optionally an attester, or the registry's owner) whose `receive`
 /// misbehaves. Depending on its mode it rejects ether, or re-enters the registry with a stored call (`withdraw`,
-/// `slash`, ...) and records the outcome, and it can call `verify` on a stored attestation while being paid.
+/// `slash`, ...) and records the outcome; while being paid it can also record an attester's record (`getAttester`)
+/// and the result of `verify` on a stored attestation.
 contract ReentrantBeneficiary {
     /// @notice What `receive` does.
     enum Mode {
@@ -36,6 +37,13 @@ contract ReentrantBeneficiary {
     bool public verifiedValid;
     /// @notice `verify`'s `attester` during the payment.
     address public verifiedAttester;
+    /// @notice Whether `getAttester(watchedAttester)` was read during a payment.
+    bool public recordSeen;
+    /// @notice `getAttester(watchedAttester)` as it stood during the last payment: shows whether the registry updated
+    /// its state before paying (checks-effects-interactions).
+    AttesterInfo public seenRecord;
+    /// @notice The attester whose record `receive` reads (zero: none).
+    address public watchedAttester;
 
     Attestation private _attestation;
     bytes private _signature;
@@ -57,6 +65,10 @@ contract ReentrantBeneficiary {
             // solhint-disable-next-line avoid-low-level-calls
             (reentrySucceeded, reentryData) = address(_REGISTRY).call(_reentryCall);
         }
+        if (watchedAttester != address(0)) {
+            recordSeen = true;
+            seenRecord = _REGISTRY.getAttester(watchedAttester);
+        }
         if (_signature.length != 0) {
             verifyCalled = true;
             (verifiedValid, verifiedAttester) = _REGISTRY.verify(_attestation, _signature);
@@ -67,6 +79,12 @@ contract ReentrantBeneficiary {
     /// @param mode_ The new mode.
     function setMode(Mode mode_) external {
         mode = mode_;
+    }
+
+    /// @notice Sets the attester whose record `receive` reads while being paid.
+    /// @param attester The attester (zero: none).
+    function watchAttester(address attester) external {
+        watchedAttester = attester;
     }
 
     /// @notice Sets the call that `receive` makes into the registry in `Reenter` mode.
@@ -83,7 +101,7 @@ contract ReentrantBeneficiary {
         if (!success) {
             // Bubble the registry's custom error up unchanged.
             assembly ("memory-safe") {
-                revert(add(returnData, 0x20), mload(returnData))
+                revert(add(returnData, 0x20), mload(returnData)) // the bytes after the length word, as returned
             }
         }
     }

@@ -464,7 +464,7 @@ describe("AttestationRegistry", function () {
       expect(await malicious.reentryData()).to.equal(selector);
     });
 
-    it("has already cleared the record when the beneficiary is paid: verify inside receive is false", async function () {
+    it("has already cleared the record when the beneficiary is paid: getAttester and verify inside receive", async function () {
       const fixture = await loadFixture(registryWithHarnessesFixture);
       const { registry, malicious, attester } = fixture;
       const attestation = { ...fixture.attestation, expiresAt: fixture.attestation.expiresAt + 4n * UNBONDING_PERIOD };
@@ -478,9 +478,18 @@ describe("AttestationRegistry", function () {
 
       await malicious.setMode(ACCEPT);
       await malicious.setAttestation(attestation, signature);
+      await malicious.watchAttester(attester.address);
       await registry.connect(attester).requestUnbond();
       await time.increase(UNBONDING_PERIOD);
       await registry.connect(attester).withdraw();
+      // The record as the beneficiary saw it while being paid: already cleared (state before interaction).
+      expect(await malicious.recordSeen()).to.equal(true);
+      const seen = await malicious.seenRecord();
+      expect(seen.bond).to.equal(0n);
+      expect(seen.registered).to.equal(false);
+      expect(seen.unbonding).to.equal(false);
+      expect(seen.withdrawableAt).to.equal(0n);
+      expect(seen.beneficiary).to.equal(ZERO_ADDRESS);
       expect(await malicious.verifyCalled()).to.equal(true);
       expect(await malicious.verifiedValid()).to.equal(false);
       expect(await malicious.verifiedAttester()).to.equal(attester.address);
@@ -579,6 +588,27 @@ describe("AttestationRegistry", function () {
       expect(await malicious.reentrySucceeded()).to.equal(false);
       expect(await malicious.reentryData()).to.equal(iface.getError("ReentrancyGuardReentrantCall")!.selector);
       expect((await registry.getAttester(attester.address)).bond).to.equal(MIN_BOND - 1n);
+    });
+
+    it("has already lowered the bond when the recipient is paid (getAttester inside receive)", async function () {
+      const { registry, malicious, attester } = await loadFixture(registryWithHarnessesFixture);
+      await malicious.watchAttester(attester.address);
+      await registry.slash(attester.address, 1n, await malicious.getAddress());
+      expect(await malicious.recordSeen()).to.equal(true);
+      const seen = await malicious.seenRecord();
+      expect(seen.bond).to.equal(MIN_BOND - 1n);
+      expect(seen.registered).to.equal(true);
+    });
+
+    it("makes verify false before paying: a 1-wei slash of a minBond attester, verify inside receive", async function () {
+      const { registry, malicious, attester, attestation, signature } = await loadFixture(registryWithHarnessesFixture);
+      expect((await registry.getAttester(attester.address)).bond).to.equal(MIN_BOND);
+      await expectVerify(registry, attestation, signature, true, attester.address);
+      await malicious.setAttestation(attestation, signature);
+      await registry.slash(attester.address, 1n, await malicious.getAddress());
+      expect(await malicious.verifyCalled()).to.equal(true);
+      expect(await malicious.verifiedValid()).to.equal(false);
+      expect(await malicious.verifiedAttester()).to.equal(attester.address);
     });
 
     describe("validations", function () {
