@@ -1,7 +1,7 @@
 import { loadFixture, setBalance, time } from "@nomicfoundation/hardhat-network-helpers";
 import { expect } from "chai";
 import hre, { ethers } from "hardhat";
-import type { Hex } from "viem";
+import { recoverAddress, type Hex } from "viem";
 
 import {
   AttestationRegistry__factory,
@@ -911,6 +911,27 @@ describe("AttestationRegistry", function () {
           await expectVerify(registry, attestation, mutate(signature), false, ZERO_ADDRESS);
         });
       }
+
+      describe("low-s boundary (s <= n/2 is accepted)", function () {
+        const HALF_N = SECP256K1_N / 2n;
+        for (const v of [27, 28]) {
+          it(`accepts s = n/2 with v = ${v}: recovers the same non-zero address as viem`, async function () {
+            const { registry, attestation, signature, digest } = await loadFixture(deployRegistryFixture);
+            // A real r (an x coordinate on the curve), so both parities recover.
+            const boundary = joinSignature({ r: splitSignature(signature).r, s: HALF_N, v });
+            const expected = await recoverAddress({ hash: digest(attestation) as Hex, signature: boundary as Hex });
+            expect(expected).to.not.equal(ZERO_ADDRESS);
+            // Accepted by the signature checks; false only because that key is not registered.
+            await expectVerify(registry, attestation, boundary, false, expected);
+          });
+
+          it(`rejects s = n/2 + 1 with v = ${v}: (false, address(0))`, async function () {
+            const { registry, attestation, signature } = await loadFixture(deployRegistryFixture);
+            const above = joinSignature({ r: splitSignature(signature).r, s: HALF_N + 1n, v });
+            await expectVerify(registry, attestation, above, false, ZERO_ADDRESS);
+          });
+        }
+      });
 
       it("accepts the low-s original whose high-s twin is rejected", async function () {
         const { registry, attester, attestation, signature } = await loadFixture(deployRegistryFixture);
