@@ -253,6 +253,7 @@ export type PlanDemoPoolParameters = {
   rng: Prng;
 };
 export type PlanDemoPoolReturnType = DemoPoolPlan;
+export type PlanDemoPoolErrorType = DemoChainError;
 
 /** Daily wander of an AMM's liquidity and of a reserve's supply: a log random walk reverting to the start. */
 const WANDER = { pairStep: 0.03, supplyStep: 0.025, revert: 0.05 } as const;
@@ -262,6 +263,8 @@ const UTILIZATION = { min: 0.2, max: 0.88, revert: 0.1 } as const;
 /**
  * Plans one pool's history from its activity profile (`demoConfig.ts`): the daily wander, plus whale
  * withdrawals, a liquidity-mining decline, or borrow spikes. Pure and deterministic for a given PRNG state.
+ * Throws `DemoChainError` naming the field for a bad `days` or profile (a probability outside [0, 1], a range
+ * with min > max, a floor outside (0, 1], a utilisation outside [0, 1 − cash floor)).
  *
  * @param parameters - {@link PlanDemoPoolParameters}
  * @returns {@link DemoPoolPlan}
@@ -274,6 +277,10 @@ const UTILIZATION = { min: 0.2, max: 0.88, revert: 0.1 } as const;
  */
 export function planDemoPool(parameters: PlanDemoPoolParameters): PlanDemoPoolReturnType {
   const { spec, days, rng } = parameters;
+  if (!Number.isSafeInteger(days) || days < 1) {
+    throw new DemoChainError(`days must be a positive integer, got ${String(days)}`);
+  }
+  checkActivity(spec);
   const events: string[] = [];
   if ("base" in spec) {
     const wander = logWalk(rng, days, WANDER.pairStep);
@@ -324,6 +331,54 @@ export function planDemoPool(parameters: PlanDemoPoolParameters): PlanDemoPoolRe
     utilization.push(walk);
   }
   return { liquidity, utilization: utilization.slice(0, days), events };
+}
+
+/** Throws `DemoChainError` for a profile the planner cannot follow. */
+function checkActivity(spec: DemoPairSpec | DemoLendingSpec): void {
+  const name = "base" in spec ? `${spec.base}-${spec.quote}` : spec.symbol;
+  const fail = (field: string, value: unknown, expected: string) => {
+    throw new DemoChainError(`${name}: activity.${field} must be ${expected}, got ${JSON.stringify(value)}`);
+  };
+  const share = (field: string, value: number, max = 1) => {
+    if (!(Number.isFinite(value) && value >= 0 && value <= max)) fail(field, value, `in [0, ${max}]`);
+  };
+  const range = (field: string, value: DemoRange, max = 1, integer = false) => {
+    share(`${field}[0]`, value[0], max);
+    share(`${field}[1]`, value[1], max);
+    if (value[0] > value[1]) fail(field, value, "a [min, max] range");
+    if (integer && !value.every((v) => Number.isSafeInteger(v) && v >= 1)) fail(field, value, "whole days ≥ 1");
+  };
+  const decline = (field: string, value: DemoDecline) => {
+    if (!(Number.isSafeInteger(value.sinceDaysAgo) && value.sinceDaysAgo >= 0)) {
+      fail(`${field}.sinceDaysAgo`, value.sinceDaysAgo, "a whole number of days ≥ 0");
+    }
+    range(`${field}.perDay`, value.perDay);
+    if (!(value.floor > 0 && value.floor <= 1)) fail(`${field}.floor`, value.floor, "in (0, 1]");
+  };
+  if ("base" in spec) {
+    const activity = spec.activity;
+    if (activity.kind === "whale") {
+      share("perDay", activity.perDay);
+      range("withdrawn", activity.withdrawn, 0.99);
+      range("returnDays", activity.returnDays, Number.MAX_SAFE_INTEGER, true);
+    } else if (activity.kind === "decline") decline("decline", activity);
+    else if (activity.kind !== "steady") fail("kind", (activity as { kind: unknown }).kind, "steady, whale or decline");
+    return;
+  }
+  const { utilizationStep, spikes, supplyDecline } = spec.activity;
+  share("utilizationStep", utilizationStep);
+  if (!(spec.utilization >= UTILIZATION.min && spec.utilization <= UTILIZATION.max)) {
+    throw new DemoChainError(
+      `${name}: utilization must be in [${UTILIZATION.min}, ${UTILIZATION.max}], got ${spec.utilization}`,
+    );
+  }
+  if (spikes !== undefined) {
+    share("spikes.perDay", spikes.perDay);
+    range("spikes.peak", spikes.peak, 1 - CASH_FLOOR);
+    range("spikes.holdDays", spikes.holdDays, Number.MAX_SAFE_INTEGER, true);
+    range("spikes.repayDays", spikes.repayDays, Number.MAX_SAFE_INTEGER, true);
+  }
+  if (supplyDecline !== undefined) decline("supplyDecline", supplyDecline);
 }
 
 /** Multiplies `level` from the decline's first day on by the remaining share, and notes the event. */

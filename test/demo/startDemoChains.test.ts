@@ -2,7 +2,9 @@ import { expect } from "chai";
 import { createPublicClient, http, parseAbi, type PublicClient } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { DemoChainError } from "../../src/chain/errors";
-import { startDemoChains, type DemoChains, type DemoDay } from "../../src/demo/startDemoChains";
+import { DEMO_CHAINS } from "../../src/demo/demoConfig";
+import { createPrng } from "../../src/demo/prng";
+import { mixSeed, planDemoPool, startDemoChains, type DemoChains, type DemoDay } from "../../src/demo/startDemoChains";
 import { readPools } from "../../src/ingest/onchain/readPools";
 
 const ATTESTER_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d" as const;
@@ -13,6 +15,7 @@ const registryAbi = parseAbi([
   "function getAttester(address attester) view returns (AttesterInfo)",
   "function minBond() view returns (uint256)",
 ]);
+const lpAbi = parseAbi(["function totalSupply() view returns (uint256)"]);
 
 /** Reserves of every AMM pool and supplied amount of every lending pool, keyed by chain and address. */
 async function snapshot(demo: DemoChains): Promise<Record<string, Record<string, string | number>>> {
@@ -36,6 +39,8 @@ describe("startDemoChains", function () {
   let demo: DemoChains;
   const days: DemoDay[] = [];
   const depthsOnDay: number[] = [];
+  /** Chain 1, per day, in DEMO_CHAINS order: each pair's LP supply, then each reserve's supplied and borrowed. */
+  const steeredOnDay: { lpSupply: bigint[]; supplied: bigint[]; borrowed: bigint[] }[] = [];
   const lines: string[] = [];
   let startedAt: number;
 
@@ -57,6 +62,21 @@ describe("startDemoChains", function () {
           blockNumber: day.blocks.find((b) => b.chainId === 1)!.blockNumber,
         });
         depthsOnDay.push(result.observations[0].depthUsd ?? Number.NaN);
+        const blockNumber = day.blocks.find((b) => b.chainId === 1)!.blockNumber;
+        const byAddress = (address: string) =>
+          result.observations.find((o) => o.address.toLowerCase() === address.toLowerCase())!;
+        const pools = day.pools.filter((p) => p.chainId === 1);
+        steeredOnDay.push({
+          lpSupply: await Promise.all(
+            pools
+              .filter((p) => p.kind === "amm")
+              .map((p) =>
+                client.readContract({ address: p.address, abi: lpAbi, functionName: "totalSupply", blockNumber }),
+              ),
+          ),
+          supplied: pools.filter((p) => p.kind === "lending").map((p) => BigInt(byAddress(p.address).state.supplied)),
+          borrowed: pools.filter((p) => p.kind === "lending").map((p) => BigInt(byAddress(p.address).state.borrowed)),
+        });
       },
     });
   });
@@ -105,6 +125,33 @@ describe("startDemoChains", function () {
     expect(new Set(depthsOnDay).size).to.be.greaterThan(1);
   });
 
+  it("steers every pool on chain 1 to its planned liquidity and utilisation each day", function () {
+    const chain = DEMO_CHAINS[0];
+    const specs = [...chain.pairs, ...chain.lending];
+    const plans = specs.map((spec, i) => planDemoPool({ spec, days: DAYS, rng: createPrng(mixSeed(7, 1, 1 + i)) }));
+    const ratio = (a: bigint, b: bigint) => Number((a * 10n ** 12n) / b) / 1e12;
+    expect(steeredOnDay).to.have.length(DAYS);
+    for (let d = 0; d < DAYS; d++) {
+      chain.pairs.forEach((_, i) => {
+        // LP supply relative to day 0 (which the plan pins at 1): exact up to rounding.
+        expect(ratio(steeredOnDay[d].lpSupply[i], steeredOnDay[0].lpSupply[i])).to.be.closeTo(
+          plans[i].liquidity[d],
+          1e-6,
+        );
+      });
+      chain.lending.forEach((_, i) => {
+        const plan = plans[chain.pairs.length + i];
+        const { supplied, borrowed } = steeredOnDay[d];
+        // Interest accrues between the day's transactions and its last block: within 0.1 %.
+        expect(ratio(supplied[i], steeredOnDay[0].supplied[i])).to.be.closeTo(
+          plan.liquidity[d],
+          1e-3 * plan.liquidity[d],
+        );
+        expect(ratio(borrowed[i], supplied[i])).to.be.closeTo(plan.utilization![d], 1e-3);
+      });
+    }
+  });
+
   it("keeps chain time in step with the wall clock after the history", async function () {
     for (const chain of demo.chains) {
       const block = await createPublicClient({ transport: http(chain.rpcUrl) }).getBlock();
@@ -150,6 +197,10 @@ describe("startDemoChains", function () {
     expect(lines.some((l) => /^chain 1: .*3 pairs/.test(l))).to.equal(true);
     expect(lines.some((l) => /AttestationRegistry 0x[0-9a-fA-F]{40}/.test(l))).to.equal(true);
     expect(lines.some((l) => l.startsWith(`demo: ${DAYS} day(s) on 3 chains`))).to.equal(true);
+    // The scripted decline of ARB-USDC (liquidity mining ended) is announced.
+    expect(lines.some((l) => /^chain 42161: scripted activity: .*ARB-USDC: LPs leaving from day 2/.test(l))).to.equal(
+      true,
+    );
   });
 
   describe("determinism", function () {

@@ -1,0 +1,181 @@
+import { expect } from "chai";
+import { DemoChainError } from "../../src/chain/errors";
+import { DEMO_CHAINS, type DemoLendingSpec, type DemoPairSpec } from "../../src/demo/demoConfig";
+import { createPrng } from "../../src/demo/prng";
+import { mixSeed, planDemoPool, type DemoPoolPlan } from "../../src/demo/startDemoChains";
+import { computeHorizon } from "../../src/model/horizon";
+
+const pair = (activity: DemoPairSpec["activity"]): DemoPairSpec => ({
+  base: "AAA",
+  quote: "USDC",
+  depthUsd: 1_000_000,
+  activity,
+});
+const reserve = (activity: DemoLendingSpec["activity"], utilization = 0.7): DemoLendingSpec => ({
+  symbol: "USDC",
+  suppliedUsd: 1_000_000,
+  utilization,
+  activity,
+});
+
+/** The depth the plan implies, relative to the start: LP supply for a pair, supplied − borrowed for a reserve. */
+function depth(plan: DemoPoolPlan): number[] {
+  return plan.utilization ? plan.liquidity.map((l, d) => l * (1 - plan.utilization![d])) : plan.liquidity;
+}
+
+/** The horizon model run on a depth series, one value per consecutive UTC day. */
+function horizonOf(series: number[]): string {
+  const start = Date.UTC(2026, 0, 1);
+  const daily = series.map((minDepthUsd, d) => ({
+    day: new Date(start + d * 86_400_000).toISOString().slice(0, 10),
+    minDepthUsd,
+  }));
+  const result = computeHorizon({ daily, depthNow: series[series.length - 1] });
+  return result.horizonDays === null ? "none" : String(result.horizonDays);
+}
+
+/** The 15 demo pools planned as `startDemoChains` plans them (one stream per pool). */
+function planAll(seed: number, days: number) {
+  return DEMO_CHAINS.flatMap((chain) =>
+    [...chain.pairs, ...chain.lending].map((spec, i) => ({
+      chainId: chain.chainId,
+      name: "base" in spec ? `${spec.base}-${spec.quote}` : spec.symbol,
+      plan: planDemoPool({ spec, days, rng: createPrng(mixSeed(seed, chain.chainId, 1 + i)) }),
+    })),
+  );
+}
+
+/** Largest drop from any day to a day at most `within` days later, as the ratio later / earlier. */
+function worstRatio(series: number[], within: number): number {
+  let worst = Infinity;
+  for (let d = 0; d < series.length; d++) {
+    for (let k = 1; k <= within && d + k < series.length; k++) worst = Math.min(worst, series[d + k] / series[d]);
+  }
+  return worst;
+}
+
+describe("planDemoPool", function () {
+  it("gives one entry per day, starting at 1 and at the starting utilisation", function () {
+    const amm = planDemoPool({ spec: pair({ kind: "steady" }), days: 30, rng: createPrng(1) });
+    expect(amm.liquidity).to.have.length(30);
+    expect(amm.liquidity[0]).to.equal(1);
+    expect(amm.utilization).to.equal(undefined);
+    const lending = planDemoPool({ spec: reserve({ utilizationStep: 0.04 }, 0.7), days: 30, rng: createPrng(1) });
+    expect(lending.liquidity).to.have.length(30);
+    expect(lending.utilization).to.have.length(30);
+    expect(lending.liquidity[0]).to.equal(1);
+    expect(lending.utilization![0]).to.equal(0.7);
+    for (const u of lending.utilization!) expect(u).to.be.within(0.2, 0.88);
+  });
+
+  it("is the same for the same seed and differs for another", function () {
+    const spec = pair({ kind: "whale", perDay: 0.05, withdrawn: [0.5, 0.7], returnDays: [3, 10] });
+    const a = planDemoPool({ spec, days: 120, rng: createPrng(5) });
+    expect(planDemoPool({ spec, days: 120, rng: createPrng(5) })).to.deep.equal(a);
+    expect(planDemoPool({ spec, days: 120, rng: createPrng(6) }).liquidity).to.not.deep.equal(a.liquidity);
+  });
+
+  it("keeps a steady pair and a calm reserve above half of any day within the next 90", function () {
+    for (let seed = 1; seed <= 20; seed++) {
+      const steady = planDemoPool({ spec: pair({ kind: "steady" }), days: 120, rng: createPrng(seed) });
+      expect(worstRatio(steady.liquidity, 90)).to.be.greaterThan(0.5);
+      expect(steady.events).to.deep.equal([]);
+      const calm = planDemoPool({ spec: reserve({ utilizationStep: 0.04 }, 0.45), days: 120, rng: createPrng(seed) });
+      expect(worstRatio(depth(calm), 90)).to.be.greaterThan(0.5);
+    }
+  });
+
+  it("plans whale withdrawals of the given size that come back within the given days", function () {
+    const spec = pair({ kind: "whale", perDay: 0.1, withdrawn: [0.6, 0.7], returnDays: [4, 4] });
+    const plan = planDemoPool({ spec, days: 120, rng: createPrng(3) });
+    expect(plan.events.length).to.be.greaterThan(3);
+    for (const event of plan.events) {
+      const [, day, pct] = event.match(/^day (\d+) whale −(\d+) % \(back in 4 d\)$/) as RegExpMatchArray;
+      const d = Number(day) - 1;
+      expect(Number(pct)).to.be.within(60, 70);
+      // Against the day before, the withdrawal shows (the wander moves at most ±3 % a day) and is back 4 days later.
+      expect(plan.liquidity[d] / plan.liquidity[d - 1]).to.be.within(0.3 * 0.97, 0.4 * 1.03);
+      if (d + 4 < 120) expect(plan.liquidity[d + 4] / plan.liquidity[d - 1]).to.be.within(0.97 ** 5, 1.03 ** 5);
+    }
+  });
+
+  it("plans a decline from `sinceDaysAgo` down to the floor", function () {
+    const spec = pair({ kind: "decline", sinceDaysAgo: 60, perDay: [0.05, 0.05], floor: 0.05 });
+    const plan = planDemoPool({ spec, days: 120, rng: createPrng(2) });
+    expect(plan.events).to.deep.equal(["LPs leaving from day 61"]);
+    // Before day 61 only the wander (reverting to 1) moves it; after 60 days at 5 % about 0.95^60 ≈ 0.046, floored.
+    expect(Math.min(...plan.liquidity.slice(0, 60))).to.be.greaterThan(0.6);
+    expect(plan.liquidity[119]).to.be.within(0.05 * 0.6, 0.05 * 1.6);
+    // A 5 % daily outflow halves the pool in about two weeks: a 14-day window fails, 7 days hold.
+    expect(horizonOf(plan.liquidity)).to.equal("7");
+  });
+
+  it("plans borrow spikes that cut exitable liquidity, then repay", function () {
+    const spikes = { perDay: 0.05, peak: [0.95, 0.95], holdDays: [2, 2], repayDays: [3, 3] } as const;
+    const plan = planDemoPool({ spec: reserve({ utilizationStep: 0.04, spikes }), days: 120, rng: createPrng(4) });
+    expect(plan.events.length).to.be.greaterThan(1);
+    for (const event of plan.events) {
+      const d =
+        Number((event.match(/^day (\d+) borrow spike to 95 % \(2 d, repaid in 3 d\)$/) as RegExpMatchArray)[1]) - 1;
+      expect(plan.utilization!.slice(d, d + 2)).to.deep.equal([0.95, 0.95]);
+      expect(plan.utilization![Math.min(119, d + 4)]).to.be.lessThan(0.9);
+    }
+    expect(worstRatio(depth(plan), 3)).to.be.lessThan(0.5);
+  });
+
+  it("plans a supplier outflow on a reserve", function () {
+    const supplyDecline = { sinceDaysAgo: 50, perDay: [0.02, 0.02], floor: 0.3 } as const;
+    const plan = planDemoPool({
+      spec: reserve({ utilizationStep: 0.02, supplyDecline }, 0.4),
+      days: 120,
+      rng: createPrng(1),
+    });
+    expect(plan.events).to.deep.equal(["suppliers leaving from day 71"]);
+    expect(plan.liquidity[119]).to.be.lessThan(0.5);
+  });
+
+  it("with the default seed, spreads the demo's 120-day horizons from 90 days down to none", function () {
+    const outcomes = planAll(1, 120).map((p) => ({ ...p, horizon: horizonOf(depth(p.plan)) }));
+    const byHorizon = (h: string) => outcomes.filter((o) => o.horizon === h).length;
+    expect(byHorizon("90")).to.be.within(3, 6);
+    expect(byHorizon("60") + byHorizon("30")).to.be.at.least(3);
+    expect(byHorizon("14") + byHorizon("7")).to.be.at.least(3);
+    expect(byHorizon("none")).to.equal(1);
+    // Every chain keeps at least one attested pool, and the steady WETH-USDC pairs keep 90 days.
+    for (const chain of DEMO_CHAINS) {
+      expect(outcomes.some((o) => o.chainId === chain.chainId && o.horizon !== "none")).to.equal(true);
+      expect(outcomes.find((o) => o.chainId === chain.chainId && o.name === "WETH-USDC")!.horizon).to.equal("90");
+    }
+  });
+
+  it("keeps WETH-USDC on every chain attestable on a 16-day history (what the end-to-end test runs)", function () {
+    for (let seed = 1; seed <= 10; seed++) {
+      for (const p of planAll(seed, 16).filter((o) => o.name === "WETH-USDC")) {
+        expect(horizonOf(depth(p.plan)), `seed ${seed} chain ${p.chainId}`).to.equal("7");
+      }
+    }
+  });
+
+  describe("validations", function () {
+    for (const [label, spec, days] of [
+      ["zero days", pair({ kind: "steady" }), 0],
+      ["a probability above 1", pair({ kind: "whale", perDay: 2, withdrawn: [0.5, 0.7], returnDays: [3, 10] }), 10],
+      ["a reversed range", pair({ kind: "whale", perDay: 0.1, withdrawn: [0.7, 0.5], returnDays: [3, 10] }), 10],
+      ["fractional return days", pair({ kind: "whale", perDay: 0.1, withdrawn: [0.5, 0.7], returnDays: [1.5, 2] }), 10],
+      ["a zero floor", pair({ kind: "decline", sinceDaysAgo: 10, perDay: [0.01, 0.02], floor: 0 }), 10],
+      [
+        "a spike leaving no cash",
+        reserve({
+          utilizationStep: 0.04,
+          spikes: { perDay: 0.1, peak: [0.9, 0.99], holdDays: [1, 1], repayDays: [1, 1] },
+        }),
+        10,
+      ],
+      ["a starting utilisation of 95 %", reserve({ utilizationStep: 0.04 }, 0.95), 10],
+    ] as const) {
+      it(`throws DemoChainError for ${label}`, function () {
+        expect(() => planDemoPool({ spec, days, rng: createPrng(1) })).to.throw(DemoChainError);
+      });
+    }
+  });
+});
