@@ -27,6 +27,9 @@ import {IAttestationRegistry} from "./IAttestationRegistry.sol";
 /// NOTE: Revocations are keyed by (signer, digest): only the key that signed a digest can revoke it, and they survive
 /// a withdrawal and a later re-registration of the same key.
 ///
+/// IMPORTANT: `removeAttester` is permanent for that key: a sticky `removed` bit survives the withdrawal, and
+/// `register` reverts with `AttesterRemoved` for it, so a compromised key can never back anything again.
+///
 /// The owner (two-step transfer) can remove an attester and slash its bond; it cannot move any other ether, revoke a
 /// digest or make an invalid signature valid. Ether leaves the contract only in `withdraw` and `slash`, both of which
 /// update state and emit before the transfer and are guarded against re-entry.
@@ -35,15 +38,17 @@ contract AttestationRegistry is IAttestationRegistry, Ownable2Step, EIP712, Reen
     // Types
     // ----------------------------------------------------------------------------------------------------------------
 
-    /// @dev Everything `verify` reads sits in the first slot (96 + 64 + 3 * 8 = 184 bits), so a check costs one SLOAD
+    /// @dev Everything `verify` reads sits in the first slot (96 + 64 + 4 * 8 = 192 bits), so a check costs one SLOAD
     /// (plus a revocation lookup only for attesters that ever revoked). The beneficiary, which only `withdraw` needs,
-    /// lives in the second slot.
+    /// lives in the second slot. `hasRevoked` and `removed` are sticky: `withdraw` keeps both. `verify` never reads
+    /// `removed`: a removed key is also not registered, which `verify` already checks.
     struct Record {
         uint96 bond;
         uint64 withdrawableAt;
         bool registered;
         bool unbonding;
         bool hasRevoked;
+        bool removed;
         address beneficiary;
     }
 
@@ -98,6 +103,7 @@ contract AttestationRegistry is IAttestationRegistry, Ownable2Step, EIP712, Reen
     function register(address beneficiary) external payable {
         if (beneficiary == address(0)) revert ZeroAddress();
         Record storage record = _records[msg.sender];
+        if (record.removed) revert AttesterRemoved(msg.sender);
         if (record.registered || record.unbonding) revert AlreadyRegistered(msg.sender);
         if (msg.value < _MIN_BOND) revert BondTooLow(msg.value, _MIN_BOND);
         if (msg.value > type(uint96).max) revert BondOverflow(msg.value);
@@ -135,7 +141,7 @@ contract AttestationRegistry is IAttestationRegistry, Ownable2Step, EIP712, Reen
 
     /// @inheritdoc IAttestationRegistry
     function deregister() external {
-        _deregister(msg.sender);
+        _deregister(msg.sender, false);
     }
 
     /// @inheritdoc IAttestationRegistry
@@ -151,8 +157,8 @@ contract AttestationRegistry is IAttestationRegistry, Ownable2Step, EIP712, Reen
 
         uint256 amount = record.bond;
         address beneficiary = record.beneficiary;
-        // Clear the record before paying (checks-effects-interactions), but keep `hasRevoked`: the revocations stay
-        // in `_revoked` and must still be consulted if this key registers again.
+        // Clear the record before paying (checks-effects-interactions), but keep `hasRevoked` (the revocations stay in
+        // `_revoked` and must still be consulted if this key registers again) and `removed` (removal is permanent).
         record.bond = 0;
         record.withdrawableAt = 0;
         record.unbonding = false;
@@ -191,7 +197,7 @@ contract AttestationRegistry is IAttestationRegistry, Ownable2Step, EIP712, Reen
 
     /// @inheritdoc IAttestationRegistry
     function removeAttester(address attester) external onlyOwner {
-        _deregister(attester);
+        _deregister(attester, true);
     }
 
     /// @inheritdoc IAttestationRegistry
@@ -302,11 +308,13 @@ contract AttestationRegistry is IAttestationRegistry, Ownable2Step, EIP712, Reen
     // Private
     // ----------------------------------------------------------------------------------------------------------------
 
-    function _deregister(address attester) private {
+    /// @dev `byOwner` marks the key removed for good (`removeAttester`); a self-deregistration does not.
+    function _deregister(address attester, bool byOwner) private {
         Record storage record = _records[attester];
         if (!record.registered) revert NotRegistered(attester);
 
         record.registered = false;
+        if (byOwner) record.removed = true;
         uint64 withdrawableAt = record.unbonding ? record.withdrawableAt : _startUnbonding(record);
         emit Deregistered(attester, msg.sender, withdrawableAt);
     }

@@ -8,7 +8,8 @@ import {Attestation, AttesterInfo} from "./Common.sol";
 /// @dev Lifecycle of an attester key: `register` (bond >= `minBond`) -> optional `addBond` top-ups by anyone ->
 /// `requestUnbond` or `deregister` (from then on it backs nothing) -> after `unbondingPeriod`, `withdraw` sends
 /// the whole bond to the beneficiary and clears the record, after which the key may register again.
-/// The owner may `removeAttester` (key compromise) and `slash` part or all of a bond to a recipient.
+/// The owner may `removeAttester` (key compromise) and `slash` part or all of a bond to a recipient. Removal is
+/// permanent for that key: it may still withdraw its bond, but it can never register again (`AttesterRemoved`).
 interface IAttestationRegistry {
     // ----------------------------------------------------------------------------------------------------------------
     // Errors
@@ -68,6 +69,10 @@ interface IAttestationRegistry {
     /// @param amount The amount in wei.
     error TransferFailed(address to, uint256 amount);
 
+    /// @notice The owner removed this key (`removeAttester`): removal is permanent, the key can never register again.
+    /// @param attester The attester key.
+    error AttesterRemoved(address attester);
+
     // ----------------------------------------------------------------------------------------------------------------
     // Events
     // ----------------------------------------------------------------------------------------------------------------
@@ -121,7 +126,8 @@ interface IAttestationRegistry {
 
     /// @notice Registers `msg.sender` as an attester key with `msg.value` as its bond.
     /// @dev Reverts with `BondTooLow` below `minBond`, `AlreadyRegistered` if the key has any record (also a bond
-    /// still waiting to be withdrawn), `ZeroAddress` for a zero beneficiary.
+    /// still waiting to be withdrawn), `AttesterRemoved` if the owner ever removed the key, `ZeroAddress` for a zero
+    /// beneficiary.
     /// @param beneficiary The address that receives the bond on withdrawal.
     function register(address beneficiary) external payable;
 
@@ -156,6 +162,8 @@ interface IAttestationRegistry {
     // ----------------------------------------------------------------------------------------------------------------
 
     /// @notice Owner only: deregisters an attester (for instance after a key compromise) and starts unbonding.
+    /// @dev Permanent for that key: it may still withdraw its bond to its beneficiary after the unbonding period, but
+    /// `register` reverts with `AttesterRemoved` for it forever, so a compromised key never backs anything again.
     /// @param attester The attester key.
     function removeAttester(address attester) external;
 

@@ -33,6 +33,7 @@ export const attestationRegistryAbi = [
     name: "AlreadyUnbonding",
     type: "error",
   },
+  { inputs: [{ internalType: "address", name: "attester", type: "address" }], name: "AttesterRemoved", type: "error" },
   { inputs: [{ internalType: "uint256", name: "bond", type: "uint256" }], name: "BondOverflow", type: "error" },
   {
     inputs: [

@@ -252,6 +252,20 @@ export class TransferFailedError extends BaseError {
   }
 }
 
+export type AttesterRemovedErrorType = AttesterRemovedError & { name: "AttesterRemovedError" };
+/** `AttesterRemoved(attester)`: the owner removed this key; removal is permanent. */
+export class AttesterRemovedError extends BaseError {
+  readonly attester: Address;
+  constructor({ attester }: { attester: Address }) {
+    super(`attester ${attester} was removed by the registry owner and can never register again: register a new key`, {
+      code: "ATTESTER_REMOVED",
+      docsPath,
+      name: "AttesterRemovedError",
+    });
+    this.attester = attester;
+  }
+}
+
 // ------------------------------------------------------------------------------------------------------------------
 // Conditions found before or around the call.
 // ------------------------------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ import {
   AlreadyRegisteredError,
   AlreadyRevokedError,
   AlreadyUnbondingError,
+  AttesterRemovedError,
   BondOverflowError,
   BondTooLowError,
   InsufficientFundsError,
@@ -65,6 +66,7 @@ describe("toRegistryError", function () {
       [revert("SlashExceedsBond", [who, 3n, 2n]), SlashExceedsBondError, { amount: 3n, bond: 2n }],
       [revert("BondOverflow", [2n ** 96n]), BondOverflowError, { bond: 2n ** 96n }],
       [revert("TransferFailed", [who, 7n]), TransferFailedError, { to: who, amount: 7n }],
+      [revert("AttesterRemoved", [who]), AttesterRemovedError, { attester: who }],
     ];
     for (const [error, type, fields] of cases) {
       const mapped = toRegistryError(error, {});

@@ -182,6 +182,36 @@ describe("AttestationRegistry", function () {
           .withArgs(attester.address);
       });
 
+      it("reverts with AttesterRemoved for a key the owner removed, before and after its withdrawal", async function () {
+        const { registry, attester, beneficiary } = await loadFixture(deployRegistryFixture);
+        await registry.removeAttester(attester.address);
+        await expect(registry.connect(attester).register(beneficiary.address, { value: MIN_BOND }))
+          .to.be.revertedWithCustomError(registry, "AttesterRemoved")
+          .withArgs(attester.address);
+        await time.increase(UNBONDING_PERIOD);
+        await registry.connect(attester).withdraw();
+        await expect(registry.connect(attester).register(beneficiary.address, { value: MIN_BOND }))
+          .to.be.revertedWithCustomError(registry, "AttesterRemoved")
+          .withArgs(attester.address);
+      });
+
+      it("does not treat a self-deregistration as a removal: the key registers again after withdrawing", async function () {
+        const { registry, attester, beneficiary, sign, ...fixture } = await loadFixture(deployRegistryFixture);
+        const attestation = {
+          ...fixture.attestation,
+          expiresAt: fixture.attestation.expiresAt + 4n * UNBONDING_PERIOD,
+        };
+        const signature = await sign(attestation);
+        await registry.connect(attester).deregister();
+        await time.increase(UNBONDING_PERIOD);
+        await registry.connect(attester).withdraw();
+        await expect(registry.connect(attester).register(beneficiary.address, { value: MIN_BOND })).to.emit(
+          registry,
+          "Registered",
+        );
+        await expectVerify(registry, attestation, signature, true, attester.address);
+      });
+
       it("reverts with BondTooLow when msg.value is one wei below the minimum", async function () {
         const { registry, secondAttester, beneficiary } = await loadFixture(deployRegistryFixture);
         await expect(registry.connect(secondAttester).register(beneficiary.address, { value: MIN_BOND - 1n }))
@@ -383,6 +413,19 @@ describe("AttestationRegistry", function () {
       const info = await registry.getAttester(attester.address);
       expect(info.registered).to.equal(false);
       expect(info.unbonding).to.equal(true);
+    });
+
+    it("is permanent: after withdrawing, the key cannot register again and verify stays false", async function () {
+      const { registry, attester, beneficiary, sign, ...fixture } = await loadFixture(deployRegistryFixture);
+      const attestation = { ...fixture.attestation, expiresAt: fixture.attestation.expiresAt + 4n * UNBONDING_PERIOD };
+      const signature = await sign(attestation);
+      await registry.removeAttester(attester.address);
+      await time.increase(UNBONDING_PERIOD);
+      await expect(registry.connect(attester).withdraw()).to.changeEtherBalance(beneficiary, MIN_BOND);
+      await expect(registry.connect(attester).register(beneficiary.address, { value: MIN_BOND }))
+        .to.be.revertedWithCustomError(registry, "AttesterRemoved")
+        .withArgs(attester.address);
+      await expectVerify(registry, attestation, signature, false, attester.address);
     });
 
     describe("validations", function () {

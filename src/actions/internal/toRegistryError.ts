@@ -16,6 +16,7 @@ import {
   AlreadyRegisteredError,
   AlreadyRevokedError,
   AlreadyUnbondingError,
+  AttesterRemovedError,
   BondOverflowError,
   BondTooLowError,
   InsufficientFundsError,
@@ -152,6 +153,8 @@ function fromCustomError(name: string, args: readonly unknown[]): Error | undefi
       return new BondOverflowError({ bond: a[0] as bigint });
     case "TransferFailed":
       return new TransferFailedError({ to: a[0] as Address, amount: a[1] as bigint });
+    case "AttesterRemoved":
+      return new AttesterRemovedError({ attester: a[0] as Address });
     default:
       return undefined;
   }
