@@ -575,9 +575,9 @@ const CASH_FLOOR = 0.02;
 async function simulateDay(state: ChainState, index: number): Promise<void> {
   const { driver, rng } = state;
   for (const pair of state.pairs) {
-    // Swaps: 2–4 a day, 0.1–1.2 % of the input reserve each. The direction leans towards the reference
+    // Swaps: 2–3 a day, 0.1–1.2 % of the input reserve each. The direction leans towards the reference
     // price (arbitrage against other venues), so prices wander but stay within a band.
-    const swaps = rng.int(2, 4);
+    const swaps = rng.int(2, 3);
     for (let s = 0; s < swaps; s++) {
       const { reserve0, reserve1 } = await readPair(driver, pair.address);
       const deviation = Math.log(ratio(reserve1, reserve0) / pair.referencePrice);
@@ -608,14 +608,16 @@ async function simulateDay(state: ChainState, index: number): Promise<void> {
       }
     } else if (target < supply) {
       // One LP removes a small amount; a large one (a whale leaving) comes from the largest holders first.
-      const holders = await Promise.all(
-        pair.lps.map(async (lp) => ({ lp, balance: await lpBalance(driver, pair.address, lp) })),
-      );
-      const chosen = rng.pick(holders);
+      const chosen = rng.pick(pair.lps);
+      const chosenBalance = await lpBalance(driver, pair.address, chosen);
       const order =
-        chosen.balance >= supply - target
-          ? [chosen]
-          : holders.sort((a, b) => (a.balance === b.balance ? 0 : a.balance > b.balance ? -1 : 1));
+        chosenBalance >= supply - target
+          ? [{ lp: chosen, balance: chosenBalance }]
+          : (
+              await Promise.all(
+                pair.lps.map(async (lp) => ({ lp, balance: await lpBalance(driver, pair.address, lp) })),
+              )
+            ).sort((a, b) => (a.balance === b.balance ? 0 : a.balance > b.balance ? -1 : 1));
       let remaining = supply - target;
       for (const { lp, balance } of order) {
         const liquidity = balance < remaining ? balance : remaining;
