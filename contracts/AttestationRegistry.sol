@@ -66,8 +66,9 @@ contract AttestationRegistry is IAttestationRegistry, Ownable2Step, EIP712, Reen
     uint256 private constant _REGISTERED_UNBONDING_MASK = 0xFFFF;
     /// @dev `registered == true && unbonding == false`.
     uint256 private constant _REGISTERED_ONLY = 0x0001;
-    /// @dev The `hasRevoked` byte's low bit, in place (bit 176).
-    uint256 private constant _HAS_REVOKED_BIT = 1 << 176;
+    /// @dev The `hasRevoked` byte starts at bit 176; after `>> _HAS_REVOKED_SHIFT` its low bit is bit 0 (the
+    /// `removed` byte above it lands at bit 8, which an `and` with a 0/1 value ignores).
+    uint256 private constant _HAS_REVOKED_SHIFT = 176;
 
     uint256 private immutable _MIN_BOND;
     uint64 private immutable _UNBONDING_PERIOD;
@@ -230,40 +231,66 @@ contract AttestationRegistry is IAttestationRegistry, Ownable2Step, EIP712, Reen
         bytes calldata signature
     ) external view returns (bool valid, address attester) {
         bytes32 digest = _digest(a);
+        uint256 expiresAt;
+        uint256 dirty;
+        assembly ("memory-safe") {
+            // a.expiresAt, the sixth word of the static struct, read raw: no ABI validation that could revert.
+            expiresAt := calldataload(add(a, 0xa0))
+            // `_dirtyBits(a)`, inlined (the internal call costs 40 gas here) and reusing `expiresAt`: dirty high bits,
+            // folded from the widest field down so that each field costs one `or` and one shift.
+            // issuedAt | expiresAt | pool >> 96: at or above 2^64 exactly when one of the three is out of range.
+            dirty := or(or(calldataload(add(a, 0x80)), expiresAt), shr(96, calldataload(add(a, 0x20))))
+            // horizonDays | (previous >> 32): at or above 2^32 exactly when horizonDays (uint32) or the previous is.
+            dirty := or(calldataload(add(a, 0x60)), shr(32, dirty))
+            // confidence | (previous >> 16), keeping the bits from 2^16 up: non-zero exactly when confidence (uint16)
+            // or any earlier field is out of range.
+            dirty := shr(16, or(calldataload(add(a, 0x40)), shr(16, dirty)))
+        }
         // No early return when recovery fails: the record of address(0) is always empty (no call comes from it), so
-        // the checks below give false for it, and the valid path saves a branch.
-        attester = _tryRecover(digest, signature);
+        // the checks below give false for it, and the valid path saves a branch. Dirty words recover nothing either
+        // (`_tryRecover` returns zero for them): a key that signs raw digests (a KMS signing `hashAttestation` output)
+        // must never back calldata that decodes to no attestation, and `expiresAt` is a uint64 whenever it matters.
+        attester = _tryRecover(digest, signature, dirty);
 
         uint256 word;
-        uint256 expiresAt;
-        Record storage record = _records[attester];
         assembly ("memory-safe") {
-            // One SLOAD for bond, withdrawableAt and the three flags, decoded below. Reading the fields through
-            // `record.x` in a short-circuit `&&` chain makes Solidity re-read the slot per field (100 gas each).
-            word := sload(record.slot)
-            // a.expiresAt, the sixth word of the static struct, read raw: the same word that was hashed, and no ABI
-            // validation that could make `verify` revert on dirty input.
-            expiresAt := calldataload(add(a, 0xa0))
+            // The slot of `_records[attester]`, hashed in scratch space: `attester` came from the precompile's 32-byte
+            // output (or is zero), so it is already clean.
+            mstore(0x00, attester) // mapping key
+            mstore(0x20, _records.slot) // mapping slot
+            // One SLOAD for bond, withdrawableAt and the flags, decoded below. Reading the fields through `record.x`
+            // in a short-circuit `&&` chain makes Solidity re-read the slot per field (100 gas each).
+            word := sload(keccak256(0x00, 0x40))
         }
         // The spec's boundaries are inclusive: bond at least the minimum, valid up to and including `expiresAt`.
         uint256 minBond_ = _MIN_BOND;
         uint256 currentTime = _time();
-        bool backed;
         assembly ("memory-safe") {
             // All operands are on the stack, so the three checks are combined without short-circuit jumps.
-            backed := and(
+            valid := and(
                 eq(and(shr(_FLAGS_SHIFT, word), _REGISTERED_UNBONDING_MASK), _REGISTERED_ONLY), // registered, not unbonding
-                and(
-                    iszero(lt(and(word, 0xffffffffffffffffffffffff), minBond_)), // bond (low 96 bits) >= minBond
-                    iszero(gt(currentTime, expiresAt)) // currentTime <= expiresAt
+                iszero(
+                    or(
+                        lt(and(word, 0xffffffffffffffffffffffff), minBond_), // bond (low 96 bits) < minBond
+                        gt(currentTime, expiresAt) // currentTime > expiresAt
+                    )
                 )
             )
+            // Only a backed attester that ever revoked pays for the lookup of `_revoked[attester][digest]` (`valid` is
+            // 0 or 1, so the `and` keeps just the hasRevoked bit).
+            if and(valid, shr(_HAS_REVOKED_SHIFT, word)) {
+                // Scratch word 0x00 still holds `attester`, the outer key.
+                mstore(0x20, _revoked.slot) // outer mapping's slot
+                mstore(0x20, keccak256(0x00, 0x40)) // inner mapping's slot: keccak256(attester . _revoked.slot)
+                mstore(0x00, digest) // inner key
+                valid := iszero(sload(keccak256(0x00, 0x40))) // revoked -> not valid
+            }
         }
-        valid = backed && (word & _HAS_REVOKED_BIT == 0 || !_revoked[attester][digest]);
     }
 
     /// @inheritdoc IAttestationRegistry
     function hashAttestation(Attestation calldata a) external view returns (bytes32 digest) {
+        if (_dirtyBits(a) != 0) revert MalformedAttestation();
         digest = _digest(a);
     }
 
@@ -356,16 +383,39 @@ contract AttestationRegistry is IAttestationRegistry, Ownable2Step, EIP712, Reen
         }
     }
 
+    /// @dev Non-zero when a narrow field of `a` has bits above its type's width in calldata: such words decode to no
+    /// valid `Attestation`. `chainId` is a full uint256 and needs no check. The fields are folded into one word from
+    /// the widest down, each step shifting away the width the next field may use, so one `or` and one shift per
+    /// field suffice.
+    function _dirtyBits(Attestation calldata a) private pure returns (uint256 dirty) {
+        assembly ("memory-safe") {
+            // issuedAt | expiresAt | pool >> 96: at or above 2^64 exactly when one of the three is out of range.
+            dirty := or(or(calldataload(add(a, 0x80)), calldataload(add(a, 0xa0))), shr(96, calldataload(add(a, 0x20))))
+            // horizonDays | (previous >> 32): at or above 2^32 exactly when horizonDays or the previous is.
+            dirty := or(calldataload(add(a, 0x60)), shr(32, dirty))
+            // confidence | (previous >> 16): at or above 2^16 exactly when confidence or the previous is.
+            dirty := or(calldataload(add(a, 0x40)), shr(16, dirty))
+            // Keep only the bits at or above 2^16: zero for a well-formed attestation.
+            dirty := shr(16, dirty)
+        }
+    }
+
     /// @dev Recovers the signer of `digest`, or returns zero for anything but a 65-byte, low-s, v in {27, 28} signature
-    /// that the precompile accepts (the shape of OpenZeppelin's `ECDSA.tryRecover`, without its error enum).
-    function _tryRecover(bytes32 digest, bytes calldata signature) private view returns (address signer) {
+    /// that the precompile accepts (the shape of OpenZeppelin's `ECDSA.tryRecover`, without its error enum). A
+    /// non-zero `dirty` (the attestation's words decode to no `Attestation`) also returns zero.
+    function _tryRecover(
+        bytes32 digest,
+        bytes calldata signature,
+        uint256 dirty
+    ) private view returns (address signer) {
         assembly ("memory-safe") {
             let r := calldataload(signature.offset) // bytes 0-31
             let s := calldataload(add(signature.offset, 0x20)) // bytes 32-63
             let v := byte(0, calldataload(add(signature.offset, 0x40))) // byte 64
             // Exactly 65 bytes, low s (no malleable twin) and v in {27, 28}, checked before paying for the precompile.
             // Reading past a shorter signature is harmless: calldataload pads with zeros and the length check fails.
-            if and(eq(signature.length, 65), iszero(or(gt(s, _HALF_ORDER), iszero(or(eq(v, 27), eq(v, 28)))))) {
+            // A non-zero `dirty` (malformed attestation words) also skips recovery.
+            if and(eq(signature.length, 65), iszero(or(dirty, or(gt(s, _HALF_ORDER), gt(sub(v, 27), 1))))) {
                 let m := mload(0x40) // free memory as scratch for the 128-byte precompile input
                 mstore(m, digest)
                 mstore(add(m, 0x20), v)

@@ -73,6 +73,10 @@ interface IAttestationRegistry {
     /// @param attester The attester key.
     error AttesterRemoved(address attester);
 
+    /// @notice The attestation's calldata does not decode to a valid `Attestation`: a narrow field (`pool`,
+    /// `confidence`, `horizonDays`, `issuedAt`, `expiresAt`) has bits set above its type's width.
+    error MalformedAttestation();
+
     // ----------------------------------------------------------------------------------------------------------------
     // Events
     // ----------------------------------------------------------------------------------------------------------------
@@ -181,6 +185,8 @@ interface IAttestationRegistry {
     /// @dev Never reverts on bad input. `valid` is true only when the signature is a well-formed low-s secp256k1
     /// signature (65 bytes, v in {27, 28}) over `hashAttestation(a)`, its signer is registered and not unbonding,
     /// its bond is at least `minBond`, `block.timestamp <= a.expiresAt`, and the signer has not revoked the digest.
+    /// Calldata whose narrow fields have bits above their type's width (no valid `Attestation`) gives
+    /// `(false, address(0))`, so no digest of a malformed encoding is ever accepted.
     /// @param a The attestation.
     /// @param signature The 65-byte `r || s || v` signature.
     /// @return valid Whether all conditions hold.
@@ -191,6 +197,7 @@ interface IAttestationRegistry {
     ) external view returns (bool valid, address attester);
 
     /// @notice The EIP-712 digest of an attestation under this registry's domain.
+    /// @dev Reverts with `MalformedAttestation` when a narrow field has bits above its type's width.
     /// @param a The attestation.
     /// @return digest The digest a v2 signature signs.
     function hashAttestation(Attestation calldata a) external view returns (bytes32 digest);

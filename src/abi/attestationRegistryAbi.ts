@@ -44,6 +44,7 @@ export const attestationRegistryAbi = [
     type: "error",
   },
   { inputs: [], name: "InvalidShortString", type: "error" },
+  { inputs: [], name: "MalformedAttestation", type: "error" },
   { inputs: [{ internalType: "address", name: "attester", type: "address" }], name: "NotRegistered", type: "error" },
   { inputs: [{ internalType: "address", name: "attester", type: "address" }], name: "NotUnbonding", type: "error" },
   { inputs: [{ internalType: "address", name: "owner", type: "address" }], name: "OwnableInvalidOwner", type: "error" },

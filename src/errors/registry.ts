@@ -266,6 +266,17 @@ export class AttesterRemovedError extends BaseError {
   }
 }
 
+export type MalformedAttestationErrorType = MalformedAttestationError & { name: "MalformedAttestationError" };
+/** `MalformedAttestation()`: a narrow attestation field has bits above its type's width. */
+export class MalformedAttestationError extends BaseError {
+  constructor() {
+    super(
+      "the attestation's encoding has bits above a field's width (pool, confidence, horizonDays, issuedAt or expiresAt): encode it with the ABI types",
+      { code: "MALFORMED_ATTESTATION", docsPath, name: "MalformedAttestationError" },
+    );
+  }
+}
+
 // ------------------------------------------------------------------------------------------------------------------
 // Conditions found before or around the call.
 // ------------------------------------------------------------------------------------------------------------------

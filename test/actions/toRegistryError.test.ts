@@ -20,6 +20,7 @@ import {
   BondOverflowError,
   BondTooLowError,
   InsufficientFundsError,
+  MalformedAttestationError,
   NotRegisteredError,
   NotUnbondingError,
   redactRpcUrl,
@@ -67,6 +68,7 @@ describe("toRegistryError", function () {
       [revert("BondOverflow", [2n ** 96n]), BondOverflowError, { bond: 2n ** 96n }],
       [revert("TransferFailed", [who, 7n]), TransferFailedError, { to: who, amount: 7n }],
       [revert("AttesterRemoved", [who]), AttesterRemovedError, { attester: who }],
+      [revert("MalformedAttestation", []), MalformedAttestationError, {}],
     ];
     for (const [error, type, fields] of cases) {
       const mapped = toRegistryError(error, {});

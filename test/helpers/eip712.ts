@@ -1,4 +1,14 @@
-import { hashTypedData, type Address, type Hex, type TypedDataDomain } from "viem";
+import {
+  concat,
+  encodeAbiParameters,
+  hashDomain,
+  hashTypedData,
+  keccak256,
+  toHex,
+  type Address,
+  type Hex,
+  type TypedDataDomain,
+} from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 
 /** The v2 attestation as the contract's `Attestation` struct (also what typechain accepts). */
@@ -81,4 +91,44 @@ export function toCompact(signature: Hex): Hex {
   const { r, s, v } = splitSignature(signature);
   const yParityAndS = (BigInt(v - 27) << 255n) | s;
   return `0x${hex32(r)}${hex32(yParityAndS)}`;
+}
+
+/** The attestation's EIP-712 type string, as in `contracts/Common.sol`. */
+export const ATTESTATION_TYPE_STRING =
+  "Attestation(uint256 chainId,address pool,uint16 confidence,uint32 horizonDays,uint64 issuedAt,uint64 expiresAt)";
+
+/** The attestation's six struct words in ABI order, as plain 256-bit numbers. */
+export function attestationWords(a: AttestationStruct): bigint[] {
+  return [a.chainId, BigInt(a.pool), BigInt(a.confidence), BigInt(a.horizonDays), a.issuedAt, a.expiresAt];
+}
+
+/**
+ * The EIP-712 digest of six RAW struct words (any 256-bit values, also out of range for their field types), the way
+ * a key that signs raw digests would compute it: `keccak256(0x1901 || domainSeparator || keccak256(typehash || words))`.
+ */
+export function rawWordsDigest(domain: TypedDataDomain, words: readonly bigint[]): Hex {
+  const structHash = keccak256(
+    encodeAbiParameters(
+      [{ type: "bytes32" }, ...words.map(() => ({ type: "uint256" }))],
+      [keccak256(toHex(ATTESTATION_TYPE_STRING)), ...words],
+    ),
+  );
+  const domainSeparator = hashDomain({
+    domain,
+    types: {
+      EIP712Domain: [
+        { name: "name", type: "string" },
+        { name: "version", type: "string" },
+        { name: "chainId", type: "uint256" },
+        { name: "verifyingContract", type: "address" },
+      ],
+    },
+  });
+  return keccak256(concat(["0x1901", domainSeparator, structHash]));
+}
+
+/** Replaces ABI word `index` of the arguments in `calldata` (after the 4-byte selector) with `value`. */
+export function replaceArgumentWord(calldata: Hex, index: number, value: bigint): Hex {
+  const start = 2 + 8 + 64 * index;
+  return `${calldata.slice(0, start)}${hex32(value)}${calldata.slice(start + 64)}` as Hex;
 }

@@ -2,6 +2,7 @@ import { loadFixture, setBalance, time } from "@nomicfoundation/hardhat-network-
 import { expect } from "chai";
 import hre, { ethers } from "hardhat";
 import { recoverAddress, type Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 
 import {
   AttestationRegistry__factory,
@@ -17,7 +18,10 @@ import {
 import localhostParameters from "../../ignition/parameters/localhost.json";
 import {
   attestationDigest,
+  attestationWords,
   joinSignature,
+  rawWordsDigest,
+  replaceArgumentWord,
   registryDomain,
   signAttestation,
   splitSignature,
@@ -66,6 +70,15 @@ async function registryWithHarnessesFixture() {
   };
   return { ...fixture, caller, malicious, withdrawCall, registerMaliciousAndUnbond };
 }
+
+/** The struct's narrow fields: their ABI word index and bit width (bits at or above it are dirty). */
+const NARROW_FIELDS = [
+  { field: "pool", index: 1, width: 160 },
+  { field: "confidence", index: 2, width: 16 },
+  { field: "horizonDays", index: 3, width: 32 },
+  { field: "issuedAt", index: 4, width: 64 },
+  { field: "expiresAt", index: 5, width: 64 },
+] as const;
 
 /** ReentrantBeneficiary modes. */
 const ACCEPT = 0;
@@ -983,16 +996,45 @@ describe("AttestationRegistry", function () {
       });
     });
 
-    it("never reverts on dirty (out-of-range) struct words: the raw words are hashed", async function () {
-      const { registry, registryAddress, attester, attestation, signature } = await loadFixture(deployRegistryFixture);
-      const data = registry.interface.encodeFunctionData("verify", [attestation, signature]);
-      // Word 1 of the arguments is `pool`: set its (unused) top byte.
-      const poolWordStart = 2 + 8 + 64;
-      const dirty = `${data.slice(0, poolWordStart)}ff${data.slice(poolWordStart + 2)}`;
-      const result = await ethers.provider.call({ to: registryAddress, data: dirty });
-      const [valid, recovered] = registry.interface.decodeFunctionResult("verify", result);
-      expect(valid).to.equal(false);
-      expect(recovered).to.not.equal(attester.address);
+    describe("malformed attestation words (bits above a field's width) give (false, address(0))", function () {
+      it("computes raw-word digests that match hashAttestation for clean words (the helper below is sound)", async function () {
+        const { registry, domain, attestation } = await loadFixture(deployRegistryFixture);
+        expect(rawWordsDigest(domain, attestationWords(attestation))).to.equal(
+          await registry.hashAttestation(attestation),
+        );
+      });
+
+      for (const { field, index, width } of NARROW_FIELDS) {
+        it(`returns (false, address(0)) for a dirty ${field} word, even when the registered key signed that raw digest`, async function () {
+          const { registry, registryAddress, domain, attestation } = await loadFixture(deployRegistryFixture);
+          // The lowest dirty bit pins the width; the top bit pins the whole word.
+          for (const bit of [BigInt(width), 255n]) {
+            const words = attestationWords(attestation);
+            words[index] |= 1n << bit;
+            // A key that signs raw digests (e.g. a KMS signing hashAttestation-style output) signs the dirty words.
+            const signature = await privateKeyToAccount(ATTESTER_KEY).sign({ hash: rawWordsDigest(domain, words) });
+            const clean = registry.interface.encodeFunctionData("verify", [attestation, signature]) as Hex;
+            const data = replaceArgumentWord(clean, index, words[index]);
+            const result = await ethers.provider.call({ to: registryAddress, data });
+            const [valid, recovered] = registry.interface.decodeFunctionResult("verify", result);
+            expect(recovered, `bit ${bit}`).to.equal(ZERO_ADDRESS);
+            expect(valid, `bit ${bit}`).to.equal(false);
+          }
+        });
+      }
+
+      it("accepts every narrow field at its maximum (2^width - 1)", async function () {
+        const { registry, attester, attestation, sign } = await loadFixture(deployRegistryFixture);
+        const max: AttestationStruct = {
+          ...attestation,
+          pool: "0xFFfFfFffFFfffFFfFFfFFFFFffFFFffffFfFFFfF",
+          confidence: 0xffff,
+          horizonDays: 0xffffffff,
+          issuedAt: (1n << 64n) - 1n,
+          expiresAt: (1n << 64n) - 1n,
+        };
+        await expectVerify(registry, max, await sign(max), true, attester.address);
+      });
     });
 
     it("is still valid for an attester that revoked other digests (reads the revocation mapping)", async function () {
@@ -1022,6 +1064,36 @@ describe("AttestationRegistry", function () {
       expect(await registry.hashAttestation(attestation)).to.equal(
         attestationDigest(await domainOf(registry), attestation),
       );
+    });
+
+    describe("validations", function () {
+      for (const { field, index, width } of NARROW_FIELDS) {
+        it(`reverts with MalformedAttestation for a dirty ${field} word (bit ${width} or bit 255 set)`, async function () {
+          const { registry, registryAddress, attestation } = await loadFixture(deployRegistryFixture);
+          for (const bit of [BigInt(width), 255n]) {
+            const words = attestationWords(attestation);
+            const clean = registry.interface.encodeFunctionData("hashAttestation", [attestation]) as Hex;
+            const data = replaceArgumentWord(clean, index, words[index] | (1n << bit));
+            await expect(ethers.provider.call({ to: registryAddress, data })).to.be.revertedWithCustomError(
+              registry,
+              "MalformedAttestation",
+            );
+          }
+        });
+      }
+
+      it("accepts every narrow field at its maximum (2^width - 1)", async function () {
+        const { registry, attestation, domain } = await loadFixture(deployRegistryFixture);
+        const max: AttestationStruct = {
+          ...attestation,
+          pool: "0xFFfFfFffFFfffFFfFFfFFFFFffFFFffffFfFFFfF",
+          confidence: 0xffff,
+          horizonDays: 0xffffffff,
+          issuedAt: (1n << 64n) - 1n,
+          expiresAt: (1n << 64n) - 1n,
+        };
+        expect(await registry.hashAttestation(max)).to.equal(attestationDigest(domain, max));
+      });
     });
   });
 

@@ -20,6 +20,7 @@ import {
   BondOverflowError,
   BondTooLowError,
   InsufficientFundsError,
+  MalformedAttestationError,
   NotRegisteredError,
   NotUnbondingError,
   RpcHttpError,
@@ -155,6 +156,8 @@ function fromCustomError(name: string, args: readonly unknown[]): Error | undefi
       return new TransferFailedError({ to: a[0] as Address, amount: a[1] as bigint });
     case "AttesterRemoved":
       return new AttesterRemovedError({ attester: a[0] as Address });
+    case "MalformedAttestation":
+      return new MalformedAttestationError();
     default:
       return undefined;
   }
