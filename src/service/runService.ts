@@ -71,10 +71,13 @@ export async function runService({ config, log, signal }: RunServiceParameters):
     let registry = config.registry;
     let demoChains: { chainId: number; rpcUrl: string }[] = [];
     let afterPass = async () => {};
+    // Demo mode: brings chain time up to the wall clock before a pass (see advanceChainClocks).
+    let beforePass = async () => {};
 
     const pass = async (label: string, options: { chains: Chains; now?: () => number; issue: boolean }) => {
       checkpoint();
       const started = Date.now();
+      await beforePass();
       const report = await runIngestionPass({
         store,
         pools,
@@ -167,6 +170,9 @@ export async function runService({ config, log, signal }: RunServiceParameters):
         await pass(`demo day ${index + 1}/${dayTimes.length}`, { chains: pinned, now: () => time, issue: false });
       }
       feedClock = null;
+      // The demo chains mine only when the simulation sends transactions, and it is over: without a new block every
+      // pass would read the same frozen block, whose timestamp turns stale after FRESHNESS_WINDOW_S.
+      beforePass = () => advanceChainClocks({ rpcUrls: demo.chains.map((chain) => chain.rpcUrl) });
     }
 
     await pass("ingestion pass (issuing)", { chains, issue: true });
@@ -257,6 +263,31 @@ async function pinnedClient({
     }),
   }) as PublicClient;
   return { client, blockNumber: low };
+}
+
+/**
+ * Mines one empty block at the wall-clock time on each local chain whose latest block is older than now (Hardhat's
+ * `evm_setNextBlockTimestamp` + `evm_mine`), so that depth read at "latest" is observed now. Never moves a chain
+ * backwards, and leaves a chain alone whose latest block is already at or past now.
+ */
+export async function advanceChainClocks({
+  rpcUrls,
+  now = Math.floor(Date.now() / 1000),
+}: {
+  rpcUrls: string[];
+  now?: number;
+}): Promise<void> {
+  await Promise.all(
+    rpcUrls.map(async (rpcUrl) => {
+      const client = createPublicClient({ transport: http(rpcUrl) });
+      const latest = await client.getBlock({ blockTag: "latest" });
+      if (Number(latest.timestamp) >= now) return;
+      // Local-chain methods, outside viem's public RPC schema.
+      const request = client.request as (args: { method: string; params: unknown[] }) => Promise<unknown>;
+      await request({ method: "evm_setNextBlockTimestamp", params: [numberToHex(now)] });
+      await request({ method: "evm_mine", params: [] });
+    }),
+  );
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {
