@@ -15,14 +15,24 @@ const commands: Record<string, () => Promise<CliCommand>> = {
   status: async () => (await import("./commands/status")).statusCommand,
 };
 
+/** Largest attestation input (file or standard input) the commands accept, in bytes: 1 MiB. */
+export const MAX_INPUT_BYTES = 1024 * 1024;
+
 /** The process's own streams and environment. */
 export function processIo(): CliIo {
   return {
     stdout: (line) => process.stdout.write(line + "\n"),
     stderr: (line) => process.stderr.write(line + "\n"),
     readStdin: async () => {
+      // Stop one byte past the cap: enough for the command to see the input is too large, and an endless pipe
+      // cannot exhaust memory.
       const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      let size = 0;
+      for await (const chunk of process.stdin) {
+        chunks.push(chunk as Buffer);
+        size += (chunk as Buffer).length;
+        if (size > MAX_INPUT_BYTES) break;
+      }
       return Buffer.concat(chunks).toString("utf8");
     },
     env: process.env,

@@ -28,6 +28,21 @@ describe("parseAttestationJson", () => {
     );
   });
 
+  it("decodes every string like JSON.parse: escapes, \\u escapes of any code unit, lone surrogates (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: "binary" }),
+        fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)) }),
+        (raw, units) => {
+          const escaped = [...units].map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
+          for (const text of [JSON.stringify(raw), `"${escaped}"`, `"${escaped.toUpperCase().replace(/\\U/g, "\\u")}"`])
+            expect(parse(text), text).to.equal(JSON.parse(text));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it("rejects a repeated member name, at any depth and however it is spelled", () => {
     const cases: [string, string, string][] = [
       ['{"pool":"0x1","pool":"0x2"}', "pool", ""],
@@ -95,6 +110,33 @@ describe("parseAttestationJson", () => {
   it("rejects very deep nesting instead of overflowing the stack", () => {
     expect(() => parse("[".repeat(100_000) + "]".repeat(100_000))).to.throw(InvalidJsonError, /nesting/);
     expect(parse("[".repeat(100) + "]".repeat(100))).to.be.an("array");
+  });
+
+  it("parses a 16-million-character string without overflowing the stack (a backtracking regex did)", () => {
+    const long = "a".repeat(16_000_000);
+    const value = parse(`{"x":"${long}"}`) as { x: string };
+    expect(value.x.length).to.equal(long.length);
+    expect(value.x === long).to.equal(true);
+    const escapes = '\\n\\u00e9\\"'.repeat(1_000_000);
+    expect(parse(`["${escapes}"]`)).to.deep.equal(JSON.parse(`["${escapes}"]`));
+  });
+
+  it("rejects a long unterminated string or a long string with a bad escape with InvalidJsonError", () => {
+    const long = "a".repeat(16_000_000);
+    expect(() => parse(`{"x":"${long}`))
+      .to.throw(InvalidJsonError, /unterminated string/)
+      .with.property("position", 5);
+    expect(() => parse(`{"x":"${long}\\x"}`))
+      .to.throw(InvalidJsonError, /invalid escape/)
+      .with.property("position", 6 + long.length);
+    expect(() => parse(`["${long}\u0001"]`)).to.throw(InvalidJsonError, /control character/);
+  });
+
+  it("scans long numbers and long runs of whitespace in one pass", () => {
+    const digits = "1".repeat(1_000_000);
+    expect(parse(`[${digits}]`)).to.deep.equal(JSON.parse(`[${digits}]`));
+    expect(parse(`${" ".repeat(16_000_000)}[1]\n`)).to.deep.equal([1]);
+    expect(parse(`[-0.5e-3,1E+2,0]`)).to.deep.equal([-0.0005, 100, 0]);
   });
 
   it("rejects a non-string input", () => {

@@ -18,9 +18,20 @@ export type ParseAttestationJsonErrorType = InvalidJsonErrorType | DuplicateJson
 /** Deeper nesting than this is rejected instead of exhausting the stack. */
 const MAX_DEPTH = 256;
 
-const WHITESPACE = /[ \t\n\r]*/y;
-const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
-const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
+const HEX_DIGIT = /^[0-9a-fA-F]{4}$/;
+/** The characters after a backslash that stand for themselves or for a control character. */
+const ESCAPES = new Map([
+  ['"', '"'],
+  ["\\", "\\"],
+  ["/", "/"],
+  ["b", "\b"],
+  ["f", "\f"],
+  ["n", "\n"],
+  ["r", "\r"],
+  ["t", "\t"],
+]);
+
+const isDigit = (code: number) => code >= 0x30 && code <= 0x39;
 
 /**
  * Parses JSON text strictly (RFC 8259, the grammar of `JSON.parse`) and rejects any object that repeats a member
@@ -46,19 +57,75 @@ export function parseAttestationJson({ text }: ParseAttestationJsonParameters): 
     throw new InvalidJsonError({ reason, position: at });
   };
   const skip = () => {
-    WHITESPACE.lastIndex = pos;
-    WHITESPACE.exec(text);
-    pos = WHITESPACE.lastIndex;
+    for (;;) {
+      const code = text.charCodeAt(pos);
+      if (code !== 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) return;
+      pos++;
+    }
   };
   const describe = (at: number) =>
     at >= text.length ? "unexpected end of input" : `unexpected character ${JSON.stringify(text[at])}`;
 
+  // One pass over the characters, no regular expression: a backtracking regex recurses per character and overflows
+  // the stack on strings of a few million characters.
   const parseString = (): string => {
-    STRING.lastIndex = pos;
-    const match = STRING.exec(text);
-    if (!match) return fail("unterminated or invalid string");
-    pos = STRING.lastIndex;
-    return JSON.parse(match[0]) as string;
+    const start = pos;
+    let value = "";
+    let i = pos + 1; // after the opening quote
+    let run = i; // start of the current run of plain characters
+    for (;;) {
+      if (i >= text.length) return fail("unterminated string", start);
+      const code = text.charCodeAt(i);
+      if (code === 0x22) {
+        pos = i + 1;
+        return value + text.slice(run, i);
+      }
+      if (code < 0x20) return fail("control character in a string (escape it)", i);
+      if (code !== 0x5c) {
+        i++;
+        continue;
+      }
+      value += text.slice(run, i);
+      const escape = text[i + 1];
+      const simple = escape === undefined ? undefined : ESCAPES.get(escape);
+      if (simple !== undefined) {
+        value += simple;
+        i += 2;
+      } else if (escape === "u" && HEX_DIGIT.test(text.slice(i + 2, i + 6))) {
+        // Like JSON.parse, a lone surrogate escape is kept as it is.
+        value += String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16));
+        i += 6;
+      } else {
+        return fail("invalid escape in a string", i);
+      }
+      run = i;
+    }
+  };
+
+  /** Scans a number token (RFC 8259 grammar) and returns its text, or null when none starts here. */
+  const scanNumber = (): string | null => {
+    const start = pos;
+    let i = pos;
+    if (text.charCodeAt(i) === 0x2d) i++; // -
+    if (text.charCodeAt(i) === 0x30) i++;
+    else if (isDigit(text.charCodeAt(i))) while (isDigit(text.charCodeAt(i))) i++;
+    else return null;
+    if (text.charCodeAt(i) === 0x2e && isDigit(text.charCodeAt(i + 1))) {
+      i += 2;
+      while (isDigit(text.charCodeAt(i))) i++;
+    }
+    const e = text.charCodeAt(i);
+    if (e === 0x65 || e === 0x45) {
+      let j = i + 1;
+      const sign = text.charCodeAt(j);
+      if (sign === 0x2b || sign === 0x2d) j++;
+      if (isDigit(text.charCodeAt(j))) {
+        while (isDigit(text.charCodeAt(j))) j++;
+        i = j;
+      }
+    }
+    pos = i;
+    return text.slice(start, i);
   };
 
   const parseValue = (path: string, depth: number): unknown => {
@@ -136,12 +203,8 @@ export function parseAttestationJson({ text }: ParseAttestationJsonParameters): 
       pos += 4;
       return null;
     }
-    NUMBER.lastIndex = pos;
-    const number = NUMBER.exec(text);
-    if (number) {
-      pos = NUMBER.lastIndex;
-      return Number(number[0]);
-    }
+    const number = scanNumber();
+    if (number !== null) return Number(number);
     return fail(`${describe(pos)}, expected a value`);
   };
 

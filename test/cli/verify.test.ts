@@ -159,6 +159,73 @@ describe("attest verify", () => {
     }
   });
 
+  describe("input size: at most 1 MiB, larger input is one JSON line with error, exit 1", () => {
+    const MiB = 1024 * 1024;
+    /** b01 with an unsigned `symbol` padded so the whole text is `size` bytes. */
+    const padded = (size: number) => {
+      const text = b01.attestation_json.replace('"symbol":"USDC/WETH"', '"symbol":""');
+      expect(text).not.to.equal(b01.attestation_json);
+      return text.replace('"symbol":""', `"symbol":"${"a".repeat(size - text.length)}"`);
+    };
+
+    it("verifies an input of exactly 1 MiB (its long string is scanned, not backtracked)", async () => {
+      const text = padded(MiB);
+      expect(Buffer.byteLength(text)).to.equal(MiB);
+      const { code, out } = await run(["verify", file("1mib.json", text), "--attester", ATTESTER, "--now", NOW]);
+      expect(code).to.equal(0);
+      expect(line(out)).to.include({ valid: true, attester: ATTESTER });
+      const stdin = await run(["verify", "-", "--attester", ATTESTER, "--now", NOW], text);
+      expect(stdin.code).to.equal(0);
+    });
+
+    it("rejects a file or standard input one byte over 1 MiB", async () => {
+      const text = padded(MiB + 1);
+      for (const [argv, stdin] of [
+        [["verify", file("big.json", text)], ""],
+        [["verify", "-"], text],
+        [["verify", "-"], padded(MiB).replace('"symbol":"a', '"symbol":"é')], // 1 MiB + 1 bytes of UTF-8
+      ] as [string[], string][]) {
+        const { code, out, err } = await run([...argv, "--attester", ATTESTER, "--now", NOW], stdin);
+        expect(code).to.equal(1);
+        const result = line(out);
+        expect(result).to.include({ valid: false, attester: null, expired: false, canonical: null });
+        expect(result.error).to.match(/is larger than 1048576 bytes \(1 MiB\)/);
+        expect(err).to.deep.equal([]);
+      }
+    });
+
+    it("rejects the 20 MB string of the stack-overflow report in one line (bin/attest.js)", async () => {
+      const path = file("huge.json", `{"x":"${"a".repeat(20_000_000)}"}\n`);
+      const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = execFile(
+          process.execPath,
+          ["bin/attest.js", "verify", path, "--attester", ATTESTER],
+          { cwd: join(__dirname, "..", "..") },
+          (_error, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }),
+        );
+      });
+      expect(result.stderr).to.equal("");
+      expect(result.code).to.equal(1);
+      expect(result.stdout.trim().split("\n")).to.have.length(1);
+      expect(JSON.parse(result.stdout)).to.deep.include({ valid: false, attester: null, canonical: null });
+      expect((JSON.parse(result.stdout) as { error: string }).error).to.match(/huge\.json" is larger than 1048576/);
+    });
+
+    it("sign and digest refuse an oversized file in one stderr line", async () => {
+      const path = file("big.json", padded(MiB + 1));
+      for (const argv of [
+        ["sign", path],
+        ["digest", path, "--registry", ATTESTER, "--chain", "1"],
+      ]) {
+        const { io, out, err } = fakeIo("", { ATTESTER_PRIVATE_KEY: vectors.attester.privateKey });
+        expect(await main(argv, io)).to.equal(1);
+        expect(out).to.deep.equal([]);
+        expect(err).to.have.length(1);
+        expect(err[0]).to.match(/^attest (sign|digest): ".*big\.json" is larger than 1048576 bytes/);
+      }
+    });
+  });
+
   describe("usage errors exit 64", () => {
     const path = () => file("b01.json", b01.attestation_json);
     const cases: [string, () => string[], RegExp][] = [
@@ -287,6 +354,15 @@ describe("attest verify", () => {
       const wrongShape = await run(["verify", "--url", base, "--pool", "p"]);
       expect(wrongShape.code).to.equal(1);
       expect(line(wrongShape.out).error).to.match(/\/api\/v1\/attester did not return an "attester" address/);
+    });
+
+    it("refuses a served body larger than 1 MiB", async () => {
+      served.pool = `{"x":"${"a".repeat(2 * 1024 * 1024)}"}`;
+      const { code, out } = await run(["verify", "--url", base, "--pool", "p", "--attester", ATTESTER]);
+      expect(code).to.equal(1);
+      expect(line(out).error).to.match(
+        /the body of GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/pool\/p is larger than 1048576/,
+      );
     });
 
     it("reports an unreachable server in one line", async () => {

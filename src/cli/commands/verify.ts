@@ -1,9 +1,10 @@
-import { readFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { BaseError } from "../../errors/base";
 import { parseAttestationJson } from "../../lib/parseAttestationJson";
 import type { Attestation } from "../../lib/types";
 import { verifyAttestation } from "../../lib/verifyAttestation";
+import { MAX_INPUT_BYTES } from "../main";
 import type { CliCommand, CliIo } from "../types";
 import { UsageError } from "../types";
 
@@ -30,20 +31,68 @@ type VerifyLine = {
 /** Input could not be obtained (missing file, HTTP failure): reported in the result line, never as a stack trace. */
 class InputError extends Error {}
 
-/** Reads the text of `<file>` or standard input (`-`). Exported for `attest digest` and `attest sign`. */
+const tooLarge = (what: string) =>
+  new InputError(`${what} is larger than ${MAX_INPUT_BYTES} bytes (1 MiB); an attestation is far smaller`);
+
+/**
+ * Reads the text of `<file>` or standard input (`-`), at most `MAX_INPUT_BYTES` (1 MiB): a larger input is an
+ * `InputError`, and no more than one byte past the cap is read. Exported for `attest digest` and `attest sign`.
+ */
 export async function readInputText(file: string, io: CliIo): Promise<string> {
-  if (file === "-") return io.readStdin();
+  if (file === "-") {
+    const text = await io.readStdin();
+    if (text.length > MAX_INPUT_BYTES || Buffer.byteLength(text, "utf8") > MAX_INPUT_BYTES)
+      throw tooLarge("standard input");
+    return text;
+  }
+  const buffer = Buffer.alloc(MAX_INPUT_BYTES + 1);
+  let length = 0;
   try {
-    return await readFile(file, "utf8");
+    const handle = await open(file, "r");
+    try {
+      for (;;) {
+        const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+        length += bytesRead;
+        if (bytesRead === 0 || length === buffer.length) break;
+      }
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
     const code = error && typeof error === "object" && "code" in error ? ` (${String(error.code)})` : "";
     throw new InputError(`cannot read ${JSON.stringify(file)}${code}`);
   }
+  if (length > MAX_INPUT_BYTES) throw tooLarge(JSON.stringify(file));
+  return buffer.toString("utf8", 0, length);
 }
 
 function message(error: unknown): string {
   const text = error instanceof BaseError ? error.shortMessage : error instanceof Error ? error.message : String(error);
   return text.split("\n")[0];
+}
+
+/** The response body as text, refusing (and cancelling) one larger than `MAX_INPUT_BYTES`. */
+async function readBody(response: Response, url: string): Promise<string> {
+  if (response.body === null) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.length;
+      if (size > MAX_INPUT_BYTES) {
+        await reader.cancel().catch(() => undefined);
+        throw tooLarge(`the body of GET ${url}`);
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    throw new InputError(`GET ${url} failed while reading the body: ${message(error)}`);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 async function fetchText(url: string): Promise<string> {
@@ -57,7 +106,7 @@ async function fetchText(url: string): Promise<string> {
     const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
     throw new InputError(`GET ${url} failed${cause || (error instanceof Error ? `: ${error.message}` : "")}`);
   }
-  const text = await response.text();
+  const text = await readBody(response, url);
   if (!response.ok) {
     let detail = "";
     try {
