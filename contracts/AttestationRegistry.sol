@@ -70,6 +70,11 @@ contract AttestationRegistry is IAttestationRegistry, Ownable2Step, EIP712, Reen
     /// `removed` byte above it lands at bit 8, which an `and` with a 0/1 value ignores).
     uint256 private constant _HAS_REVOKED_SHIFT = 176;
 
+    /// @dev The longest accepted unbonding period: 3,650 days (ten years is already far past any sane delay). With it,
+    /// `_time() + _UNBONDING_PERIOD` fits in 64 bits for every block time below 2^64 - 3,650 days (some 584 billion
+    /// years), so `requestUnbond`, `deregister` and `removeAttester` never overflow and bonds are never locked.
+    uint64 private constant _MAX_UNBONDING_PERIOD = 3650 days;
+
     uint256 private immutable _MIN_BOND;
     uint64 private immutable _UNBONDING_PERIOD;
 
@@ -85,13 +90,18 @@ contract AttestationRegistry is IAttestationRegistry, Ownable2Step, EIP712, Reen
     // ----------------------------------------------------------------------------------------------------------------
 
     /// @param owner The initial owner (may remove attesters and slash bonds).
-    /// @param minBond The minimum bond, in wei (immutable).
-    /// @param unbondingPeriod The delay between an unbonding request and the withdrawal, in seconds (immutable).
+    /// @param minBond The minimum bond, in wei (immutable): 1 to 2^96 - 1, else `InvalidMinBond`.
+    /// @param unbondingPeriod The delay between an unbonding request and the withdrawal, in seconds (immutable): at most
+    /// 3,650 days, else `InvalidUnbondingPeriod`.
     constructor(
         address owner,
         uint256 minBond,
         uint64 unbondingPeriod
     ) Ownable(owner) EIP712("AttestationRegistry", "1") {
+        if (minBond == 0 || minBond > type(uint96).max) revert InvalidMinBond(minBond);
+        if (unbondingPeriod > _MAX_UNBONDING_PERIOD) {
+            revert InvalidUnbondingPeriod(unbondingPeriod, _MAX_UNBONDING_PERIOD);
+        }
         _MIN_BOND = minBond;
         _UNBONDING_PERIOD = unbondingPeriod;
     }

@@ -77,6 +77,17 @@ interface IAttestationRegistry {
     /// `confidence`, `horizonDays`, `issuedAt`, `expiresAt`) has bits set above its type's width.
     error MalformedAttestation();
 
+    /// @notice Constructor: the minimum bond must be between 1 wei and 2^96 - 1 wei. Zero would keep a fully slashed
+    /// attester valid; above 2^96 - 1 nobody could register (bonds are stored in 96 bits).
+    /// @param minBond The rejected minimum bond.
+    error InvalidMinBond(uint256 minBond);
+
+    /// @notice Constructor: the unbonding period exceeds the maximum (3,650 days), which keeps `now + unbondingPeriod`
+    /// far inside 64 bits so that unbonding can never overflow and lock bonds.
+    /// @param unbondingPeriod The rejected period, in seconds.
+    /// @param maxUnbondingPeriod The largest accepted period, in seconds (3,650 days).
+    error InvalidUnbondingPeriod(uint64 unbondingPeriod, uint64 maxUnbondingPeriod);
+
     // ----------------------------------------------------------------------------------------------------------------
     // Events
     // ----------------------------------------------------------------------------------------------------------------

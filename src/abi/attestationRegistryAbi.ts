@@ -43,7 +43,16 @@ export const attestationRegistryAbi = [
     name: "BondTooLow",
     type: "error",
   },
+  { inputs: [{ internalType: "uint256", name: "minBond", type: "uint256" }], name: "InvalidMinBond", type: "error" },
   { inputs: [], name: "InvalidShortString", type: "error" },
+  {
+    inputs: [
+      { internalType: "uint64", name: "unbondingPeriod", type: "uint64" },
+      { internalType: "uint64", name: "maxUnbondingPeriod", type: "uint64" },
+    ],
+    name: "InvalidUnbondingPeriod",
+    type: "error",
+  },
   { inputs: [], name: "MalformedAttestation", type: "error" },
   { inputs: [{ internalType: "address", name: "attester", type: "address" }], name: "NotRegistered", type: "error" },
   { inputs: [{ internalType: "address", name: "attester", type: "address" }], name: "NotUnbonding", type: "error" },

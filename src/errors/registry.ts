@@ -277,6 +277,35 @@ export class MalformedAttestationError extends BaseError {
   }
 }
 
+export type InvalidMinBondErrorType = InvalidMinBondError & { name: "InvalidMinBondError" };
+/** `InvalidMinBond(minBond)`: deployment with a minimum bond of zero or above 2^96 - 1 wei. */
+export class InvalidMinBondError extends BaseError {
+  readonly minBond: bigint;
+  constructor({ minBond }: { minBond: bigint }) {
+    super(`minimum bond ${minBond} wei is out of range: deploy with a minBond from 1 wei to 2^96 - 1 wei`, {
+      code: "INVALID_MIN_BOND",
+      docsPath,
+      name: "InvalidMinBondError",
+    });
+    this.minBond = minBond;
+  }
+}
+
+export type InvalidUnbondingPeriodErrorType = InvalidUnbondingPeriodError & { name: "InvalidUnbondingPeriodError" };
+/** `InvalidUnbondingPeriod(unbondingPeriod, maxUnbondingPeriod)`: deployment with a period above the maximum. */
+export class InvalidUnbondingPeriodError extends BaseError {
+  readonly unbondingPeriod: bigint;
+  readonly maxUnbondingPeriod: bigint;
+  constructor({ unbondingPeriod, maxUnbondingPeriod }: { unbondingPeriod: bigint; maxUnbondingPeriod: bigint }) {
+    super(
+      `unbonding period ${unbondingPeriod} s exceeds the maximum ${maxUnbondingPeriod} s: deploy with an unbondingPeriod of at most ${duration(maxUnbondingPeriod)}`,
+      { code: "INVALID_UNBONDING_PERIOD", docsPath, name: "InvalidUnbondingPeriodError" },
+    );
+    this.unbondingPeriod = unbondingPeriod;
+    this.maxUnbondingPeriod = maxUnbondingPeriod;
+  }
+}
+
 // ------------------------------------------------------------------------------------------------------------------
 // Conditions found before or around the call.
 // ------------------------------------------------------------------------------------------------------------------

@@ -20,6 +20,8 @@ import {
   BondOverflowError,
   BondTooLowError,
   InsufficientFundsError,
+  InvalidMinBondError,
+  InvalidUnbondingPeriodError,
   MalformedAttestationError,
   NotRegisteredError,
   NotUnbondingError,
@@ -69,6 +71,12 @@ describe("toRegistryError", function () {
       [revert("TransferFailed", [who, 7n]), TransferFailedError, { to: who, amount: 7n }],
       [revert("AttesterRemoved", [who]), AttesterRemovedError, { attester: who }],
       [revert("MalformedAttestation", []), MalformedAttestationError, {}],
+      [revert("InvalidMinBond", [0n]), InvalidMinBondError, { minBond: 0n }],
+      [
+        revert("InvalidUnbondingPeriod", [2n ** 64n - 1n, 315_360_000n]),
+        InvalidUnbondingPeriodError,
+        { unbondingPeriod: 2n ** 64n - 1n, maxUnbondingPeriod: 315_360_000n },
+      ],
     ];
     for (const [error, type, fields] of cases) {
       const mapped = toRegistryError(error, {});

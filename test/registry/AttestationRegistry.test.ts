@@ -113,6 +113,59 @@ describe("AttestationRegistry", function () {
       expect(parameters.unbondingPeriod).to.equal(`${DEFAULT_UNBONDING_PERIOD}n`);
     });
 
+    describe("constructor validations", function () {
+      const MAX_UNBONDING_PERIOD = 3650n * 86_400n;
+
+      it("reverts with InvalidMinBond for a zero minimum bond", async function () {
+        const { owner } = await loadFixture(deployRegistryFixture);
+        const factory = new AttestationRegistry__factory(owner);
+        await expect(factory.deploy(owner.address, 0n, UNBONDING_PERIOD))
+          .to.be.revertedWithCustomError(factory, "InvalidMinBond")
+          .withArgs(0n);
+      });
+
+      it("reverts with InvalidMinBond for a minimum bond above 2^96 - 1 wei", async function () {
+        const { owner } = await loadFixture(deployRegistryFixture);
+        const factory = new AttestationRegistry__factory(owner);
+        await expect(factory.deploy(owner.address, UINT96_MAX + 1n, UNBONDING_PERIOD))
+          .to.be.revertedWithCustomError(factory, "InvalidMinBond")
+          .withArgs(UINT96_MAX + 1n);
+      });
+
+      it("accepts the minimum bond bounds 1 wei and 2^96 - 1 wei", async function () {
+        const { owner } = await loadFixture(deployRegistryFixture);
+        const factory = new AttestationRegistry__factory(owner);
+        for (const minBond of [1n, UINT96_MAX]) {
+          const deployed = await factory.deploy(owner.address, minBond, UNBONDING_PERIOD);
+          expect(await deployed.minBond()).to.equal(minBond);
+        }
+      });
+
+      it("reverts with InvalidUnbondingPeriod one second above 3,650 days and at 2^64 - 1", async function () {
+        const { owner } = await loadFixture(deployRegistryFixture);
+        const factory = new AttestationRegistry__factory(owner);
+        for (const period of [MAX_UNBONDING_PERIOD + 1n, (1n << 64n) - 1n]) {
+          await expect(factory.deploy(owner.address, MIN_BOND, period))
+            .to.be.revertedWithCustomError(factory, "InvalidUnbondingPeriod")
+            .withArgs(period, MAX_UNBONDING_PERIOD);
+        }
+      });
+
+      it("accepts exactly 3,650 days, and unbonding then works without overflow", async function () {
+        const { owner, attester, beneficiary } = await loadFixture(deployRegistryFixture);
+        const deployed = await new AttestationRegistry__factory(owner).deploy(
+          owner.address,
+          MIN_BOND,
+          MAX_UNBONDING_PERIOD,
+        );
+        expect(await deployed.unbondingPeriod()).to.equal(MAX_UNBONDING_PERIOD);
+        await deployed.connect(attester).register(beneficiary.address, { value: MIN_BOND });
+        await deployed.connect(attester).requestUnbond();
+        const { withdrawableAt } = await deployed.getAttester(attester.address);
+        expect(withdrawableAt).to.equal(BigInt(await time.latest()) + MAX_UNBONDING_PERIOD);
+      });
+    });
+
     it("exposes the ERC-5267 EIP-712 domain bound to this chain and this registry", async function () {
       const { registry, registryAddress, chainId } = await loadFixture(deployRegistryFixture);
       const domain = await registry.eip712Domain();

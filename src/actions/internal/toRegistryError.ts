@@ -20,6 +20,8 @@ import {
   BondOverflowError,
   BondTooLowError,
   InsufficientFundsError,
+  InvalidMinBondError,
+  InvalidUnbondingPeriodError,
   MalformedAttestationError,
   NotRegisteredError,
   NotUnbondingError,
@@ -158,6 +160,13 @@ function fromCustomError(name: string, args: readonly unknown[]): Error | undefi
       return new AttesterRemovedError({ attester: a[0] as Address });
     case "MalformedAttestation":
       return new MalformedAttestationError();
+    case "InvalidMinBond":
+      return new InvalidMinBondError({ minBond: a[0] as bigint });
+    case "InvalidUnbondingPeriod":
+      return new InvalidUnbondingPeriodError({
+        unbondingPeriod: BigInt(a[0] as bigint),
+        maxUnbondingPeriod: BigInt(a[1] as bigint),
+      });
     default:
       return undefined;
   }
