@@ -241,6 +241,9 @@ export function createPoolsRepository({ db, freshnessWindowS, cacheTtlMs, now }:
     },
     /** `GET /api/v1/pool/{pool}` body, serialized; throws {@link ApiError} 400/404/409. */
     async attestationJson(id: string): Promise<string> {
+      // A malformed id is rejected before the cache: its message quotes the caller's own spelling, and the cache
+      // key is case-folded, so a cached 400 would echo another caller's id.
+      parsePoolId({ id });
       return cached(`pool:${id.toLowerCase()}`, () => buildAttestation(id));
     },
     /** Counts and the last ingestion pass, for `GET /api/v1/health`. Never cached; 503 when the store fails. */

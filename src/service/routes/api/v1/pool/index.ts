@@ -14,7 +14,8 @@ const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
           "The pool id is 0x<address> (unique across chains, else 409), <chainId>:0x<address> or eip155:<chainId>:0x<address>, any case.",
         tags: ["attestations"],
         params: Type.Object({
-          pool: Type.String({ maxLength: 200, description: "pool identifier", examples: ["eip155:1:0x…"] }),
+          // No maxLength: parsePoolId rejects every malformed id alike (INVALID_POOL_ID); the router caps it at 500.
+          pool: Type.String({ description: "pool identifier", examples: ["eip155:1:0x…"] }),
         }),
         response: { 200: AttestationResponseSchema, ...errorResponses(400, 404, 409, 429, 500) },
       },
