@@ -126,7 +126,8 @@ export const VerifyBodySchema = Type.Object(
     issuedAt: integerInput("Unix seconds"),
     pool: Type.String({ pattern: "^0x[0-9a-fA-F]{40}$" }),
     signature: Type.String({ pattern: "^(0x|0X)?[0-9a-fA-F]{130}$", description: "65 bytes hex" }),
-    attester: Type.Optional(Type.String({ description: "ignored: the service checks against its own attester" })),
+    // Informational in the payload (the library and the CLI ignore it), so any JSON value is accepted.
+    attester: Type.Optional(Type.Unknown({ description: "ignored: the service checks against its own attester" })),
   },
   { additionalProperties: true },
 );

@@ -265,10 +265,10 @@ describe("service API (route level, real SQLite)", function () {
       });
     }
 
-    it("answers 400 (not 404 or 5xx) for an overlong id", async function () {
+    it("answers 400 INVALID_POOL_ID (not 404 or 5xx) for an overlong id", async function () {
       const res = await get(`/api/v1/pool/${"a".repeat(300)}`);
       expect(res.statusCode).to.equal(400);
-      expect(res.json().error.code).to.equal("INVALID_REQUEST");
+      expect(res.json().error.code).to.equal("INVALID_POOL_ID");
     });
   });
 
@@ -329,6 +329,14 @@ describe("service API (route level, real SQLite)", function () {
       const forged = { ...JSON.parse(served), attester: "0x0000000000000000000000000000000000000001" };
       expect((await verify(JSON.stringify(forged))).json().valid).to.equal(true);
     });
+
+    for (const attester of [null, 5, { address: "0x1" }, [], true]) {
+      it(`ignores a non-string payload attester (${JSON.stringify(attester)}): it is informational`, async function () {
+        const res = await verify(JSON.stringify({ ...JSON.parse(served), attester }));
+        expect(res.statusCode).to.equal(200);
+        expect(res.json()).to.include({ valid: true, attester: TEST_ATTESTER });
+      });
+    }
 
     it("rejects a string confidence with 400 naming the field (no coercion)", async function () {
       const res = await verify(JSON.stringify({ ...JSON.parse(served), confidence: "0.85" }));
