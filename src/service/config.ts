@@ -40,7 +40,7 @@ export const EnvSchema = Type.Object({
     type: "string",
     enum: ["fatal", "error", "warn", "info", "debug", "trace", "silent"],
     default: "warn",
-    description: "log level of the HTTP server (debug logs every request)",
+    description: "log level of the HTTP server (info, debug and trace log every request)",
   }),
 });
 export type Env = Static<typeof EnvSchema>;
@@ -104,6 +104,14 @@ export function loadConfig({ env, cwd = process.cwd() }: LoadConfigParameters): 
         throw new ConfigError({ variable: name, message: `must be an http(s) or ws(s) URL (got "${value}")` });
       }
       rpcUrls[Number(rpc[1])] = value.trim();
+    }
+  }
+
+  // Ajv would coerce "1e3", "0x50", " 12" or "1.0" to integers; a number here is plain decimal digits.
+  for (const [name, value] of Object.entries(data)) {
+    const schema = (EnvSchema.properties as Record<string, { type?: string }>)[name];
+    if (schema?.type === "integer" && !/^(0|-?[1-9][0-9]*)$/.test(value)) {
+      throw new ConfigError({ variable: name, message: `must be integer, in decimal digits (got "${value}")` });
     }
   }
 
