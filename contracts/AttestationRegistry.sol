@@ -177,7 +177,9 @@ contract AttestationRegistry is IAttestationRegistry, Ownable2Step, EIP712, Reen
         record.beneficiary = address(0);
         emit Withdrawn(msg.sender, beneficiary, amount);
 
-        _send(beneficiary, amount);
+        // Nothing to pay after a full slash: skipping the call also keeps a beneficiary that rejects ether from
+        // stranding the record (and the key) forever.
+        if (amount != 0) _send(beneficiary, amount);
     }
 
     // ----------------------------------------------------------------------------------------------------------------

@@ -557,6 +557,23 @@ describe("AttestationRegistry", function () {
       expect((await registry.getAttester(attester.address)).registered).to.equal(false);
     });
 
+    it("clears a fully slashed record even when the beneficiary rejects ether: no transfer, Withdrawn with 0", async function () {
+      const { registry, malicious, withdrawCall, registerMaliciousAndUnbond } =
+        await loadFixture(registryWithHarnessesFixture);
+      const self = await malicious.getAddress();
+      await registerMaliciousAndUnbond();
+      await registry.slash(self, MIN_BOND, (await ethers.getSigners())[1].address);
+      await malicious.setMode(REJECT);
+      await expect(malicious.callRegistry(withdrawCall)).to.emit(registry, "Withdrawn").withArgs(self, self, 0n);
+      const info = await registry.getAttester(self);
+      expect(info.unbonding).to.equal(false);
+      expect(info.beneficiary).to.equal(ZERO_ADDRESS);
+      // The key is free again: it can register anew.
+      await malicious.setMode(ACCEPT);
+      await malicious.callRegistry(registry.interface.encodeFunctionData("register", [self]), { value: MIN_BOND });
+      expect((await registry.getAttester(self)).registered).to.equal(true);
+    });
+
     it("blocks a re-entrant withdraw from a malicious beneficiary: paid once", async function () {
       const { registry, malicious, withdrawCall, registerMaliciousAndUnbond } =
         await loadFixture(registryWithHarnessesFixture);
