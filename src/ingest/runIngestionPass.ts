@@ -376,8 +376,16 @@ async function runPass(parameters: RunIngestionPassParameters, runId: string, st
     }
 
     const reports = Object.values(sources);
-    // "failed" only when no source delivered anything; a source that delivered part (some pools) makes it "partial".
-    const status = reports.every((r) => r.ok) ? "ok" : reports.every((r) => !r.ok && !r.rows) ? "failed" : "partial";
+    // "failed" when no data source delivered anything; a source that delivered part (some pools) makes it "partial".
+    // Issuance is a step, not a source: signing nothing from no data must not turn a failed pass into a partial one.
+    const data = Object.entries(sources)
+      .filter(([name]) => name !== "issue")
+      .map(([, report]) => report);
+    const status = reports.every((r) => r.ok)
+      ? "ok"
+      : data.length > 0 && data.every((r) => !r.ok && !r.rows)
+        ? "failed"
+        : "partial";
     const finishedAt = now();
     await finishIngestRun(db, { id: runId, finishedAt, status, sources });
     log(`pass ${runId}: ${status} (${observedPools} pools observed on chain)`);

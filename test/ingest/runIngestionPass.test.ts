@@ -260,6 +260,23 @@ describe("runIngestionPass", function () {
     expect(report.issuance).to.deep.equal([]);
   });
 
+  it("reports failed (not partial) when every data source failed, even though the issuance step ran", async () => {
+    const report = await runIngestionPass({
+      store,
+      pools: [{ ...pools[0], chainId: 8453 }],
+      chains: [],
+      feeds: {},
+      now: () => DAY0,
+      issue: { privateKey: KEY, lifetimeS: DAY },
+      freshnessWindowS: 3600,
+      log: quiet,
+    });
+    expect(report.sources.issue).to.deep.equal({ ok: true, rows: 0 });
+    expect(report.issuance.map((outcome) => outcome.action)).to.deep.equal(["none"]);
+    expect(report.status).to.equal("failed");
+    expect((await listIngestRuns(store.db)).map((run) => run.status)).to.deep.equal(["failed"]);
+  });
+
   it("lets two passes overlap in one process without marking the first interrupted", async () => {
     const t = DAY0 + 35 * DAY;
     clock = t;
