@@ -426,18 +426,19 @@ contract AttestationRegistry is IAttestationRegistry, Ownable2Step, EIP712, Reen
             let v := byte(0, calldataload(add(signature.offset, 0x40))) // byte 64
             // Exactly 65 bytes, low s (no malleable twin) and v in {27, 28}, checked before paying for the precompile.
             // Reading past a shorter signature is harmless: calldataload pads with zeros and the length check fails.
-            // A non-zero `dirty` (malformed attestation words) also skips recovery.
+            // `v - 27 > 1` (wrapping below 27) is `v not in {27, 28}` in one comparison. A non-zero `dirty`
+            // (malformed attestation words) also skips recovery.
             if and(eq(signature.length, 65), iszero(or(dirty, or(gt(s, _HALF_ORDER), gt(sub(v, 27), 1))))) {
                 let m := mload(0x40) // free memory as scratch for the 128-byte precompile input
-                mstore(m, digest)
-                mstore(add(m, 0x20), v)
-                mstore(add(m, 0x40), r)
-                mstore(add(m, 0x60), s)
+                mstore(m, digest) // word 0: the message hash
+                mstore(add(m, 0x20), v) // word 1: v (27 or 28)
+                mstore(add(m, 0x40), r) // word 2: r
+                mstore(add(m, 0x60), s) // word 3: s
                 // ecrecover (0x01) writes 32 bytes on success and nothing on failure (r or s zero or out of range,
-                // no point on the curve); zero the output slot first so failure reads as address(0).
-                mstore(0x00, 0)
-                pop(staticcall(gas(), 0x01, m, 0x80, 0x00, 0x20))
-                signer := mload(0x00)
+                // no point on the curve).
+                mstore(0x00, 0) // the output word, zeroed so that a failed recovery reads as address(0)
+                pop(staticcall(gas(), 0x01, m, 0x80, 0x00, 0x20)) // ecrecover(128 bytes at m) -> 32 bytes at 0x00
+                signer := mload(0x00) // the recovered address, or zero
             }
         }
     }

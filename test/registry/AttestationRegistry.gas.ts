@@ -39,8 +39,12 @@ async function gasFixture() {
   return { ...fixture, caller, signature };
 }
 
+/** The number of `it` blocks below that measure figures: an update must run them all. */
+const MEASURING_TESTS = 3;
+
 describe("AttestationRegistry gas", function () {
   const figures: Record<string, number> = {};
+  let measuringTestsRun = 0;
 
   // Start from a fresh chain: in the full `npm test` run, earlier suites leave the deployer's nonce elsewhere, which
   // moves the registry address, hence the EIP-712 domain, the signature bytes and the calldata gas. `reset` also
@@ -64,6 +68,7 @@ describe("AttestationRegistry gas", function () {
     expect(revoked.valid).to.equal(true);
     figures["verify: cold, from a contract (attester has revoked other digests)"] = Number(revoked.cold);
     figures["verify: warm, from a contract (attester has revoked other digests)"] = Number(revoked.warm);
+    measuringTestsRun++;
   });
 
   it("measures the gasUsed of EOA transactions that call verify", async function () {
@@ -74,6 +79,7 @@ describe("AttestationRegistry gas", function () {
     figures["verify: EOA transaction through VerifyGasCaller.check (gasUsed)"] = await gasUsed(
       caller.check(registryAddress, FIXED_ATTESTATION, signature),
     );
+    measuringTestsRun++;
   });
 
   it("measures the lifecycle transactions", async function () {
@@ -99,6 +105,7 @@ describe("AttestationRegistry gas", function () {
     figures["deregister (self)"] = await gasUsed(registry.connect(secondAttester).deregister());
     await time.increase(UNBONDING_PERIOD);
     figures["withdraw"] = await gasUsed(registry.connect(attester).withdraw());
+    measuringTestsRun++;
   });
 
   after(function () {
@@ -109,11 +116,17 @@ describe("AttestationRegistry gas", function () {
 
   it("stays at or below the committed snapshot (npm run gas:snapshot rewrites it)", function () {
     if (UPDATE) {
+      // A filtered run (--grep) must not write a partial snapshot.
+      expect(measuringTestsRun, "run the whole file to update the snapshot").to.equal(MEASURING_TESTS);
       writeFileSync(SNAPSHOT_FILE, `${JSON.stringify(figures, null, 2)}\n`);
       return;
     }
     expect(existsSync(SNAPSHOT_FILE), "snapshot missing: run npm run gas:snapshot").to.equal(true);
     const snapshot = JSON.parse(readFileSync(SNAPSHOT_FILE, "utf8")) as Record<string, number>;
+    // Every snapshot figure must be measured in this run, so a filtered run (--grep) cannot pass without measuring.
+    expect(Object.keys(figures).sort(), "measured keys differ from the snapshot's: run the whole file").to.deep.equal(
+      Object.keys(snapshot).sort(),
+    );
     for (const [key, gas] of Object.entries(figures)) {
       expect(snapshot[key], `no snapshot figure for "${key}": run npm run gas:snapshot`).to.be.a("number");
       expect(gas, `"${key}" rose above the snapshot`).to.be.at.most(snapshot[key]);
