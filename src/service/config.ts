@@ -111,7 +111,7 @@ export function loadConfig({ env, cwd = process.cwd() }: LoadConfigParameters): 
   for (const [name, value] of Object.entries(data)) {
     const schema = (EnvSchema.properties as Record<string, { type?: string }>)[name];
     if (schema?.type === "integer" && !/^(0|-?[1-9][0-9]*)$/.test(value)) {
-      throw new ConfigError({ variable: name, message: `must be integer, in decimal digits (got "${value}")` });
+      throw new ConfigError({ variable: name, message: `must be integer (got "${value}")` });
     }
   }
 

@@ -91,8 +91,8 @@ describe("service configuration", function () {
       [{ PORT: "eighty" }, /^PORT: must be integer/],
       [{ INGEST_INTERVAL_S: "0" }, /^INGEST_INTERVAL_S: must be >= 1/],
       [{ FRESHNESS_WINDOW_S: "1.5" }, /^FRESHNESS_WINDOW_S: must be integer/],
-      [{ INGEST_INTERVAL_S: "1e3" }, /^INGEST_INTERVAL_S: must be integer, in decimal digits \(got "1e3"\)$/],
-      [{ PORT: "0x50" }, /^PORT: must be integer, in decimal digits \(got "0x50"\)$/],
+      [{ INGEST_INTERVAL_S: "1e3" }, /^INGEST_INTERVAL_S: must be integer \(got "1e3"\)$/],
+      [{ PORT: "0x50" }, /^PORT: must be integer \(got "0x50"\)$/],
       [{ DEMO_DAYS: "16.0" }, /^DEMO_DAYS: must be integer/],
       [{ ATTESTATION_LIFETIME_S: "060" }, /^ATTESTATION_LIFETIME_S: must be integer/],
       [
