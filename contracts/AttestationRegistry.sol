@@ -238,6 +238,11 @@ contract AttestationRegistry is IAttestationRegistry, Ownable2Step, EIP712, Reen
     // ----------------------------------------------------------------------------------------------------------------
 
     /// @inheritdoc IAttestationRegistry
+    /// @dev No early return when recovery fails: the record of address(0) is always empty (no call comes from it), so
+    /// the checks give false for it and the valid path saves a branch. Dirty words (see `_dirtyBits`) recover nothing
+    /// either: a key that signs raw digests (a KMS signing `hashAttestation` output) must never back calldata that
+    /// decodes to no attestation, and `expiresAt` is a uint64 whenever it matters. The spec's boundaries are
+    /// inclusive: bond at least the minimum, valid up to and including `expiresAt`.
     function verify(
         Attestation calldata a,
         bytes calldata signature
@@ -248,36 +253,25 @@ contract AttestationRegistry is IAttestationRegistry, Ownable2Step, EIP712, Reen
         assembly ("memory-safe") {
             // a.expiresAt, the sixth word of the static struct, read raw: no ABI validation that could revert.
             expiresAt := calldataload(add(a, 0xa0))
-            // `_dirtyBits(a)`, inlined (the internal call costs 40 gas here) and reusing `expiresAt`: dirty high bits,
-            // folded from the widest field down so that each field costs one `or` and one shift.
+            // `_dirtyBits(a)`, inlined (the internal call costs 40 gas here) and reusing `expiresAt`.
             // issuedAt | expiresAt | pool >> 96: at or above 2^64 exactly when one of the three is out of range.
             dirty := or(or(calldataload(add(a, 0x80)), expiresAt), shr(96, calldataload(add(a, 0x20))))
             // horizonDays | (previous >> 32): at or above 2^32 exactly when horizonDays (uint32) or the previous is.
             dirty := or(calldataload(add(a, 0x60)), shr(32, dirty))
-            // confidence | (previous >> 16), keeping the bits from 2^16 up: non-zero exactly when confidence (uint16)
-            // or any earlier field is out of range.
+            // confidence | (previous >> 16), keeping the bits from 2^16 up: non-zero exactly when any field is dirty.
             dirty := shr(16, or(calldataload(add(a, 0x40)), shr(16, dirty)))
         }
-        // No early return when recovery fails: the record of address(0) is always empty (no call comes from it), so
-        // the checks below give false for it, and the valid path saves a branch. Dirty words recover nothing either
-        // (`_tryRecover` returns zero for them): a key that signs raw digests (a KMS signing `hashAttestation` output)
-        // must never back calldata that decodes to no attestation, and `expiresAt` is a uint64 whenever it matters.
         attester = _tryRecover(digest, signature, dirty);
 
-        uint256 word;
-        assembly ("memory-safe") {
-            // The slot of `_records[attester]`, hashed in scratch space: `attester` came from the precompile's 32-byte
-            // output (or is zero), so it is already clean.
-            mstore(0x00, attester) // mapping key
-            mstore(0x20, _records.slot) // mapping slot
-            // One SLOAD for bond, withdrawableAt and the flags, decoded below. Reading the fields through `record.x`
-            // in a short-circuit `&&` chain makes Solidity re-read the slot per field (100 gas each).
-            word := sload(keccak256(0x00, 0x40))
-        }
-        // The spec's boundaries are inclusive: bond at least the minimum, valid up to and including `expiresAt`.
         uint256 minBond_ = _MIN_BOND;
         uint256 currentTime = _time();
         assembly ("memory-safe") {
+            // `_records[attester]`, hashed in scratch space (`attester` is the precompile's clean output, or zero).
+            mstore(0x00, attester) // mapping key
+            mstore(0x20, _records.slot) // mapping slot
+            // One SLOAD for bond, withdrawableAt and the flags. Reading them through `record.x` in a short-circuit
+            // `&&` chain makes Solidity re-read the slot per field (100 gas each).
+            let word := sload(keccak256(0x00, 0x40))
             // All operands are on the stack, so the three checks are combined without short-circuit jumps.
             valid := and(
                 eq(and(shr(_FLAGS_SHIFT, word), _REGISTERED_UNBONDING_MASK), _REGISTERED_ONLY), // registered, not unbonding

@@ -1,7 +1,7 @@
 import {
   concat,
   encodeAbiParameters,
-  hashDomain,
+  domainSeparator as viemDomainSeparator,
   hashTypedData,
   keccak256,
   toHex,
@@ -113,17 +113,7 @@ export function rawWordsDigest(domain: TypedDataDomain, words: readonly bigint[]
       [keccak256(toHex(ATTESTATION_TYPE_STRING)), ...words],
     ),
   );
-  const domainSeparator = hashDomain({
-    domain,
-    types: {
-      EIP712Domain: [
-        { name: "name", type: "string" },
-        { name: "version", type: "string" },
-        { name: "chainId", type: "uint256" },
-        { name: "verifyingContract", type: "address" },
-      ],
-    },
-  });
+  const domainSeparator = viemDomainSeparator({ domain });
   return keccak256(concat(["0x1901", domainSeparator, structHash]));
 }
 
