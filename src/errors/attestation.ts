@@ -66,6 +66,7 @@ export class InvalidAttestationFieldError extends BaseError {
     code = "ATTESTATION_FIELD_INVALID",
     anchor = "v1-eip-191",
     name = "InvalidAttestationFieldError",
+    received = show(value),
   }: {
     field: string;
     value: unknown;
@@ -74,11 +75,13 @@ export class InvalidAttestationFieldError extends BaseError {
     code?: string;
     anchor?: string;
     name?: string;
+    /** How the bad value is shown in `metaMessages` (default: a short rendering of `value`). */
+    received?: string;
   }) {
     super(`Attestation field "${field}" is invalid: ${reason}.`, {
       code,
       docsPath: `${DOCS}#${anchor}`,
-      metaMessages: [`Received: ${show(value)}`, fix],
+      metaMessages: [`Received: ${received}`, fix],
       name,
     });
     this.field = field;
@@ -87,18 +90,39 @@ export class InvalidAttestationFieldError extends BaseError {
 }
 
 export type InvalidIntegerFieldErrorType = InvalidIntegerFieldError & { name: "InvalidIntegerFieldError" };
-/** chainId, expiry, horizon or issuedAt is not a non-negative safe integer (number or canonical decimal string). */
+/**
+ * chainId, expiry, horizon or issuedAt is not a non-negative safe integer (number or canonical decimal string).
+ * From `parseAttestationJson`, `text` is the number as written in the JSON (e.g. `8453.0`) and `position` its offset.
+ */
 export class InvalidIntegerFieldError extends InvalidAttestationFieldError {
-  constructor({ field, value, reason }: { field: string; value: unknown; reason: string }) {
+  readonly position: number | undefined;
+  constructor({
+    field,
+    value,
+    reason,
+    text,
+    position,
+  }: {
+    field: string;
+    value: unknown;
+    reason: string;
+    text?: string;
+    position?: number;
+  }) {
     super({
       field,
       value,
       reason,
-      fix: `Use a non-negative integer <= 9007199254740991, as a JSON number or a decimal string like "8453" (no sign, hex, fraction or leading zero).`,
+      received:
+        text === undefined
+          ? undefined
+          : `${text.length > 80 ? `${text.slice(0, 77)}...` : text} (JSON text${position === undefined ? "" : ` at position ${position}`})`,
+      fix: `Use a non-negative integer <= 9007199254740991, as a JSON number written as plain digits or a decimal string like "8453" (no sign, hex, fraction, exponent or leading zero).`,
       code: "ATTESTATION_INTEGER_INVALID",
       anchor: "integer-fields",
       name: "InvalidIntegerFieldError",
     });
+    this.position = position;
   }
 }
 

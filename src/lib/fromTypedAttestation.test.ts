@@ -58,6 +58,8 @@ describe("fromTypedAttestation", () => {
       ["chainId", "0x1"],
       ["chainId", "01"],
       ["chainId", 1.5],
+      ["chainId", -0],
+      ["horizonDays", -0],
       ["confidence", null],
     ];
     for (const [field, value] of bad)

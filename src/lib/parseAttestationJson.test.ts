@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import fc from "fast-check";
 import vectors from "../../test/vectors/attestation-v1.json";
-import { DuplicateJsonKeyError, InvalidJsonError } from "../errors/attestation";
+import { DuplicateJsonKeyError, InvalidIntegerFieldError, InvalidJsonError } from "../errors/attestation";
 import { parseAttestationJson } from "./parseAttestationJson";
 
 const parse = (text: string) => parseAttestationJson({ text });
@@ -41,6 +41,81 @@ describe("parseAttestationJson", () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  describe("integer fields (chainId, expiry, horizon, issuedAt) of the top-level object", () => {
+    const fields = ["chainId", "expiry", "horizon", "issuedAt"] as const;
+
+    it("rejects a number whose text has a fraction, an exponent or a sign, naming the field", () => {
+      const tokens = [
+        "8453.0",
+        "8453.0000000000001",
+        "1767225600.0000001",
+        "8.453e3",
+        "8453e0",
+        "8453E+0",
+        "1e3",
+        "-0",
+        "-0.0",
+        "-0e0",
+        "0.0",
+        "0e5",
+        "-1",
+        "-8453",
+      ];
+      for (const field of fields)
+        for (const token of tokens) {
+          const text = `{"pool":"0x1","${field}":${token},"confidence":0.85}`;
+          expect(() => JSON.parse(text)).not.to.throw(); // JSON.parse would hand over an integer (or -0)
+          expect(() => parse(text), text)
+            .to.throw(InvalidIntegerFieldError)
+            .that.includes({ field, code: "ATTESTATION_INTEGER_INVALID", position: text.indexOf(token, 12) });
+        }
+      expect(() => parse('{"chainId":8453.0}')).to.throw(
+        InvalidIntegerFieldError,
+        'Attestation field "chainId" is invalid: the JSON number is written with a fraction; write the integer as plain digits.',
+      );
+      expect(() => parse('{"expiry":1.5e3}')).to.throw(
+        InvalidIntegerFieldError,
+        /written with a fraction and an exponent/,
+      );
+      expect(() => parse('{"expiry":-1.5e3}')).to.throw(InvalidIntegerFieldError, /"expiry" is invalid: negative\./);
+      for (const token of ["-0", "-0.0", "-0e0", "-0.0E+7"])
+        expect(() => parse(`{"horizon":${token}}`), token).to.throw(
+          InvalidIntegerFieldError,
+          /"horizon" is invalid: negative zero \(a sign\)\./,
+        );
+    });
+
+    it("rejects plain digits above 2^53 - 1, which JSON.parse would round", () => {
+      for (const token of ["9007199254740992", "9007199254740993", "12345678901234567890", "1".repeat(400)])
+        expect(() => parse(`{"horizon":${token}}`), token)
+          .to.throw(InvalidIntegerFieldError, /larger than 2\^53 - 1/)
+          .with.property("field", "horizon");
+      expect((parse('{"horizon":9007199254740991}') as { horizon: number }).horizon).to.equal(9007199254740991);
+    });
+
+    it("shows the number as written, shortened, in metaMessages", () => {
+      const error = (() => {
+        try {
+          parse(`{"issuedAt":1${"0".repeat(200)}.5}`);
+        } catch (e) {
+          return e as InvalidIntegerFieldError;
+        }
+      })();
+      expect(error).to.be.instanceOf(InvalidIntegerFieldError);
+      expect(error!.metaMessages![0]).to.match(/^Received: 10{76}\.\.\. \(JSON text at position 12\)$/);
+    });
+
+    it("accepts plain digits, and leaves strings, confidence and every other number alone", () => {
+      const text =
+        '{"chainId":8453,"expiry":0,"horizon":"30","issuedAt":9007199254740991,"confidence":8.5e-1,' +
+        '"symbol":1.0,"eip712":{"message":{"chainId":1.0,"expiresAt":-0}},"list":[{"expiry":1e3}]}';
+      expect(parse(text)).to.deep.equal(JSON.parse(text));
+      expect(parse('{"confidence":-0}')).to.deep.equal({ confidence: -0 });
+      expect(parse('[{"chainId":1.0}]')).to.deep.equal([{ chainId: 1 }]); // not an attestation object
+      expect(parse('{"chainId":"8453.0"}')).to.deep.equal({ chainId: "8453.0" }); // strings: parseIntegerField's job
+    });
   });
 
   it("rejects a repeated member name, at any depth and however it is spelled", () => {

@@ -1,6 +1,8 @@
 import {
   DuplicateJsonKeyError,
   type DuplicateJsonKeyErrorType,
+  InvalidIntegerFieldError,
+  type InvalidIntegerFieldErrorType,
   InvalidJsonError,
   type InvalidJsonErrorType,
 } from "../errors/attestation";
@@ -13,7 +15,8 @@ export type ParseAttestationJsonParameters = {
 /** The parsed value, exactly as `JSON.parse` would return it. Check it with `verifyAttestation`. */
 export type ParseAttestationJsonReturnType = unknown;
 
-export type ParseAttestationJsonErrorType = InvalidJsonErrorType | DuplicateJsonKeyErrorType;
+export type ParseAttestationJsonErrorType =
+  InvalidJsonErrorType | DuplicateJsonKeyErrorType | InvalidIntegerFieldErrorType;
 
 /** Deeper nesting than this is rejected instead of exhausting the stack. */
 const MAX_DEPTH = 256;
@@ -34,14 +37,42 @@ const ESCAPES = new Map([
 const isDigit = (code: number) => code >= 0x30 && code <= 0x39;
 
 /**
+ * The attestation's integer fields. A JSON number in them must be written as plain digits: `8453.0`, `8.453e3` and
+ * `-0` become integers in JavaScript, so only the text can tell that they were not written as one.
+ */
+const INTEGER_FIELDS = new Set(["chainId", "expiry", "horizon", "issuedAt"]);
+const MAX_SAFE_DIGITS = String(Number.MAX_SAFE_INTEGER);
+
+/** Why a number token cannot be an integer field, or null when it is plain digits within 2^53 - 1. */
+function integerTokenProblem(token: string): string | null {
+  // Same wording as parseIntegerField gives for the number itself.
+  if (token.startsWith("-")) return Number(token) === 0 ? "negative zero (a sign)" : "negative";
+  const problems: string[] = [];
+  if (token.includes(".")) problems.push("a fraction");
+  if (/[eE]/.test(token)) problems.push("an exponent");
+  if (problems.length > 0)
+    return `the JSON number is written with ${problems.join(" and ")}; write the integer as plain digits`;
+  if (token.length > MAX_SAFE_DIGITS.length || (token.length === MAX_SAFE_DIGITS.length && token > MAX_SAFE_DIGITS))
+    return "larger than 2^53 - 1";
+  return null;
+}
+
+/**
  * Parses JSON text strictly (RFC 8259, the grammar of `JSON.parse`) and rejects any object that repeats a member
  * name, even when the repeats are spelled differently (`"a"` and `"\u0061"`). Parsers disagree on which repeated
  * value wins, so accepting them would let a verifier check a value other than the one a reader sees.
+ *
+ * For the attestation's integer fields (`chainId`, `expiry`, `horizon`, `issuedAt` of a top-level object) a JSON
+ * number must be written as plain digits, `^(0|[1-9][0-9]*)$`, at most 2^53 - 1: `8453.0`, `8.453e3` and `-0` parse
+ * to integers in JavaScript, so the text is the only place where the fraction, exponent or sign can be seen. Other
+ * numbers (`confidence` included) keep full JSON-number semantics.
  *
  * @param parameters - {@link ParseAttestationJsonParameters}
  * @returns The parsed value. {@link ParseAttestationJsonReturnType}
  * @throws {InvalidJsonError} For text that is not JSON (with the position).
  * @throws {DuplicateJsonKeyError} For a repeated member name (with the key and its path).
+ * @throws {InvalidIntegerFieldError} For a top-level `chainId`, `expiry`, `horizon` or `issuedAt` whose JSON number is
+ * not written as plain digits (`8453.0`, `8.453e3`, `-0`) or exceeds 2^53 - 1.
  *
  * @example
  * import { parseAttestationJson, verifyAttestation } from "attestation-registry";
@@ -128,7 +159,8 @@ export function parseAttestationJson({ text }: ParseAttestationJsonParameters): 
     return text.slice(start, i);
   };
 
-  const parseValue = (path: string, depth: number): unknown => {
+  /** `integerField`: the value of a top-level integer field, whose number text must be plain digits. */
+  const parseValue = (path: string, depth: number, integerField?: string): unknown => {
     skip();
     const c = text[pos];
     if (c === "{") {
@@ -152,7 +184,7 @@ export function parseAttestationJson({ text }: ParseAttestationJsonParameters): 
         skip();
         if (text[pos] !== ":") fail(`${describe(pos)}, expected ":"`);
         pos++;
-        const value = parseValue(memberPath, depth + 1);
+        const value = parseValue(memberPath, depth + 1, depth === 0 && INTEGER_FIELDS.has(key) ? key : undefined);
         // Like JSON.parse: "__proto__" becomes an own property, never the prototype.
         Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
         skip();
@@ -203,8 +235,20 @@ export function parseAttestationJson({ text }: ParseAttestationJsonParameters): 
       pos += 4;
       return null;
     }
+    const numberAt = pos;
     const number = scanNumber();
-    if (number !== null) return Number(number);
+    if (number !== null) {
+      const problem = integerField === undefined ? null : integerTokenProblem(number);
+      if (problem !== null)
+        throw new InvalidIntegerFieldError({
+          field: integerField!,
+          value: Number(number),
+          reason: problem,
+          text: number,
+          position: numberAt,
+        });
+      return Number(number);
+    }
     return fail(`${describe(pos)}, expected a value`);
   };
 

@@ -139,6 +139,30 @@ describe("attest verify", () => {
         () => file("hex.json", b01.attestation_json.replace('"chainId":1', '"chainId":"0x1"')),
         /"chainId"/,
       ],
+      ...(
+        [
+          ['"chainId":1', '"chainId":1.0000000000000001', "chainId", "the JSON number is written with a fraction"],
+          ['"chainId":1', '"chainId":1.0', "chainId", "the JSON number is written with a fraction"],
+          ['"chainId":1', '"chainId":-0', "chainId", "negative zero \\(a sign\\)"],
+          [
+            '"expiry":1767225600',
+            '"expiry":1767225600.0000001',
+            "expiry",
+            "the JSON number is written with a fraction",
+          ],
+          ['"horizon":30', '"horizon":3e1', "horizon", "the JSON number is written with an exponent"],
+          [
+            '"issuedAt":1764547200',
+            '"issuedAt":1.7645472E9',
+            "issuedAt",
+            "the JSON number is written with a fraction and an exponent",
+          ],
+        ] as const
+      ).map(([from, to, field, what]): [string, () => string, RegExp] => [
+        `an integer field written as ${to} (JSON.parse would give an integer that verifies)`,
+        () => file(`${field}.json`, b01.attestation_json.replace(from, to)),
+        new RegExp(`^Attestation field "${field}" is invalid: ${what}[.;]`),
+      ]),
       [
         "a missing signature",
         () => file("nosig.json", JSON.stringify({ ...b01.attestation, signature: undefined })),

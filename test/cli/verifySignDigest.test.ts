@@ -107,6 +107,25 @@ describe("attest sign", () => {
     expect(err).to.deep.equal(['attest sign: Attestation field "horizon" is invalid: negative.']);
   });
 
+  it("refuses an integer field written with a fraction or exponent in the JSON text", async () => {
+    for (const [field, token] of [
+      ["chainId", "8453.0"],
+      ["expiry", "1.7672256e9"],
+    ]) {
+      const path = file(
+        "frac.json",
+        JSON.stringify({ ...unsigned, [field]: 1 }).replace(`"${field}":1`, `"${field}":${token}`),
+      );
+      const { code, out, err } = await run(["sign", path], { ATTESTER_PRIVATE_KEY: KEY });
+      expect(code).to.equal(1);
+      expect(out).to.deep.equal([]);
+      expect(err).to.have.length(1);
+      expect(err[0]).to.match(
+        new RegExp(`^attest sign: Attestation field "${field}" is invalid: the JSON number is written with`),
+      );
+    }
+  });
+
   it("exits 64 for --registry without --v2, --v2 without a registry, or no file", async () => {
     expect((await run(["sign", unsignedPath(), "--registry", registry.address])).code).to.equal(64);
     expect((await run(["sign", unsignedPath(), "--v2"], { ATTESTER_PRIVATE_KEY: KEY })).code).to.equal(64);

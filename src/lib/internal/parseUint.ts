@@ -6,7 +6,8 @@ const DECIMAL = /^(0|[1-9][0-9]*)$/;
 export function parseUint(field: string, value: unknown, bits: number): bigint {
   let n: bigint;
   if (typeof value === "bigint") n = value;
-  else if (typeof value === "number" && Number.isSafeInteger(value)) n = BigInt(value);
+  // -0 carries a sign: rejected like "-0", never coerced to 0.
+  else if (typeof value === "number" && Number.isSafeInteger(value) && !Object.is(value, -0)) n = BigInt(value);
   else if (typeof value === "string" && DECIMAL.test(value)) n = BigInt(value);
   else
     throw new TypedAttestationRangeError({
