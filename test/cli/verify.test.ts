@@ -104,6 +104,14 @@ describe("attest verify", () => {
     expect(line(atExpiry.out)).to.include({ valid: true, expired: true });
   });
 
+  it("accepts --now up to the latest time a Date holds (8640000000000)", async () => {
+    const path = file("b01.json", b01.attestation_json);
+    const { code, out } = await run(["verify", path, "--attester", ATTESTER, "--now", "8640000000000"]);
+    expect(code).to.equal(2);
+    expect(line(out)).to.include({ valid: true, expired: true });
+    expect((await run(["verify", path, "--attester", ATTESTER, "--now", "0"])).code).to.equal(0);
+  });
+
   it("uses the clock when --now is absent", async () => {
     const path = file("b01.json", b01.attestation_json);
     const { out } = await run(["verify", path, "--attester", ATTESTER]);
@@ -257,6 +265,21 @@ describe("attest verify", () => {
       ["a malformed --attester", () => ["verify", path(), "--attester", "0x1234"], /--attester must be/],
       ["a fractional --now", () => ["verify", path(), "--attester", ATTESTER, "--now", "1.5"], /--now must be/],
       ["a negative --now", () => ["verify", path(), "--attester", ATTESTER, "--now=-1"], /--now must be/],
+      [
+        "a --now past the latest Date (8640000000001)",
+        () => ["verify", path(), "--attester", ATTESTER, "--now", "8640000000001"],
+        /^attest verify: --now must be Unix seconds, an integer from 0 to 8640000000000 \(the latest time a Date holds\), got "8640000000001"$/,
+      ],
+      [
+        "a --now of 99999999999999 (the review's case)",
+        () => ["verify", path(), "--attester", ATTESTER, "--now", "99999999999999"],
+        /--now must be .* got "99999999999999"$/,
+      ],
+      [
+        "a --now of 400 digits",
+        () => ["verify", path(), "--attester", ATTESTER, "--now", "9".repeat(400)],
+        /--now must be .* got "9{37}\.\.\."$/,
+      ],
       ["no file", () => ["verify", "--attester", ATTESTER], /exactly one attestation file/],
       ["two files", () => ["verify", path(), path(), "--attester", ATTESTER], /exactly one attestation file/],
       ["an unknown option", () => ["verify", path(), "--attester", ATTESTER, "--fast"], /Unknown option/],

@@ -17,6 +17,8 @@ export const EXIT_EXPIRED = 2;
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const UNIX_SECONDS = /^(0|[1-9][0-9]*)$/;
+/** The latest time a JavaScript Date can hold (8.64e15 ms), in seconds: year 275760. */
+export const MAX_NOW_SECONDS = 8_640_000_000_000;
 const FETCH_TIMEOUT_MS = 10_000;
 
 /** Result line printed by `attest verify`. */
@@ -157,8 +159,15 @@ export const verifyCommand: CliCommand = {
     const { values, positionals } = parseOptions(argv);
     if (values.attester !== undefined && !ADDRESS.test(values.attester))
       throw new UsageError(`--attester must be 0x followed by 40 hex digits, got ${JSON.stringify(values.attester)}`);
-    if (values.now !== undefined && !(UNIX_SECONDS.test(values.now) && Number.isSafeInteger(Number(values.now))))
-      throw new UsageError(`--now must be Unix seconds (a non-negative integer), got ${JSON.stringify(values.now)}`);
+    if (values.now !== undefined) {
+      // Digits only, so at most 14 of them can be in range; the length test keeps Number() exact.
+      const inRange = UNIX_SECONDS.test(values.now) && values.now.length <= 14 && Number(values.now) <= MAX_NOW_SECONDS;
+      if (!inRange)
+        throw new UsageError(
+          `--now must be Unix seconds, an integer from 0 to ${MAX_NOW_SECONDS} (the latest time a Date holds), ` +
+            `got ${JSON.stringify(values.now.length > 40 ? `${values.now.slice(0, 37)}...` : values.now)}`,
+        );
+    }
     const time = values.now === undefined ? new Date() : new Date(Number(values.now) * 1000);
 
     let expected = values.attester;
