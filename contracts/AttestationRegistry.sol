@@ -24,6 +24,11 @@ import {IAttestationRegistry} from "./IAttestationRegistry.sol";
 /// so each signed attestation has one accepted encoding. `verify` never reverts on such input; it returns
 /// `(false, address(0))` instead.
 ///
+/// NOTE: Only canonical encodings are hashed: calldata whose narrow fields (`pool`, `confidence`, `horizonDays`,
+/// `issuedAt`, `expiresAt`) have bits above their type's width decodes to no `Attestation`, so `verify` returns
+/// `(false, address(0))` for it and `hashAttestation` reverts with `MalformedAttestation`, even if a key (say a KMS
+/// that signs raw digests) signed the hash of those words.
+///
 /// NOTE: Revocations are keyed by (signer, digest): only the key that signed a digest can revoke it, and they survive
 /// a withdrawal and a later re-registration of the same key.
 ///
