@@ -368,6 +368,8 @@ describe("service API (route level, real SQLite)", function () {
         const res = await verify(JSON.stringify({ ...JSON.parse(served), [field]: value }));
         expect(res.statusCode).to.equal(400);
         expect(res.json().error.field).to.equal(field);
+        // A well-formed JSON body with a bad field is never reported as bad JSON.
+        expect(res.json().error.code).to.be.oneOf(["INVALID_REQUEST", "INVALID_ATTESTATION"]);
       });
     }
 

@@ -22,12 +22,15 @@ const plugin: FastifyPluginAsyncTypebox<VerifyRouteOptions> = async (fastify, op
       done(null, parseAttestationJson({ text: text as string }));
     } catch (error) {
       const key = (error as { key?: unknown }).key;
+      // The strict parser also rejects a field's value (e.g. an integer written with a fraction or a sign): that is
+      // a well-formed JSON body with a bad attestation field, named like the library's other field errors.
+      const field = (error as { field?: unknown }).field;
       done(
         new ApiError({
           statusCode: 400,
-          code: ApiErrorCode.invalidJson,
+          code: typeof field === "string" ? ApiErrorCode.invalidAttestation : ApiErrorCode.invalidJson,
           message: error instanceof BaseError ? error.shortMessage : "The body is not valid JSON.",
-          extra: typeof key === "string" ? { field: key } : {},
+          extra: typeof field === "string" ? { field } : typeof key === "string" ? { field: key } : {},
         }),
         undefined,
       );
