@@ -43,11 +43,17 @@ export function processIo(): CliIo {
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    io.stdout("usage: attest <command> [options]\n\ncommands:");
+    // Asked for: standard output, exit 0. No command at all is a usage error: standard error, exit 64.
+    const print = (line: string) => (name === undefined ? io.stderr(line) : io.stdout(line));
+    print("usage: attest <command> [options]");
+    print("");
+    print("commands:");
     for (const key of Object.keys(commands)) {
       const command = await commands[key]();
-      io.stdout(`  ${key.padEnd(9)} ${command.summary}`);
+      print(`  ${key.padEnd(9)} ${command.summary}`);
     }
+    print("");
+    print('run "attest <command> --help" for the options of a command');
     return name === undefined ? EXIT_USAGE : 0;
   }
   const load = Object.prototype.hasOwnProperty.call(commands, name) ? commands[name] : undefined;
@@ -56,12 +62,21 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     return EXIT_USAGE;
   }
   const command = await load();
+  const usage = `usage: ${command.usage}`.split("\n");
+  // `--help` or `-h` anywhere before a `--` separator: the command's usage on standard output, exit 0.
+  const end = rest.indexOf("--");
+  if ((end === -1 ? rest : rest.slice(0, end)).some((arg) => arg === "--help" || arg === "-h")) {
+    io.stdout(`attest ${name}: ${command.summary}`);
+    for (const line of usage) io.stdout(line);
+    return 0;
+  }
   try {
     return await command.run(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr(`attest ${name}: ${error.message}`);
-      io.stderr(`usage: ${command.usage}`);
+      // Every write is one line: the message (first line only, in case a command passes a longer one), then the usage.
+      io.stderr(`attest ${name}: ${error.message.split("\n")[0]}`);
+      for (const line of usage) io.stderr(line);
       return EXIT_USAGE;
     }
     // One line, never a stack trace: the message says what to fix.

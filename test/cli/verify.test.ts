@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "chai";
+import { verifyCommand } from "../../src/cli/commands/verify";
 import { main } from "../../src/cli/main";
 import type { CliIo } from "../../src/cli/types";
 import vectors from "../vectors/attestation-v1.json";
@@ -14,6 +15,11 @@ const IMPOSTOR = vectors.impostor.address;
 const NOW = String(vectors.now);
 const dir = mkdtempSync(join(tmpdir(), "attest-verify-"));
 const b01 = vectors.cases[0];
+/** The usage lines printed after a usage error, one line per write. */
+const USAGE = [
+  "usage: attest verify <file|-> --attester <address> [--now <unix-seconds>]",
+  "       attest verify --url <base_url> --pool <id> [--attester <address>] [--now <unix-seconds>]",
+];
 
 function file(name: string, text: string): string {
   const path = join(dir, name);
@@ -293,10 +299,98 @@ describe("attest verify", () => {
         const { code, out, err } = await run(argv());
         expect(code).to.equal(64);
         expect(out).to.deep.equal([]);
+        expect(err[0]).to.match(/^attest verify: /);
         expect(err[0]).to.match(message);
-        expect(err[1]).to.match(/^usage: attest verify/);
+        expect(err.slice(1)).to.deep.equal(USAGE);
+        for (const entry of err) expect(entry).not.to.contain("\n");
       });
     }
+
+    it("says in one line that --now -1 needs --now=-1 (node's three-line message, joined)", async () => {
+      const { code, err } = await run(["verify", path(), "--attester", ATTESTER, "--now", "-1"]);
+      expect(code).to.equal(64);
+      expect(err[0]).to.equal(
+        "attest verify: Option '--now' argument is ambiguous. Did you forget to specify the option argument for " +
+          "'--now'? To specify an option argument starting with a dash use '--now=-XYZ'.",
+      );
+      expect(err.slice(1)).to.deep.equal(USAGE);
+    });
+
+    it("names an unknown option in one line, without node's hint about positionals", async () => {
+      const { code, err } = await run(["verify", path(), "--attester", ATTESTER, "--bogus"]);
+      expect(code).to.equal(64);
+      expect(err).to.deep.equal(["attest verify: Unknown option '--bogus'", ...USAGE]);
+    });
+
+    it("digest and sign give one-line usage errors too", async () => {
+      for (const [argv, message] of [
+        [["digest", path(), "--chain", "-1"], "attest digest: Option '--chain' argument is ambiguous. Did you"],
+        [["sign", path(), "--bogus"], "attest sign: Unknown option '--bogus'"],
+      ]) {
+        const { code, out, err } = await run(argv as string[]);
+        expect(code).to.equal(64);
+        expect(out).to.deep.equal([]);
+        expect(err[0].startsWith(message as string), err[0]).to.equal(true);
+        expect(err[1]).to.match(new RegExp(`^usage: attest ${argv[0]} `));
+        for (const entry of err) expect(entry).not.to.contain("\n");
+      }
+    });
+  });
+
+  describe("--help", () => {
+    for (const flag of ["--help", "-h"])
+      it(`verify ${flag} prints the usage on standard output and exits 0`, async () => {
+        const { code, out, err } = await run(["verify", flag]);
+        expect(code).to.equal(0);
+        expect(err).to.deep.equal([]);
+        expect(out).to.deep.equal([`attest verify: ${verifyCommand.summary}`, ...USAGE]);
+      });
+
+    it("wins over other arguments, even bad ones, but not after --", async () => {
+      const { code, out } = await run(["verify", "--bogus", "--now", "x", "--help"]);
+      expect(code).to.equal(0);
+      expect(out.slice(1)).to.deep.equal(USAGE);
+      const positional = await run(["verify", "--attester", ATTESTER, "--", "--help"]);
+      expect(positional.code).to.equal(1); // "--help" is the file name here
+      expect(line(positional.out).error).to.match(/cannot read "--help" \(ENOENT\)/);
+    });
+
+    it("works for digest and sign", async () => {
+      for (const name of ["digest", "sign"]) {
+        const { code, out, err } = await run([name, "--help"]);
+        expect(code).to.equal(0);
+        expect(err).to.deep.equal([]);
+        expect(out[1]).to.match(new RegExp(`^usage: attest ${name} <file\\|-> `));
+      }
+    });
+  });
+
+  describe("attest (no command, --help)", () => {
+    it("with no command prints the usage on standard error and exits 64", async () => {
+      const { code, out, err } = await run([]);
+      expect(code).to.equal(64);
+      expect(out).to.deep.equal([]);
+      expect(err[0]).to.equal("usage: attest <command> [options]");
+      expect(err.join("\n")).to.match(/\n {2}verify {4}verify a v1 attestation/);
+    });
+
+    for (const flag of ["--help", "-h", "help"])
+      it(`${flag} prints the usage on standard output and exits 0`, async () => {
+        const { code, out, err } = await run([flag]);
+        expect(code).to.equal(0);
+        expect(err).to.deep.equal([]);
+        expect(out[0]).to.equal("usage: attest <command> [options]");
+        for (const name of ["verify", "digest", "sign", "register", "status"])
+          expect(out.some((entry) => entry.startsWith(`  ${name} `))).to.equal(true);
+        for (const entry of out) expect(entry).not.to.contain("\n");
+      });
+
+    it("rejects an unknown command on standard error with exit 64", async () => {
+      const { code, out, err } = await run(["verfiy"]);
+      expect(code).to.equal(64);
+      expect(out).to.deep.equal([]);
+      expect(err).to.deep.equal(['attest: unknown command "verfiy"; run "attest --help" for the list']);
+    });
   });
 
   describe("--url (loopback server)", () => {

@@ -5,7 +5,7 @@ import { hashTypedData } from "viem";
 import type { Attestation } from "../../lib/types";
 import type { CliCommand, CliIo } from "../types";
 import { UsageError } from "../types";
-import { readInputText } from "./verify";
+import { argsUsageError, readInputText } from "./verify";
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const DECIMAL = /^(0|[1-9][0-9]*)$/;
@@ -45,7 +45,7 @@ export const digestCommand: CliCommand = {
         options: { registry: { type: "string" }, chain: { type: "string" } },
       });
     } catch (error) {
-      throw new UsageError(error instanceof Error ? error.message : String(error));
+      throw argsUsageError(error);
     }
     const { values, positionals } = parsed;
     if (positionals.length !== 1) throw new UsageError("give exactly one attestation file, or - for standard input");

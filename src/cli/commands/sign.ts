@@ -9,7 +9,7 @@ import { loadPrivateKey } from "../shared/keys";
 import type { CliCommand } from "../types";
 import { UsageError } from "../types";
 import { registryOptions } from "./digest";
-import { readInputText } from "./verify";
+import { argsUsageError, readInputText } from "./verify";
 
 /**
  * `attest sign <file|-> [--key-file <path>]`
@@ -41,7 +41,7 @@ export const signCommand: CliCommand = {
         },
       });
     } catch (error) {
-      throw new UsageError(error instanceof Error ? error.message : String(error));
+      throw argsUsageError(error);
     }
     const { values, positionals } = parsed;
     if (positionals.length !== 1) throw new UsageError("give exactly one attestation file, or - for standard input");

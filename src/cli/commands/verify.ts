@@ -137,8 +137,25 @@ function parseOptions(argv: string[]) {
       },
     });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw argsUsageError(error);
   }
+}
+
+/**
+ * node's `parseArgs` error as a one-line `UsageError`. Like `parseCommandArgs` (src/cli/shared/args.ts) it drops the
+ * hint about positionals after `--`, but it keeps node's other sentences, joined: for `--now -1` they say to write
+ * `--now=-1`. Exported for `attest digest` and `attest sign`.
+ */
+export function argsUsageError(error: unknown): UsageError {
+  const text = error instanceof Error ? error.message : String(error);
+  return new UsageError(
+    text
+      .replace(/\. To specify a positional argument[^]*$/, "")
+      .split("\n")
+      .map((part) => part.trim())
+      .filter((part) => part !== "")
+      .join(" "),
+  );
 }
 
 /**
