@@ -152,6 +152,42 @@ describe("verifyAttestation", () => {
     }
   });
 
+  it("gives valid false and attester null, without throwing, for every well-formed 65-byte signature the strict rules refuse", () => {
+    const body = b01.signature!.slice(2);
+    const r = body.slice(0, 64);
+    const s = body.slice(64, 128);
+    const hex = (x: bigint) => x.toString(16).padStart(64, "0");
+    const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+    const refused = {
+      "v 29": `0x${r}${s}1d`,
+      "v 0": `0x${r}${s}00`,
+      "v 1": `0x${r}${s}01`,
+      "r 0": `0x${hex(0n)}${s}1b`,
+      "r n": `0x${hex(n)}${s}1b`,
+      "s 0": `0x${r}${hex(0n)}1b`,
+      "s n/2 + 1": `0x${r}${hex(n / 2n + 1n)}1b`,
+      "s n - 1": `0x${r}${hex(n - 1n)}1b`,
+      "odd length (129 hex digits)": `0x${body.slice(0, 128)}1`,
+    };
+    for (const [name, signature] of Object.entries(refused)) {
+      const result = verifyAttestation({
+        attestation: { ...b01, signature },
+        address: ATTESTER,
+        time: at(vectors.now),
+      });
+      expect(result, name).to.deep.equal({
+        valid: false,
+        attester: null,
+        expired: false,
+        canonical: vectors.cases[0].expected.canonical,
+      });
+    }
+    // The untouched signature, in upper case and with a 0X prefix, still verifies.
+    expect(
+      verifyAttestation({ attestation: { ...b01, signature: `0X${body.toUpperCase()}` }, address: ATTESTER }).attester,
+    ).to.equal(ATTESTER);
+  });
+
   it("throws a typed error for a missing or non-string signature", () => {
     const { signature: _omit, ...unsigned } = b01;
     expect(() => verifyAttestation({ attestation: unsigned, address: ATTESTER }))
