@@ -182,7 +182,7 @@ export function computeHorizon(parameters: ComputeHorizonParameters): ComputeHor
       horizonDays: null,
       confidence: null,
       reason:
-        `insufficient history: ${byDay.size} days recorded, ${results[0].windows} complete ${shortest}-day windows; ` +
+        `insufficient history: ${plural(byDay.size, "day")} recorded, ${plural(results[0].windows, `complete ${shortest}-day window`)}; ` +
         `need at least ${minWindows} (about ${shortest + minWindows} consecutive days)`,
       candidates: results,
     };
@@ -204,4 +204,9 @@ export function computeHorizon(parameters: ComputeHorizonParameters): ComputeHor
       `(${first.shareHundredths}%), below the ${targetMillionths / 1e4}% target`,
     candidates: results,
   };
+}
+
+/** `1 day`, `2 days`: counts in reasons read as a person would write them. */
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }

@@ -59,6 +59,15 @@ describe("computeHorizon", () => {
     expect(r.reason).to.match(/^insufficient history: 19 days recorded, 5 complete 7-day windows/);
   });
 
+  it("writes singular counts in the reason (1 day, 1 window)", () => {
+    expect(computeHorizon({ daily: history(1), depthNow: 100 }).reason).to.match(
+      /^insufficient history: 1 day recorded, 0 complete 7-day windows;/,
+    );
+    expect(computeHorizon({ daily: history(8), depthNow: 100 }).reason).to.match(
+      /^insufficient history: 8 days recorded, 1 complete 7-day window;/,
+    );
+  });
+
   it("refuses with a reason when the history is too short", () => {
     const r = computeHorizon({ daily: history(10), depthNow: 100 });
     expect(r.horizonDays).to.equal(null);
