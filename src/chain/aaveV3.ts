@@ -190,8 +190,8 @@ export async function deployAaveV3Market(
   return { addressesProvider, aclManager, pool, poolConfigurator, oracle, reserves };
 }
 
-/** Mints `amount` of `asset` to `user`, approves the Pool once, and `supply`s it on the user's behalf. */
-export async function aaveSupply(
+/** Mints `amount` of `asset` to `user` and lets the Pool pull it (what both `supply` and `repay` need first). */
+async function fundAndApprovePool(
   driver: ChainDriver,
   market: AaveMarket,
   args: { user: Address; asset: Address; amount: bigint },
@@ -204,6 +204,15 @@ export async function aaveSupply(
     functionName: "approve",
     args: [market.pool, maxUint256],
   });
+}
+
+/** Mints `amount` of `asset` to `user`, approves the Pool once, and `supply`s it on the user's behalf. */
+export async function aaveSupply(
+  driver: ChainDriver,
+  market: AaveMarket,
+  args: { user: Address; asset: Address; amount: bigint },
+): Promise<void> {
+  await fundAndApprovePool(driver, market, args);
   await driver.write({
     from: args.user,
     address: market.pool,
@@ -249,14 +258,7 @@ export async function aaveRepay(
   market: AaveMarket,
   args: { user: Address; asset: Address; amount: bigint },
 ): Promise<void> {
-  await mintToken(driver, args.user, args.asset, args.user, args.amount);
-  await driver.write({
-    from: args.user,
-    address: args.asset,
-    abi: aaveArtifact("MintableERC20").abi,
-    functionName: "approve",
-    args: [market.pool, maxUint256],
-  });
+  await fundAndApprovePool(driver, market, args);
   await driver.write({
     from: args.user,
     address: market.pool,
