@@ -1,5 +1,5 @@
 import { getAddress, type Abi, type Address, type Hex } from "viem";
-import { DemoChainError } from "./errors";
+import { DemoChainError } from "../errors/chain";
 
 /** ABI and creation bytecode of a contract shipped in an npm package (or compiled by Hardhat here). */
 export interface ContractArtifact {

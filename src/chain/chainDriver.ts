@@ -10,7 +10,7 @@ import {
 } from "viem";
 import type { EIP1193Provider } from "hardhat/types";
 import { linkBytecode, type ContractArtifact } from "./artifacts";
-import { DemoChainError } from "./errors";
+import { DemoChainError } from "../errors/chain";
 
 /** Gas limit sent with every transaction: fixed, so no `eth_estimateGas` round trip per transaction. */
 const TX_GAS = 15_000_000;

@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Address, Hex } from "viem";
 import type { ChainDriver } from "./chainDriver";
-import { DemoChainError } from "./errors";
+import { DemoChainError } from "../errors/chain";
 import { MULTICALL3_ADDRESS } from "../ingest/onchain/readPools";
 
 export { MULTICALL3_ADDRESS };

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { EIP1193Provider } from "hardhat/types";
 import { keccak256, stringToHex, type Address, type Hex } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
-import { LocalChainError } from "./errors";
+import { LocalChainError } from "../errors/chain";
 
 /** How many funded accounts every local chain starts with. */
 export const LOCAL_CHAIN_ACCOUNT_COUNT = 10;

@@ -1,6 +1,6 @@
 import type { CliCommand, CliIo } from "./types";
 import { EXIT_USAGE, UsageError } from "./types";
-import { errorLine } from "../errors/errorLine";
+import { errorLine } from "../errors/utils";
 
 /** Every subcommand, loaded on demand so `attest verify` does not load the chain actions. */
 const commands: Record<string, () => Promise<CliCommand>> = {

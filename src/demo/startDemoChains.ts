@@ -3,7 +3,7 @@ import { privateKeyToAddress } from "viem/accounts";
 import { aaveArtifact, hardhatArtifact, uniswapV2Artifact } from "../chain/artifacts";
 import { createChainDriver, type ChainDriver } from "../chain/chainDriver";
 import { deployMulticall3 } from "../chain/multicall3";
-import { DemoChainError } from "../chain/errors";
+import { DemoChainError } from "../errors/chain";
 import { LOCAL_CHAIN_ACCOUNTS, startLocalChain, type LocalChain } from "../chain/startLocalChain";
 import {
   addLiquidity,

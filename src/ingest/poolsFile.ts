@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { Address } from "viem";
 import { z } from "zod";
-import { PoolsFileError } from "../errors/service";
+import { PoolsFileError } from "../errors/config";
 
 const address = z
   .string()

@@ -1,4 +1,4 @@
-import { HorizonInputError } from "../errors/service";
+import { HorizonInputError } from "../errors/horizon";
 
 /** Identifies this model in stored attestations (`attestations.model`). Change it whenever the rule changes. */
 export const HORIZON_MODEL_ID = "daily-min-windows/v1";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { Address, Hex } from "viem";
 import { generatePrivateKey, privateKeyToAddress } from "viem/accounts";
 import type { ServiceConfig } from "./config";
-import { ConfigError } from "./errors";
+import { ConfigError } from "../errors/config";
 
 /** File name of the dev attester key inside DATA_DIR. */
 export const DEV_KEY_FILE = "attester.key";

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
 import { envSchema } from "env-schema";
 import { getAddress, type Address, type Hex } from "viem";
-import { ConfigError } from "./errors";
+import { ConfigError } from "../errors/config";
 
 const integer = (options: { default?: number; minimum: number; maximum?: number; description: string }) =>
   Type.Integer({ maximum: Number.MAX_SAFE_INTEGER, ...options });

@@ -49,19 +49,3 @@ export class ApiError extends BaseError {
     this.extra = extra;
   }
 }
-
-export type ConfigErrorType = ConfigError & { name: "ConfigError" };
-
-/** The service's environment has an invalid or inconsistent value. The message is one line naming the variable. */
-export class ConfigError extends BaseError {
-  readonly variable: string;
-
-  constructor({ variable, message }: { variable: string; message: string }) {
-    super(`${variable}: ${message}`, {
-      code: "CONFIG_INVALID",
-      docsPath: "docs/service.md#configuration",
-      name: "ConfigError",
-    });
-    this.variable = variable;
-  }
-}

@@ -1,5 +1,5 @@
 import { mkdirSync } from "node:fs";
-import { errorLine } from "../errors/errorLine";
+import { errorLine } from "../errors/utils";
 import { createPublicClient, custom, defineChain, http, numberToHex, type Address, type PublicClient } from "viem";
 import type { PoolConfig } from "../ingest/poolsFile";
 import type { PassReport } from "../ingest/runIngestionPass";

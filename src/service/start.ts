@@ -3,8 +3,8 @@
  * is configured), and shuts everything down cleanly on Ctrl-C or SIGTERM.
  */
 import { loadConfig, type ServiceConfig } from "./config";
-import { errorLine } from "../errors/errorLine";
-import { ConfigError } from "./errors";
+import { errorLine } from "../errors/utils";
+import { ConfigError } from "../errors/config";
 import { StartupAbortedError, runService, type RunningService } from "./runService";
 
 /** Exit status for a configuration error (BSD `EX_CONFIG`). */

@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from "kysely";
 import pg from "pg";
-import { StoreOpenError } from "../errors/service";
+import { StoreOpenError } from "../errors/storage";
 import { migrations } from "./migrations";
 import type { Database } from "./schema";
 

@@ -10,7 +10,7 @@ import {
 } from "../../src/chain/aaveV3";
 import { aaveArtifact, linkBytecode, uniswapV2Artifact } from "../../src/chain/artifacts";
 import { createChainDriver, type ChainDriver } from "../../src/chain/chainDriver";
-import { DemoChainError } from "../../src/chain/errors";
+import { DemoChainError } from "../../src/errors/chain";
 import { LOCAL_CHAIN_ACCOUNTS, startLocalChain, type LocalChain } from "../../src/chain/startLocalChain";
 import {
   addLiquidity,

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { createPublicClient, http } from "viem";
-import { LocalChainError } from "../../src/chain/errors";
+import { LocalChainError } from "../../src/errors/chain";
 import {
   LOCAL_CHAIN_ACCOUNT_BALANCE,
   LOCAL_CHAIN_ACCOUNTS,

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { DemoChainError } from "../../src/chain/errors";
+import { DemoChainError } from "../../src/errors/chain";
 import { DEMO_CHAINS, type DemoLendingSpec, type DemoPairSpec } from "../../src/demo/demoConfig";
 import { createPrng } from "../../src/demo/prng";
 import { mixSeed, planDemoPool, type DemoPoolPlan } from "../../src/demo/startDemoChains";

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { createPublicClient, http, parseAbi, type PublicClient } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
-import { DemoChainError } from "../../src/chain/errors";
+import { DemoChainError } from "../../src/errors/chain";
 import { DEMO_CHAINS } from "../../src/demo/demoConfig";
 import { createPrng } from "../../src/demo/prng";
 import { mixSeed, planDemoPool, startDemoChains, type DemoChains, type DemoDay } from "../../src/demo/startDemoChains";

@@ -7,7 +7,7 @@ import {
   startFeedServer,
   type FeedServer,
 } from "../../src/demo/feedServer";
-import { FeedRequestError, FeedValidationError } from "../../src/errors/service";
+import { FeedRequestError, FeedValidationError } from "../../src/errors/feeds";
 import { fetchDexOverview } from "../../src/ingest/feeds/defillamaDexVolumes";
 import { fetchDefillamaChart, fetchDefillamaPools } from "../../src/ingest/feeds/defillamaYields";
 import { fetchMerklOpportunities } from "../../src/ingest/feeds/merkl";

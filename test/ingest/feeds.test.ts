@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { FeedRequestError, FeedValidationError } from "../../src/errors/service";
+import { FeedRequestError, FeedValidationError } from "../../src/errors/feeds";
 import { fetchDexOverview } from "../../src/ingest/feeds/defillamaDexVolumes";
 import { fetchDefillamaChart, fetchDefillamaPools } from "../../src/ingest/feeds/defillamaYields";
 import { fetchJson } from "../../src/ingest/feeds/fetchJson";

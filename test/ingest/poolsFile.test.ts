@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PoolsFileError } from "../../src/errors/service";
+import { PoolsFileError } from "../../src/errors/config";
 import { loadPoolsFile } from "../../src/ingest/poolsFile";
 
 const PAIR = "0xB4e16d0168e52d35CaCD2c6185b44281Ec28C9Dc";

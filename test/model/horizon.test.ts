@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { HorizonInputError } from "../../src/errors/service";
+import { HorizonInputError } from "../../src/errors/horizon";
 import { computeHorizon, type DailyDepth } from "../../src/model/horizon";
 
 const START = Date.UTC(2026, 0, 1);

@@ -5,7 +5,7 @@ import { expect } from "chai";
 import { privateKeyToAddress } from "viem/accounts";
 import { loadAttesterKey } from "../../src/service/attesterKey";
 import { loadConfig } from "../../src/service/config";
-import { ConfigError } from "../../src/service/errors";
+import { ConfigError } from "../../src/errors/config";
 import { parsePoolId } from "../../src/service/parsePoolId";
 import { startScheduler } from "../../src/service/scheduler";
 import { TEST_KEY } from "./helper";

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
-import { StoreOpenError } from "../../src/errors/service";
+import { StoreOpenError } from "../../src/errors/storage";
 import { getLatestAttestation, insertAttestation } from "../../src/storage/attestations";
 import { getCampaignsFor, upsertCampaigns } from "../../src/storage/campaigns";
 import { upsertDexVolumes } from "../../src/storage/dexVolumes";

@@ -1,5 +1,5 @@
 import type { ZodType, ZodTypeDef } from "zod";
-import { FeedRequestError, FeedValidationError } from "../../errors/service";
+import { FeedRequestError, FeedValidationError } from "../../errors/feeds";
 
 /** Retry and timeout policy shared by every feed adapter. */
 export interface FeedRequestOptions {

@@ -1,4 +1,4 @@
-import { PairMathError } from "./errors";
+import { PairMathError } from "../../errors/chain";
 
 /**
  * Constant-product (Uniswap V2) arithmetic on a pair's reserves: x·y = k with a 0.3 % fee on the input.

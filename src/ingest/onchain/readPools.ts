@@ -8,7 +8,7 @@ import {
   type ContractFunctionParameters,
   type PublicClient,
 } from "viem";
-import { ReadPoolsError } from "./errors";
+import { ReadPoolsError } from "../../errors/chain";
 import { getExitCapacity, toUnits } from "./pairMath";
 
 /** Multicall3's canonical address (Ethereum, Arbitrum One, Base, and the demo chains). */

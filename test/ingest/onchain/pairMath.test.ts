@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import fc from "fast-check";
-import { PairMathError } from "../../../src/ingest/onchain/errors";
+import { PairMathError } from "../../../src/errors/chain";
 import {
   getAmountIn,
   getAmountOut,

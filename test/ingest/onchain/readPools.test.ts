@@ -13,7 +13,7 @@ import {
   readPair,
   type DemoToken,
 } from "../../../src/chain/uniswapV2";
-import { ReadPoolsError } from "../../../src/ingest/onchain/errors";
+import { ReadPoolsError } from "../../../src/errors/chain";
 import { getExitCapacity } from "../../../src/ingest/onchain/pairMath";
 import { readPools, type OnchainPoolRef } from "../../../src/ingest/onchain/readPools";
 

@@ -1,0 +1,151 @@
+import { expect } from "chai";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import ts from "typescript";
+
+/**
+ * The drawn layers of `src/` (README "Architecture"), lowest first. A folder may import its own files and any folder
+ * of a lower rank, never one of the same or a higher rank: so no folder imports a folder above it, and no circle can
+ * run between folders. `index` is the public API (`src/index.ts`).
+ */
+const LAYERS: Record<string, number> = {
+  errors: 0,
+  lib: 1,
+  abi: 1,
+  model: 2,
+  config: 2,
+  actions: 2,
+  storage: 3,
+  chain: 3,
+  attest: 4,
+  ingest: 5,
+  read: 5,
+  service: 6,
+  mcp: 6,
+  demo: 7,
+  main: 8,
+  cli: 8,
+  index: 9,
+};
+
+/** Functions may not be longer than this (outside tests and the demo's scripted scenarios). */
+const MAX_FUNCTION_LINES = 120;
+/** The demo's scripted scenarios: a day of the simulation reads best as one script. */
+const SCRIPTED_SCENARIOS = new Set<string>(["src/demo/simulateDay.ts"]);
+
+const root = resolve(__dirname, "..", "..");
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(folder).flatMap((name) => {
+    const path = join(folder, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return path.endsWith(".ts") && !path.endsWith(".test.ts") && !path.endsWith(".d.ts") ? [path] : [];
+  });
+}
+
+/** The layer of a file under `src/`: its first folder, or `index` for `src/index.ts`. */
+function layerOf(file: string): string {
+  const [first, second] = relative(join(root, "src"), file).split(/[\\/]/);
+  return second === undefined ? first.replace(/\.ts$/, "") : first;
+}
+
+function resolveImport(from: string, specifier: string): string | null {
+  if (!specifier.startsWith(".")) return null;
+  const base = resolve(dirname(from), specifier);
+  for (const candidate of [`${base}.ts`, join(base, "index.ts"), base]) {
+    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  }
+  throw new Error(`${relative(root, from)} imports ${specifier}, which does not resolve to a file`);
+}
+
+const files = sourceFiles(join(root, "src"));
+/** Every relative import of every source file (static, `import type`, re-exports and dynamic `import()`). */
+const imports = new Map<string, string[]>(
+  files.map((file) => {
+    const info = ts.preProcessFile(readFileSync(file, "utf8"), true, true);
+    const targets = info.importedFiles
+      .map((imported) => resolveImport(file, imported.fileName))
+      .filter((target): target is string => target !== null && !target.endsWith(".test.ts"));
+    return [file, targets];
+  }),
+);
+
+describe("architecture of src/", function () {
+  it("puts every source folder on a drawn layer", function () {
+    const unknown = [...new Set(files.map(layerOf))].filter((layer) => !(layer in LAYERS));
+    expect(unknown, "folders missing from LAYERS (and from the README's diagram)").to.deep.equal([]);
+  });
+
+  it("never imports a folder of the same or a higher layer", function () {
+    const upward: string[] = [];
+    for (const [file, targets] of imports) {
+      const from = layerOf(file);
+      for (const target of targets) {
+        const to = layerOf(target);
+        if (to !== from && LAYERS[to] >= LAYERS[from]) {
+          upward.push(`${relative(root, file)} (${from}) -> ${relative(root, target)} (${to})`);
+        }
+      }
+    }
+    expect(upward).to.deep.equal([]);
+  });
+
+  it("has no import circle between files (type-only imports included)", function () {
+    // Tarjan's strongly connected components: every component of more than one file is a circle.
+    let counter = 0;
+    const index = new Map<string, number>();
+    const low = new Map<string, number>();
+    const stack: string[] = [];
+    const onStack = new Set<string>();
+    const circles: string[][] = [];
+    const visit = (file: string): void => {
+      index.set(file, counter);
+      low.set(file, counter);
+      counter++;
+      stack.push(file);
+      onStack.add(file);
+      for (const target of imports.get(file) ?? []) {
+        if (!index.has(target)) {
+          visit(target);
+          low.set(file, Math.min(low.get(file)!, low.get(target)!));
+        } else if (onStack.has(target)) {
+          low.set(file, Math.min(low.get(file)!, index.get(target)!));
+        }
+      }
+      if (low.get(file) === index.get(file)) {
+        const component: string[] = [];
+        let member: string;
+        do {
+          member = stack.pop()!;
+          onStack.delete(member);
+          component.push(relative(root, member));
+        } while (member !== file);
+        if (component.length > 1 || (imports.get(file) ?? []).includes(file)) circles.push(component.sort());
+      }
+    };
+    for (const file of files) if (!index.has(file)) visit(file);
+    expect(circles).to.deep.equal([]);
+  });
+
+  it(`has no function longer than ${MAX_FUNCTION_LINES} lines outside the demo's scripted scenarios`, function () {
+    const long: string[] = [];
+    for (const file of files) {
+      const name = relative(root, file).split("\\").join("/");
+      if (SCRIPTED_SCENARIOS.has(name)) continue;
+      const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.ES2022, true);
+      const visit = (node: ts.Node): void => {
+        if (ts.isFunctionLike(node) && "body" in node && node.body) {
+          const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+          const end = source.getLineAndCharacterOfPosition(node.end).line;
+          if (end - start + 1 > MAX_FUNCTION_LINES) {
+            const label = node.name ? node.name.getText(source) : "<anonymous>";
+            long.push(`${name}:${start + 1} ${label} (${end - start + 1} lines)`);
+          }
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    expect(long).to.deep.equal([]);
+  });
+});
