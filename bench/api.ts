@@ -16,7 +16,7 @@ import { keccak256, stringToHex, type Hex } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { createAttestationMessage } from "../src/lib/createAttestationMessage";
 import { signAttestation } from "../src/lib/signAttestation";
-import { loadConfig } from "../src/service/config";
+import { loadConfig } from "../src/config/loadConfig";
 import { createServer, serverOptions } from "../src/service/server";
 import { openStore } from "../src/storage/openStore";
 

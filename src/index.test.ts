@@ -11,6 +11,9 @@ describe("public API (src/index.ts)", () => {
     "verifyAttestation",
     "parseAttestationJson",
     "parseAttestationSignature",
+    // pool ids
+    "parsePoolId",
+    "formatPoolId",
     // v2
     "getAttestationTypedData",
     "toTypedAttestation",

@@ -113,6 +113,21 @@ export {
   verifyTypedAttestation,
 } from "./lib/verifyTypedAttestation";
 
+// Pool identifiers (the three shapes every reader accepts)
+export {
+  type FormatPoolIdErrorType,
+  type FormatPoolIdParameters,
+  type FormatPoolIdReturnType,
+  formatPoolId,
+} from "./lib/formatPoolId";
+export {
+  type ParsePoolIdErrorType,
+  type ParsePoolIdParameters,
+  type ParsePoolIdReturnType,
+  type PoolRef,
+  parsePoolId,
+} from "./lib/parsePoolId";
+
 // Errors
 export { BaseError, type BaseErrorParameters, type BaseErrorType } from "./errors/base";
 export {
@@ -149,10 +164,16 @@ export {
   UnreadableKeyFileError,
   type UnreadableKeyFileErrorType,
 } from "./errors/attestation";
+export { InvalidPoolIdError, type InvalidPoolIdErrorType } from "./errors/pool";
 
 // Registry: ABI and attester operations (viem actions; need a client)
 export { attestationRegistryAbi } from "./abi/attestationRegistryAbi";
-export { type RegistryPublicClient, type RegistryWalletClient, type RegistryWriteReturnType } from "./actions/types";
+export {
+  type AttesterState,
+  type RegistryPublicClient,
+  type RegistryWalletClient,
+  type RegistryWriteReturnType,
+} from "./actions/types";
 export {
   type RegisterAttesterErrorType,
   type RegisterAttesterParameters,
@@ -196,22 +217,20 @@ export {
   type IsDigestRevokedReturnType,
   isDigestRevoked,
 } from "./actions/isDigestRevoked";
+// The registry's reverts: one class per custom error of IAttestationRegistry.sol, plus the unknown-revert fallback
 export {
   type AlreadyRegisteredErrorType,
   type AlreadyRevokedErrorType,
   type AlreadyUnbondingErrorType,
+  type AttesterRemovedErrorType,
   type BondOverflowErrorType,
   type BondTooLowErrorType,
-  type InsufficientFundsErrorType,
-  type InvalidDigestErrorType,
-  type NotARegistryErrorType,
+  type InvalidMinBondErrorType,
+  type InvalidUnbondingPeriodErrorType,
+  type MalformedAttestationErrorType,
   type NotRegisteredErrorType,
   type NotUnbondingErrorType,
   type RegistryErrorType,
-  type RegistryNotDeployedErrorType,
-  type RegistryTransactionRevertedErrorType,
-  type RpcHttpErrorType,
-  type RpcUnreachableErrorType,
   type SlashExceedsBondErrorType,
   type TransferFailedErrorType,
   type UnbondingNotElapsedErrorType,
@@ -221,17 +240,14 @@ export {
   AlreadyRegisteredError,
   AlreadyRevokedError,
   AlreadyUnbondingError,
+  AttesterRemovedError,
   BondOverflowError,
   BondTooLowError,
-  InsufficientFundsError,
-  InvalidDigestError,
-  NotARegistryError,
+  InvalidMinBondError,
+  InvalidUnbondingPeriodError,
+  MalformedAttestationError,
   NotRegisteredError,
   NotUnbondingError,
-  RegistryNotDeployedError,
-  RegistryTransactionRevertedError,
-  RpcHttpError,
-  RpcUnreachableError,
   SlashExceedsBondError,
   TransferFailedError,
   UnbondingNotElapsedError,
@@ -239,3 +255,21 @@ export {
   ZeroAddressError,
   ZeroAmountError,
 } from "./errors/registry";
+// Around a registry call: transport, deployment, funds, the mined transaction, arguments
+export {
+  type InsufficientFundsErrorType,
+  type InvalidDigestErrorType,
+  type NotARegistryErrorType,
+  type RegistryNotDeployedErrorType,
+  type RegistryTransactionRevertedErrorType,
+  type RpcErrorType,
+  type RpcHttpErrorType,
+  type RpcUnreachableErrorType,
+  InsufficientFundsError,
+  InvalidDigestError,
+  NotARegistryError,
+  RegistryNotDeployedError,
+  RegistryTransactionRevertedError,
+  RpcHttpError,
+  RpcUnreachableError,
+} from "./errors/rpc";

@@ -1,6 +1,7 @@
 import type { Address } from "viem";
 
 import type { RegistryErrorType } from "../errors/registry";
+import type { RpcErrorType } from "../errors/rpc";
 import { getAttesterStatus } from "./getAttesterStatus";
 import { writeRegistry } from "./internal/writeRegistry";
 import type { RegistryPublicClient, RegistryWalletClient, RegistryWriteReturnType } from "./types";
@@ -20,7 +21,7 @@ export type AddBondParameters = {
 
 export type AddBondReturnType = RegistryWriteReturnType;
 
-export type AddBondErrorType = RegistryErrorType | Error;
+export type AddBondErrorType = RegistryErrorType | RpcErrorType | Error;
 
 /**
  * Adds `amount` wei to a registered, non-unbonding attester's bond (`addBond(attester)`).

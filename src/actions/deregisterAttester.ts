@@ -1,6 +1,7 @@
 import type { Address } from "viem";
 
 import type { RegistryErrorType } from "../errors/registry";
+import type { RpcErrorType } from "../errors/rpc";
 import { getAttesterStatus } from "./getAttesterStatus";
 import { writeRegistry } from "./internal/writeRegistry";
 import type { RegistryPublicClient, RegistryWalletClient, RegistryWriteReturnType } from "./types";
@@ -16,7 +17,7 @@ export type DeregisterAttesterParameters = {
 
 export type DeregisterAttesterReturnType = RegistryWriteReturnType;
 
-export type DeregisterAttesterErrorType = RegistryErrorType | Error;
+export type DeregisterAttesterErrorType = RegistryErrorType | RpcErrorType | Error;
 
 /**
  * Deregisters the wallet's account and starts unbonding its bond (`deregister()`).

@@ -2,9 +2,10 @@ import { getAddress, type Address } from "viem";
 
 import { attestationRegistryAbi } from "../abi/attestationRegistryAbi";
 import type { RegistryErrorType } from "../errors/registry";
+import type { RpcErrorType } from "../errors/rpc";
 import { assertRegistryDeployed } from "./internal/assertRegistryDeployed";
 import { toRegistryError } from "./internal/toRegistryError";
-import type { RegistryPublicClient } from "./types";
+import type { AttesterState, RegistryPublicClient } from "./types";
 
 export type GetAttesterStatusParameters = {
   /** A public client on the registry's chain. */
@@ -17,38 +18,10 @@ export type GetAttesterStatusParameters = {
   blockNumber?: bigint | undefined;
 };
 
-/** An attester's record plus the registry parameters and chain time needed to act on it. */
-export type GetAttesterStatusReturnType = {
-  /** The attester key, checksummed. */
-  attester: Address;
-  /** The registry address, checksummed. */
-  registry: Address;
-  /** The block the state was read at, and its timestamp (chain time, Unix seconds). */
-  blockNumber: bigint;
-  timestamp: bigint;
-  /** Whether the key is registered (false after deregistration or withdrawal). */
-  registered: boolean;
-  /** Whether unbonding was requested or the attester was deregistered: it backs nothing. */
-  unbonding: boolean;
-  /** Whether the attester has ever revoked a digest. */
-  hasRevoked: boolean;
-  /** The bond held for the attester, in wei. */
-  bond: bigint;
-  /** Where a withdrawal sends the bond (zero address when there is no record). */
-  beneficiary: Address;
-  /** When the bond becomes withdrawable (Unix seconds), or null when not unbonding. */
-  withdrawableAt: bigint | null;
-  /** The registry's minimum bond, in wei. */
-  minBond: bigint;
-  /** The registry's unbonding period, in seconds. */
-  unbondingPeriod: bigint;
-  /** Whether signatures by this key currently verify on chain (registered, not unbonding, bond >= minBond). */
-  active: boolean;
-  /** Whether `withdraw` would succeed in the next block: unbonding, a bond to send, and the delay over. */
-  withdrawable: boolean;
-};
+/** The attester's state: {@link AttesterState}. */
+export type GetAttesterStatusReturnType = AttesterState;
 
-export type GetAttesterStatusErrorType = RegistryErrorType | Error;
+export type GetAttesterStatusErrorType = RegistryErrorType | RpcErrorType | Error;
 
 /**
  * Reads an attester's state from the registry: its record, `minBond`, `unbondingPeriod`, whether it currently backs

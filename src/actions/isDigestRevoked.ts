@@ -2,6 +2,7 @@ import type { Address, Hash } from "viem";
 
 import { attestationRegistryAbi } from "../abi/attestationRegistryAbi";
 import type { RegistryErrorType } from "../errors/registry";
+import type { RpcErrorType } from "../errors/rpc";
 import { assertDigest } from "./internal/assertDigest";
 import { assertRegistryDeployed } from "./internal/assertRegistryDeployed";
 import { toRegistryError } from "./internal/toRegistryError";
@@ -20,7 +21,7 @@ export type IsDigestRevokedParameters = {
 
 export type IsDigestRevokedReturnType = boolean;
 
-export type IsDigestRevokedErrorType = RegistryErrorType | Error;
+export type IsDigestRevokedErrorType = RegistryErrorType | RpcErrorType | Error;
 
 /**
  * Whether `attester` has revoked `digest` on the registry.

@@ -1,6 +1,7 @@
 import type { Address } from "viem";
 
 import type { RegistryErrorType } from "../errors/registry";
+import type { RpcErrorType } from "../errors/rpc";
 import { getAttesterStatus } from "./getAttesterStatus";
 import { writeRegistry } from "./internal/writeRegistry";
 import type { RegistryPublicClient, RegistryWalletClient, RegistryWriteReturnType } from "./types";
@@ -20,7 +21,7 @@ export type RegisterAttesterParameters = {
 
 export type RegisterAttesterReturnType = RegistryWriteReturnType;
 
-export type RegisterAttesterErrorType = RegistryErrorType | Error;
+export type RegisterAttesterErrorType = RegistryErrorType | RpcErrorType | Error;
 
 /**
  * Registers the wallet's account as an attester key with `bond` wei as its bond (`register(beneficiary)`).

@@ -1,6 +1,7 @@
 import type { Address } from "viem";
 
 import type { RegistryErrorType } from "../errors/registry";
+import type { RpcErrorType } from "../errors/rpc";
 import { getAttesterStatus } from "./getAttesterStatus";
 import { writeRegistry } from "./internal/writeRegistry";
 import type { RegistryPublicClient, RegistryWalletClient, RegistryWriteReturnType } from "./types";
@@ -16,7 +17,7 @@ export type RequestUnbondParameters = {
 
 export type RequestUnbondReturnType = RegistryWriteReturnType;
 
-export type RequestUnbondErrorType = RegistryErrorType | Error;
+export type RequestUnbondErrorType = RegistryErrorType | RpcErrorType | Error;
 
 /**
  * Starts unbonding the wallet's account's whole bond (`requestUnbond()`); the key backs nothing from this block on.

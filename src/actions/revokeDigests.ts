@@ -1,6 +1,7 @@
 import type { Address, Hash } from "viem";
 
-import { InvalidDigestError, type RegistryErrorType } from "../errors/registry";
+import type { RegistryErrorType } from "../errors/registry";
+import { InvalidDigestError, type RpcErrorType } from "../errors/rpc";
 import { getAttesterStatus } from "./getAttesterStatus";
 import { assertDigest } from "./internal/assertDigest";
 import { writeRegistry } from "./internal/writeRegistry";
@@ -22,7 +23,7 @@ export type RevokeDigestsReturnType = RegistryWriteReturnType & {
   digests: Hash[];
 };
 
-export type RevokeDigestsErrorType = RegistryErrorType | Error;
+export type RevokeDigestsErrorType = RegistryErrorType | RpcErrorType | Error;
 
 /**
  * Revokes one or more of the wallet's account's own digests: `revoke(digest)` for one, `revokeBatch(digests)` for

@@ -1,6 +1,7 @@
 import type { Address } from "viem";
 
 import type { RegistryErrorType } from "../errors/registry";
+import type { RpcErrorType } from "../errors/rpc";
 import { getAttesterStatus } from "./getAttesterStatus";
 import { writeRegistry } from "./internal/writeRegistry";
 import type { RegistryPublicClient, RegistryWalletClient, RegistryWriteReturnType } from "./types";
@@ -16,7 +17,7 @@ export type WithdrawBondParameters = {
 
 export type WithdrawBondReturnType = RegistryWriteReturnType;
 
-export type WithdrawBondErrorType = RegistryErrorType | Error;
+export type WithdrawBondErrorType = RegistryErrorType | RpcErrorType | Error;
 
 /**
  * After the unbonding period, sends the wallet's account's whole bond to its beneficiary and clears the record (`withdraw()`).

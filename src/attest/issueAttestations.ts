@@ -6,13 +6,13 @@ import { getAttestationTypedData } from "../lib/getAttestationTypedData";
 import { signAttestation } from "../lib/signAttestation";
 import { signTypedAttestation } from "../lib/signTypedAttestation";
 import type { AttestationFields } from "../lib/types";
-import { isStale } from "../ingest/freshness";
-import type { PoolConfig } from "../ingest/poolsFile";
+import { isStale } from "../model/freshness";
+import type { PoolConfig } from "../model/poolConfig";
 import { computeHorizon, DEFAULT_CANDIDATES, HORIZON_MODEL_ID } from "../model/horizon";
 import { getLatestAttestation, insertAttestation } from "../storage/attestations";
 import { getCampaignsFor } from "../storage/campaigns";
 import { getDailyHistory, utcDay } from "../storage/poolDaily";
-import { getPool } from "../storage/pools";
+import { getPool, setIssueVerdict } from "../storage/pools";
 import type { Database, NewAttestationRow } from "../storage/schema";
 
 /** Defaults of the published claim (DESIGN §5). Published in the API and docs; the v1 message cannot carry them. */
@@ -61,6 +61,18 @@ function eip712Json(typedData: ReturnType<typeof getAttestationTypedData>, signa
   });
 }
 
+/** What every pool's issuance shares: the call's parameters with their defaults resolved. */
+interface IssueContext extends IssueAttestationsParameters {
+  floor: number;
+  target: number;
+  attester: Address;
+  /** The UTC day of `now`: only the days before it are complete. */
+  today: string;
+}
+
+/** One pool's verdict, and the row to insert when an attestation was issued. */
+type PoolIssuance = { outcome: IssueOutcome; row?: NewAttestationRow };
+
 /**
  * Issues attestations for the tracked pools (DESIGN §5). For each pool with fresh depth and enough daily history it
  * runs the horizon model on the COMPLETED days (before today's UTC day) and signs
@@ -72,119 +84,148 @@ function eip712Json(typedData: ReturnType<typeof getAttestationTypedData>, signa
  * @returns one {@link IssueOutcome} per pool.
  */
 export async function issueAttestations(parameters: IssueAttestationsParameters): Promise<IssueAttestationsReturnType> {
-  const { db, pools, privateKey, lifetimeS, registry, now, freshnessWindowS, log } = parameters;
-  const floor = parameters.floor ?? CLAIM_FLOOR;
-  const target = parameters.target ?? CLAIM_TARGET;
-  const attester = privateKeyToAddress(privateKey);
-  const today = utcDay(now);
-  const outcomes: IssueOutcome[] = [];
-  const rows: NewAttestationRow[] = [];
-
-  for (const config of pools) {
-    const { chainId, address } = config;
-    const pool = await getPool(db, chainId, address);
-    if (
-      !pool ||
-      pool.depth_usd === null ||
-      isStale({ observedAt: pool.depth_observed_at, now, windowS: freshnessWindowS })
-    ) {
-      outcomes.push({ chainId, address, action: "none", reason: "no fresh depth observation" });
-      continue;
-    }
-    const history = (await getDailyHistory(db, chainId, address)).filter((row) => row.day < today);
-    const daily = history.map((row) => ({ day: row.day, minDepthUsd: row.min_depth_usd }));
-    const campaignEnds = config.merklId
-      ? (await getCampaignsFor(db, chainId, config.merklId)).flatMap((c) => (c.end_ts !== null ? [c.end_ts] : []))
-      : [];
-    const futureEnds = campaignEnds.filter((end) => end > now).sort((a, b) => a - b);
-    const result = computeHorizon({ daily, depthNow: pool.depth_usd, floor, target, campaignEnds: futureEnds, now });
-    if (result.horizonDays === null || result.confidence === null) {
-      outcomes.push({ chainId, address, action: "none", reason: result.reason ?? "no horizon met the target" });
-      continue;
-    }
-
-    const inputsHash = keccak256(
-      stringToHex(
-        JSON.stringify({
-          model: HORIZON_MODEL_ID,
-          floor,
-          target,
-          candidates: DEFAULT_CANDIDATES,
-          chainId,
-          pool: address.toLowerCase(),
-          daily: daily.map((d) => [d.day, d.minDepthUsd]),
-          campaignEnds: futureEnds,
-        }),
-      ),
-    );
-    const previous = await getLatestAttestation(db, chainId, address);
-    if (previous && previous.expiry > now && previous.inputs_hash === inputsHash) {
-      outcomes.push({
-        chainId,
-        address,
-        action: "kept",
-        reason: "previous attestation unexpired and inputs unchanged",
-      });
-      continue;
-    }
-
-    const attestation: AttestationFields = {
-      chainId,
-      confidence: result.confidence / 100,
-      expiry: now + lifetimeS,
-      horizon: result.horizonDays,
-      issuedAt: now,
-      pool: address.toLowerCase(),
-    };
-    const canonical = createAttestationMessage({ attestation });
-    const signature = await signAttestation({ attestation, privateKey });
-    let eip712: string | null = null;
-    if (registry) {
-      const typedData = getAttestationTypedData({ attestation, registry });
-      eip712 = eip712Json(typedData, await signTypedAttestation({ attestation, registry, privateKey }));
-    }
-    const id = keccak256(stringToHex(canonical));
-    rows.push({
-      id,
-      chain_id: chainId,
-      address: address.toLowerCase(),
-      issued_at: now,
-      expiry: now + lifetimeS,
-      horizon_days: result.horizonDays,
-      confidence_hundredths: result.confidence,
-      canonical,
-      signature,
-      attester: attester.toLowerCase(),
-      floor,
-      depth_at_issuance_usd: pool.depth_usd,
-      model: HORIZON_MODEL_ID,
-      inputs_hash: inputsHash,
-      outcome: "pending",
-      eip712_json: eip712,
-      created_at: now,
-    });
-    log?.(`issued ${chainId}:${address} horizon ${result.horizonDays}d confidence ${result.confidence / 100}`);
-    outcomes.push({
-      chainId,
-      address,
-      action: "issued",
-      horizonDays: result.horizonDays,
-      confidenceHundredths: result.confidence,
-      id,
-    });
-  }
+  const { db, pools, privateKey, now } = parameters;
+  const context: IssueContext = {
+    ...parameters,
+    floor: parameters.floor ?? CLAIM_FLOOR,
+    target: parameters.target ?? CLAIM_TARGET,
+    attester: privateKeyToAddress(privateKey),
+    today: utcDay(now),
+  };
+  const issuances: PoolIssuance[] = [];
+  for (const config of pools) issuances.push(await issueForPool(context, config));
   // Reads and signing happen above, outside any transaction; the writes are one short transaction, so readers of
   // the store (the API) wait for a few inserts at most, never for signing.
   await db.transaction().execute(async (trx) => {
-    for (const row of rows) await insertAttestation(trx, row);
-    for (const outcome of outcomes) {
-      await trx
-        .updateTable("pools")
-        .set({ issue_reason: outcome.action === "none" ? outcome.reason : null, issue_checked_at: now })
-        .where("chain_id", "=", outcome.chainId)
-        .where("address", "=", outcome.address.toLowerCase())
-        .execute();
+    for (const { row } of issuances) if (row) await insertAttestation(trx, row);
+    for (const { outcome } of issuances) {
+      const reason = outcome.action === "none" ? outcome.reason : null;
+      await setIssueVerdict(trx, { chainId: outcome.chainId, address: outcome.address, reason, checkedAt: now });
     }
   });
-  return outcomes;
+  return issuances.map(({ outcome }) => outcome);
+}
+
+/** One pool: no fresh depth or no horizon → "none"; unexpired with the same inputs → "kept"; else a signed row. */
+async function issueForPool(context: IssueContext, config: PoolConfig): Promise<PoolIssuance> {
+  const { db, now, freshnessWindowS, floor, target, today } = context;
+  const { chainId, address } = config;
+  const pool = await getPool(db, chainId, address);
+  if (
+    !pool ||
+    pool.depth_usd === null ||
+    isStale({ observedAt: pool.depth_observed_at, now, windowS: freshnessWindowS })
+  ) {
+    return { outcome: { chainId, address, action: "none", reason: "no fresh depth observation" } };
+  }
+  const history = (await getDailyHistory(db, chainId, address)).filter((row) => row.day < today);
+  const daily = history.map((row) => ({ day: row.day, minDepthUsd: row.min_depth_usd }));
+  const campaignEnds = config.merklId
+    ? (await getCampaignsFor(db, chainId, config.merklId)).flatMap((c) => (c.end_ts !== null ? [c.end_ts] : []))
+    : [];
+  const futureEnds = campaignEnds.filter((end) => end > now).sort((a, b) => a - b);
+  const result = computeHorizon({ daily, depthNow: pool.depth_usd, floor, target, campaignEnds: futureEnds, now });
+  if (result.horizonDays === null || result.confidence === null) {
+    return { outcome: { chainId, address, action: "none", reason: result.reason ?? "no horizon met the target" } };
+  }
+  const inputsHash = modelInputsHash({ floor, target, chainId, address, daily, campaignEnds: futureEnds });
+  const previous = await getLatestAttestation(db, chainId, address);
+  if (previous && previous.expiry > now && previous.inputs_hash === inputsHash) {
+    const reason = "previous attestation unexpired and inputs unchanged";
+    return { outcome: { chainId, address, action: "kept", reason } };
+  }
+  const { horizonDays, confidence } = result;
+  const row = await signedRow(context, {
+    chainId,
+    address,
+    inputsHash,
+    horizonDays,
+    confidence,
+    depthUsd: pool.depth_usd,
+  });
+  context.log?.(`issued ${chainId}:${address} horizon ${horizonDays}d confidence ${confidence / 100}`);
+  const outcome: IssueOutcome = {
+    chainId,
+    address,
+    action: "issued",
+    horizonDays,
+    confidenceHundredths: confidence,
+    id: row.id,
+  };
+  return { outcome, row };
+}
+
+/** The hash of everything the claim was computed from: an unexpired attestation with the same hash is kept. */
+function modelInputsHash(inputs: {
+  floor: number;
+  target: number;
+  chainId: number;
+  address: string;
+  daily: { day: string; minDepthUsd: number }[];
+  campaignEnds: number[];
+}): Hex {
+  return keccak256(
+    stringToHex(
+      JSON.stringify({
+        model: HORIZON_MODEL_ID,
+        floor: inputs.floor,
+        target: inputs.target,
+        candidates: DEFAULT_CANDIDATES,
+        chainId: inputs.chainId,
+        pool: inputs.address.toLowerCase(),
+        daily: inputs.daily.map((d) => [d.day, d.minDepthUsd]),
+        campaignEnds: inputs.campaignEnds,
+      }),
+    ),
+  );
+}
+
+/** Signs the claim (v1, and the v2 EIP-712 block when a registry is set) and builds its `attestations` row. */
+async function signedRow(
+  context: IssueContext,
+  claim: {
+    chainId: number;
+    address: string;
+    inputsHash: Hex;
+    horizonDays: number;
+    confidence: number;
+    depthUsd: number;
+  },
+): Promise<NewAttestationRow & { id: Hex }> {
+  const { privateKey, registry, now, lifetimeS, floor, attester } = context;
+  const { chainId, address } = claim;
+  const attestation: AttestationFields = {
+    chainId,
+    confidence: claim.confidence / 100,
+    expiry: now + lifetimeS,
+    horizon: claim.horizonDays,
+    issuedAt: now,
+    pool: address.toLowerCase(),
+  };
+  const canonical = createAttestationMessage({ attestation });
+  const signature = await signAttestation({ attestation, privateKey });
+  let eip712: string | null = null;
+  if (registry) {
+    const typedData = getAttestationTypedData({ attestation, registry });
+    eip712 = eip712Json(typedData, await signTypedAttestation({ attestation, registry, privateKey }));
+  }
+  return {
+    id: keccak256(stringToHex(canonical)),
+    chain_id: chainId,
+    address: address.toLowerCase(),
+    issued_at: now,
+    expiry: now + lifetimeS,
+    horizon_days: claim.horizonDays,
+    confidence_hundredths: claim.confidence,
+    canonical,
+    signature,
+    attester: attester.toLowerCase(),
+    floor,
+    depth_at_issuance_usd: claim.depthUsd,
+    model: HORIZON_MODEL_ID,
+    inputs_hash: claim.inputsHash,
+    outcome: "pending",
+    eip712_json: eip712,
+    created_at: now,
+  };
 }

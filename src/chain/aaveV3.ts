@@ -43,22 +43,50 @@ export async function deployAaveV3Market(
   args: { admin: Address; reserves: AaveReserveInput[] },
 ): Promise<AaveMarket> {
   const { admin } = args;
-  const providerAbi = aaveArtifact("PoolAddressesProvider").abi;
+  const { addressesProvider, aclManager } = await deployAddressesProvider(driver, admin);
+  const { pool, poolConfigurator } = await deployPoolAndConfigurator(driver, admin, addressesProvider);
+  const oracle = await deployOracle(driver, admin, addressesProvider, args.reserves);
+  const implementations = await deployReserveImplementations(driver, admin, addressesProvider, pool);
+  const reserves = await listReserves(driver, {
+    admin,
+    pool,
+    poolConfigurator,
+    implementations,
+    reserves: args.reserves,
+  });
+  return { addressesProvider, aclManager, pool, poolConfigurator, oracle, reserves };
+}
+
+/** Sends `functionName(args)` to the PoolAddressesProvider as the admin. */
+function callProvider(driver: ChainDriver, admin: Address, addressesProvider: Address) {
+  return (functionName: string, callArgs: readonly unknown[]) =>
+    driver.write({
+      from: admin,
+      address: addressesProvider,
+      abi: aaveArtifact("PoolAddressesProvider").abi,
+      functionName,
+      args: callArgs,
+    });
+}
+
+/** The PoolAddressesProvider and the ACLManager, with `admin` as ACL admin and pool admin. */
+async function deployAddressesProvider(
+  driver: ChainDriver,
+  admin: Address,
+): Promise<{ addressesProvider: Address; aclManager: Address }> {
   const addressesProvider = await driver.deploy({
     from: admin,
     artifact: aaveArtifact("PoolAddressesProvider"),
     args: ["Demo Market", admin],
   });
-  const callProvider = (functionName: string, callArgs: readonly unknown[]) =>
-    driver.write({ from: admin, address: addressesProvider, abi: providerAbi, functionName, args: callArgs });
-
-  await callProvider("setACLAdmin", [admin]);
+  const call = callProvider(driver, admin, addressesProvider);
+  await call("setACLAdmin", [admin]);
   const aclManager = await driver.deploy({
     from: admin,
     artifact: aaveArtifact("ACLManager"),
     args: [addressesProvider],
   });
-  await callProvider("setACLManager", [aclManager]);
+  await call("setACLManager", [aclManager]);
   await driver.write({
     from: admin,
     address: aclManager,
@@ -66,7 +94,17 @@ export async function deployAaveV3Market(
     functionName: "addPoolAdmin",
     args: [admin],
   });
+  return { addressesProvider, aclManager };
+}
 
+/** The logic libraries, then Pool and PoolConfigurator linked against them, behind the provider's proxies. */
+async function deployPoolAndConfigurator(
+  driver: ChainDriver,
+  admin: Address,
+  addressesProvider: Address,
+): Promise<{ pool: Address; poolConfigurator: Address }> {
+  const providerAbi = aaveArtifact("PoolAddressesProvider").abi;
+  const call = callProvider(driver, admin, addressesProvider);
   const libraries: Record<string, Address> = {};
   for (const name of [
     "SupplyLogic",
@@ -87,19 +125,28 @@ export async function deployAaveV3Market(
     args: [addressesProvider],
     libraries,
   });
-  await callProvider("setPoolImpl", [poolImpl]);
+  await call("setPoolImpl", [poolImpl]);
   const pool = await driver.read<Address>({ address: addressesProvider, abi: providerAbi, functionName: "getPool" });
 
   const configuratorImpl = await driver.deploy({ from: admin, artifact: aaveArtifact("PoolConfigurator"), libraries });
-  await callProvider("setPoolConfiguratorImpl", [configuratorImpl]);
+  await call("setPoolConfiguratorImpl", [configuratorImpl]);
   const poolConfigurator = await driver.read<Address>({
     address: addressesProvider,
     abi: providerAbi,
     functionName: "getPoolConfigurator",
   });
+  return { pool, poolConfigurator };
+}
 
+/** The mock `PriceOracle` with every reserve's price, set as the market's oracle. */
+async function deployOracle(
+  driver: ChainDriver,
+  admin: Address,
+  addressesProvider: Address,
+  reserves: AaveReserveInput[],
+): Promise<Address> {
   const oracle = await driver.deploy({ from: admin, artifact: aaveArtifact("PriceOracle") });
-  for (const reserve of args.reserves) {
+  for (const reserve of reserves) {
     await driver.write({
       from: admin,
       address: oracle,
@@ -108,8 +155,24 @@ export async function deployAaveV3Market(
       args: [reserve.token.address, reserve.priceUsd8],
     });
   }
-  await callProvider("setPriceOracle", [oracle]);
+  await callProvider(driver, admin, addressesProvider)("setPriceOracle", [oracle]);
+  return oracle;
+}
 
+/** What every reserve is initialised with: one interest rate strategy and the token implementations. */
+interface ReserveImplementations {
+  strategy: Address;
+  aTokenImpl: Address;
+  variableDebtImpl: Address;
+  stableDebtImpl: Address;
+}
+
+async function deployReserveImplementations(
+  driver: ChainDriver,
+  admin: Address,
+  addressesProvider: Address,
+  pool: Address,
+): Promise<ReserveImplementations> {
   // Typical stablecoin-like curve: 80 % optimal usage, 0 % base, 4 % slope 1, 75 % slope 2.
   const strategy = await driver.deploy({
     from: admin,
@@ -134,18 +197,32 @@ export async function deployAaveV3Market(
     args: [pool],
   });
   const stableDebtImpl = await driver.deploy({ from: admin, artifact: aaveArtifact("StableDebtToken"), args: [pool] });
+  return { strategy, aTokenImpl, variableDebtImpl, stableDebtImpl };
+}
 
+/** `initReserves`, then each reserve's collateral, borrowing and reserve-factor configuration; returns its tokens. */
+async function listReserves(
+  driver: ChainDriver,
+  args: {
+    admin: Address;
+    pool: Address;
+    poolConfigurator: Address;
+    implementations: ReserveImplementations;
+    reserves: AaveReserveInput[];
+  },
+): Promise<AaveMarket["reserves"]> {
+  const { admin, pool, poolConfigurator, implementations } = args;
   const configuratorAbi = aaveArtifact("PoolConfigurator").abi;
   const configure = (functionName: string, callArgs: readonly unknown[]) =>
     driver.write({ from: admin, address: poolConfigurator, abi: configuratorAbi, functionName, args: callArgs });
 
   await configure("initReserves", [
     args.reserves.map(({ token }) => ({
-      aTokenImpl,
-      stableDebtTokenImpl: stableDebtImpl,
-      variableDebtTokenImpl: variableDebtImpl,
+      aTokenImpl: implementations.aTokenImpl,
+      stableDebtTokenImpl: implementations.stableDebtImpl,
+      variableDebtTokenImpl: implementations.variableDebtImpl,
       underlyingAssetDecimals: token.decimals,
-      interestRateStrategyAddress: strategy,
+      interestRateStrategyAddress: implementations.strategy,
       underlyingAsset: token.address,
       treasury: admin,
       incentivesController: zeroAddress,
@@ -187,7 +264,7 @@ export async function deployAaveV3Market(
       stableDebtToken: data.stableDebtTokenAddress,
     };
   }
-  return { addressesProvider, aclManager, pool, poolConfigurator, oracle, reserves };
+  return reserves;
 }
 
 /** Mints `amount` of `asset` to `user` and lets the Pool pull it (what both `supply` and `repay` need first). */

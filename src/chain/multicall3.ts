@@ -2,9 +2,7 @@ import path from "node:path";
 import type { Address, Hex } from "viem";
 import type { ChainDriver } from "./chainDriver";
 import { DemoChainError } from "../errors/chain";
-import { MULTICALL3_ADDRESS } from "../ingest/onchain/readPools";
-
-export { MULTICALL3_ADDRESS };
+import { MULTICALL3_ADDRESS } from "../abi/multicall3";
 
 /**
  * Places Multicall3 at its canonical address on a local chain: deploys viem's copy of its creation code,

@@ -1,7 +1,7 @@
 import type { Address } from "viem";
 import { aaveArtifact, uniswapV2Artifact } from "./artifacts";
 import type { ChainDriver } from "./chainDriver";
-import { getAmountOut } from "../ingest/onchain/pairMath";
+import { getAmountOut } from "../model/pairMath";
 
 /** An ERC-20 deployed for the demo (Aave's `MintableERC20` mock: any decimals, open `mint`). */
 export interface DemoToken {

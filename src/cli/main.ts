@@ -1,6 +1,8 @@
-import type { CliCommand, CliIo } from "./types";
-import { EXIT_USAGE, UsageError } from "./types";
+import { UsageError } from "../errors/cli";
 import { errorLine } from "../errors/utils";
+import { readProcessStdin } from "./shared/input";
+import type { CliCommand, CliIo } from "./types";
+import { EXIT_USAGE } from "./types";
 
 /** Every subcommand, loaded on demand so `attest verify` does not load the chain actions. */
 const commands: Record<string, () => Promise<CliCommand>> = {
@@ -15,26 +17,13 @@ const commands: Record<string, () => Promise<CliCommand>> = {
   status: async () => (await import("./commands/status")).statusCommand,
 };
 
-/** Largest attestation input (file or standard input) the commands accept, in bytes: 1 MiB. */
-export const MAX_INPUT_BYTES = 1024 * 1024;
-
 /** The process's own streams and environment. */
 export function processIo(): CliIo {
   return {
     stdout: (line) => process.stdout.write(line + "\n"),
     stderr: (line) => process.stderr.write(line + "\n"),
-    readStdin: async () => {
-      // Stop one byte past the cap: enough for the command to see the input is too large, and an endless pipe
-      // cannot exhaust memory.
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of process.stdin) {
-        chunks.push(chunk as Buffer);
-        size += (chunk as Buffer).length;
-        if (size > MAX_INPUT_BYTES) break;
-      }
-      return Buffer.concat(chunks).toString("utf8");
-    },
+    // At most one byte past the 1 MiB cap (MAX_INPUT_BYTES in ./shared/input).
+    readStdin: readProcessStdin,
     env: process.env,
   };
 }
@@ -75,7 +64,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   } catch (error) {
     if (error instanceof UsageError) {
       // Every write is one line: the message (first line only, in case a command passes a longer one), then the usage.
-      io.stderr(`attest ${name}: ${error.message.split("\n")[0]}`);
+      io.stderr(`attest ${name}: ${errorLine(error)}`);
       for (const line of usage) io.stderr(line);
       return EXIT_USAGE;
     }

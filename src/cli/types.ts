@@ -17,14 +17,9 @@ export interface CliCommand {
   summary: string;
   /** The usage line(s), printed on a usage error. */
   usage: string;
-  /** Runs the command and returns the exit status. Throw `UsageError` for bad arguments. */
+  /** Runs the command and returns the exit status. Throw `UsageError` (`src/errors/cli.ts`) for bad arguments. */
   run(argv: string[], io: CliIo): Promise<number>;
 }
 
 /** Exit status for a usage error (BSD `EX_USAGE`). */
 export const EXIT_USAGE = 64;
-
-/** Bad arguments: `main` prints the message and the command's usage and exits with 64. */
-export class UsageError extends Error {
-  override name = "UsageError";
-}

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { keccak256, stringToHex, type Address } from "viem";
 import { DEFILLAMA_CHAINS } from "../ingest/feeds/defillamaDexVolumes";
-import type { PoolConfig } from "../ingest/poolsFile";
+import type { PoolConfig } from "../model/poolConfig";
 
 /** A pool the feed server describes (the demo's `DemoPool` fits). */
 export interface FeedServerPool {
@@ -102,7 +102,11 @@ const DAY = 86_400;
  */
 export async function startFeedServer(parameters: StartFeedServerParameters): Promise<FeedServer> {
   const { pools, port = 0 } = parameters;
-  const now = parameters.now ?? (() => Math.floor(Date.now() / 1000));
+  const ctx: FeedContext = {
+    pools,
+    now: parameters.now ?? (() => Math.floor(Date.now() / 1000)),
+    snapshot: parameters.snapshot,
+  };
   let delayMs = parameters.delayMs ?? 0;
   const faults: Record<FeedName, FeedFault> = {
     pools: "none",
@@ -113,180 +117,12 @@ export async function startFeedServer(parameters: StartFeedServerParameters): Pr
   };
   const requests: Record<FeedName, number> = { pools: 0, chart: 0, dexs: 0, merkl: 0 };
 
-  const values = (pool: FeedServerPool) => {
-    const id = `${pool.chainId}:${pool.address.toLowerCase()}`;
-    const snap = parameters.snapshot?.(pool) ?? {};
-    const tvlUsd = snap.tvlUsd ?? Math.round(200_000 + unit(`tvl:${id}`) * 4_800_000);
-    const apyBase =
-      snap.apyPercent ??
-      Math.round((pool.kind === "lending" ? 1 + unit(`apy:${id}`) * 5 : 2 + unit(`apy:${id}`) * 20) * 1e4) / 1e4;
-    const apyReward = Math.round(unit(`reward:${id}`) * 3 * 1e4) / 1e4;
-    const volume =
-      pool.kind === "amm" ? (snap.volume24hUsd ?? Math.round(tvlUsd * (0.05 + unit(`vol:${id}`) * 0.3))) : null;
-    return { tvlUsd, apyBase, apyReward, volume };
-  };
-
-  const yieldsPools = () => ({
-    status: "success",
-    data: pools.map((pool) => {
-      const v = values(pool);
-      return {
-        chain: DEFILLAMA_CHAINS[pool.chainId]?.name ?? String(pool.chainId),
-        project: pool.protocol,
-        symbol: pool.symbol,
-        tvlUsd: v.tvlUsd,
-        apyBase: v.apyBase,
-        apyReward: v.apyReward,
-        apy: Math.round((v.apyBase + v.apyReward) * 1e4) / 1e4,
-        rewardTokens: [],
-        pool: demoDefillamaId(pool.chainId, pool.address),
-        stablecoin: /^(USDC|USDT|DAI)$/.test(pool.symbol),
-        ilRisk: pool.kind === "amm" ? "yes" : "no",
-        exposure: pool.kind === "amm" ? "multi" : "single",
-        poolMeta: null,
-        underlyingTokens: (pool.underlying ?? []).map(String),
-        volumeUsd1d: v.volume,
-      };
-    }),
-  });
-
-  const chart = (uuid: string) => {
-    const pool = pools.find((p) => demoDefillamaId(p.chainId, p.address) === uuid);
-    if (!pool) return null;
-    const v = values(pool);
-    // One point: the present. The demo's history comes from its own chains, never from this feed.
-    return {
-      status: "success",
-      data: [
-        {
-          timestamp: new Date(now() * 1000).toISOString(),
-          tvlUsd: v.tvlUsd,
-          apy: v.apyBase + v.apyReward,
-          apyBase: v.apyBase,
-          apyReward: v.apyReward,
-          il7d: null,
-          apyBase7d: null,
-        },
-      ],
-    };
-  };
-
-  const dexs = (slug: string) => {
-    const entry = Object.entries(DEFILLAMA_CHAINS).find(([, c]) => c.slug === slug);
-    if (!entry) return null;
-    const chainId = Number(entry[0]);
-    const amm = pools.filter((p) => p.chainId === chainId && p.kind === "amm");
-    const protocols = [...new Set(amm.map((p) => PROTOCOL_NAMES[p.protocol] ?? p.protocol))];
-    const today = Math.floor(now() / DAY) * DAY;
-    const chartRows: [number, number][] = [];
-    const breakdown: [number, Record<string, number>][] = [];
-    for (let d = 29; d >= 0; d--) {
-      const ts = today - d * DAY;
-      const byProtocol: Record<string, number> = {};
-      for (const pool of amm) {
-        const name = PROTOCOL_NAMES[pool.protocol] ?? pool.protocol;
-        const v = values(pool).volume ?? 0;
-        byProtocol[name] = (byProtocol[name] ?? 0) + Math.round(v * (0.7 + unit(`day:${ts}:${pool.address}`) * 0.6));
-      }
-      breakdown.push([ts, byProtocol]);
-      chartRows.push([ts, Object.values(byProtocol).reduce((a, b) => a + b, 0)]);
-    }
-    const last = breakdown[breakdown.length - 1][1];
-    return {
-      chain: entry[1].name,
-      total24h: chartRows[chartRows.length - 1][1],
-      totalDataChart: chartRows,
-      totalDataChartBreakdown: breakdown,
-      protocols: protocols.map((name) => ({
-        name,
-        displayName: name,
-        module: name.toLowerCase().replace(/ /g, "-"),
-        category: "Dexs",
-        chains: [entry[1].name],
-        total24h: last[name] ?? 0,
-      })),
-    };
-  };
-
-  const merkl = (query: URLSearchParams) => {
-    const chainIds = (query.get("chainId") ?? "").split(",").filter(Boolean).map(Number);
-    const items = Number(query.get("items") ?? 100);
-    const page = Number(query.get("page") ?? 0);
-    const today = Math.floor(now() / DAY) * DAY;
-    const all = pools
-      .filter((p) => chainIds.length === 0 || chainIds.includes(p.chainId))
-      .map((pool) => {
-        const id = demoMerklId(pool.chainId, pool.address);
-        const v = values(pool);
-        const reward = pool.underlying?.[0] ?? pool.address;
-        return {
-          chainId: pool.chainId,
-          type: pool.protocol === "aave-v3" ? "AAVE_SUPPLY" : "UNISWAP_V2",
-          identifier: pool.address,
-          name: `${pool.kind === "amm" ? "Provide liquidity to" : "Supply"} ${pool.symbol} on ${PROTOCOL_NAMES[pool.protocol] ?? pool.protocol}`,
-          status: "LIVE",
-          action: pool.kind === "amm" ? "POOL" : "LEND",
-          tvl: v.tvlUsd,
-          apr: v.apyReward,
-          dailyRewards: Math.round((v.tvlUsd * v.apyReward) / 100 / 365),
-          tags: [],
-          id,
-          campaigns: [
-            {
-              id: `${id}1`,
-              campaignId: keccak256(stringToHex(`campaign:${id}`)),
-              type: pool.protocol === "aave-v3" ? "AAVE_SUPPLY" : "UNISWAP_V2",
-              amount: (BigInt(Math.round(v.tvlUsd)) * 10n ** 16n).toString(),
-              opportunityId: id,
-              startTimestamp: today - 30 * DAY,
-              endTimestamp: today + (100 + Math.floor(unit(`end:${id}`) * 80)) * DAY,
-              rewardToken: { address: reward, symbol: "RWD", decimals: 18, chainId: pool.chainId },
-            },
-          ],
-        };
-      });
-    return all.slice(page * items, page * items + items);
-  };
-
   const pending = new Set<NodeJS.Timeout>();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    const parts = url.pathname.split("/").filter(Boolean);
-    let feed: FeedName | null = null;
-    let body: unknown = null;
-    if (parts[0] === "yields" && parts[1] === "pools" && parts.length === 2) {
-      feed = "pools";
-      body = yieldsPools();
-    } else if (parts[0] === "yields" && parts[1] === "chart" && parts.length === 3) {
-      feed = "chart";
-      body = chart(decodeURIComponent(parts[2]));
-    } else if (parts[0] === "api" && parts[1] === "overview" && parts[2] === "dexs" && parts.length === 4) {
-      feed = "dexs";
-      body = dexs(decodeURIComponent(parts[3]));
-    } else if (parts[0] === "merkl" && parts[1] === "v4" && parts[2] === "opportunities" && parts.length === 3) {
-      feed = "merkl";
-      body = merkl(url.searchParams);
-    }
+    const { feed, body } = route(ctx, new URL(req.url ?? "/", "http://127.0.0.1"));
     if (feed !== null && body !== null) requests[feed]++;
-    const answer = () => {
-      if (res.destroyed) return;
-      if (feed === null || body === null) {
-        res.writeHead(404, { "content-type": "application/json" });
-        res.end(JSON.stringify({ error: "not found" }));
-        return;
-      }
-      const fault = faults[feed];
-      if (fault === "timeout") return; // never answers; the client's timeout ends it
-      if (fault === "error") {
-        res.writeHead(500, { "content-type": "application/json" });
-        res.end(JSON.stringify({ error: "internal error" }));
-        return;
-      }
-      res.writeHead(200, { "content-type": "application/json" });
-      if (fault === "garbage") res.end("<html><body>502 Bad Gateway</body></html>");
-      else if (fault === "invalid") res.end(JSON.stringify({ status: "success", data: [{ pool: 42 }] }));
-      else res.end(JSON.stringify(body));
-    };
+    // The fault is read when answering: a fault set during the delay applies.
+    const answer = () => respond(res, feed === null || body === null ? null : { body, fault: faults[feed] });
     if (delayMs > 0) {
       const timer = setTimeout(() => {
         pending.delete(timer);
@@ -315,4 +151,191 @@ export async function startFeedServer(parameters: StartFeedServerParameters): Pr
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** What the feed bodies are built from. */
+interface FeedContext {
+  pools: readonly FeedServerPool[];
+  now: () => number;
+  snapshot?: (pool: FeedServerPool) => FeedSnapshot | undefined;
+}
+
+/** The feed a request path asks for, and its body; `body` is null for an unknown pool or chain. */
+function route(ctx: FeedContext, url: URL): { feed: FeedName | null; body: unknown } {
+  const parts = url.pathname.split("/").filter(Boolean);
+  if (parts[0] === "yields" && parts[1] === "pools" && parts.length === 2) {
+    return { feed: "pools", body: yieldsPoolsBody(ctx) };
+  }
+  if (parts[0] === "yields" && parts[1] === "chart" && parts.length === 3) {
+    return { feed: "chart", body: chartBody(ctx, decodeURIComponent(parts[2])) };
+  }
+  if (parts[0] === "api" && parts[1] === "overview" && parts[2] === "dexs" && parts.length === 4) {
+    return { feed: "dexs", body: dexsBody(ctx, decodeURIComponent(parts[3])) };
+  }
+  if (parts[0] === "merkl" && parts[1] === "v4" && parts[2] === "opportunities" && parts.length === 3) {
+    return { feed: "merkl", body: merklBody(ctx, url.searchParams) };
+  }
+  return { feed: null, body: null };
+}
+
+/** Answers with the body as the feed's fault dictates, or 404 for `null` (not a feed, or an unknown id). */
+function respond(res: ServerResponse, answer: { body: unknown; fault: FeedFault } | null): void {
+  if (res.destroyed) return;
+  if (answer === null) {
+    res.writeHead(404, { "content-type": "application/json" });
+    res.end(JSON.stringify({ error: "not found" }));
+    return;
+  }
+  if (answer.fault === "timeout") return; // never answers; the client's timeout ends it
+  if (answer.fault === "error") {
+    res.writeHead(500, { "content-type": "application/json" });
+    res.end(JSON.stringify({ error: "internal error" }));
+    return;
+  }
+  res.writeHead(200, { "content-type": "application/json" });
+  if (answer.fault === "garbage") res.end("<html><body>502 Bad Gateway</body></html>");
+  else if (answer.fault === "invalid") res.end(JSON.stringify({ status: "success", data: [{ pool: 42 }] }));
+  else res.end(JSON.stringify(answer.body));
+}
+
+/** A pool's TVL, APY and daily volume: from the snapshot when given, else derived from its identity. */
+function poolValues(ctx: FeedContext, pool: FeedServerPool) {
+  const id = `${pool.chainId}:${pool.address.toLowerCase()}`;
+  const snap = ctx.snapshot?.(pool) ?? {};
+  const tvlUsd = snap.tvlUsd ?? Math.round(200_000 + unit(`tvl:${id}`) * 4_800_000);
+  const apyBase =
+    snap.apyPercent ??
+    Math.round((pool.kind === "lending" ? 1 + unit(`apy:${id}`) * 5 : 2 + unit(`apy:${id}`) * 20) * 1e4) / 1e4;
+  const apyReward = Math.round(unit(`reward:${id}`) * 3 * 1e4) / 1e4;
+  const volume =
+    pool.kind === "amm" ? (snap.volume24hUsd ?? Math.round(tvlUsd * (0.05 + unit(`vol:${id}`) * 0.3))) : null;
+  return { tvlUsd, apyBase, apyReward, volume };
+}
+
+/** DefiLlama yields `/pools`. */
+function yieldsPoolsBody(ctx: FeedContext) {
+  return {
+    status: "success",
+    data: ctx.pools.map((pool) => {
+      const v = poolValues(ctx, pool);
+      return {
+        chain: DEFILLAMA_CHAINS[pool.chainId]?.name ?? String(pool.chainId),
+        project: pool.protocol,
+        symbol: pool.symbol,
+        tvlUsd: v.tvlUsd,
+        apyBase: v.apyBase,
+        apyReward: v.apyReward,
+        apy: Math.round((v.apyBase + v.apyReward) * 1e4) / 1e4,
+        rewardTokens: [],
+        pool: demoDefillamaId(pool.chainId, pool.address),
+        stablecoin: /^(USDC|USDT|DAI)$/.test(pool.symbol),
+        ilRisk: pool.kind === "amm" ? "yes" : "no",
+        exposure: pool.kind === "amm" ? "multi" : "single",
+        poolMeta: null,
+        underlyingTokens: (pool.underlying ?? []).map(String),
+        volumeUsd1d: v.volume,
+      };
+    }),
+  };
+}
+
+/** DefiLlama yields `/chart/{pool}`: one point, the present (null: unknown pool). */
+function chartBody(ctx: FeedContext, uuid: string) {
+  const pool = ctx.pools.find((p) => demoDefillamaId(p.chainId, p.address) === uuid);
+  if (!pool) return null;
+  const v = poolValues(ctx, pool);
+  // One point: the present. The demo's history comes from its own chains, never from this feed.
+  return {
+    status: "success",
+    data: [
+      {
+        timestamp: new Date(ctx.now() * 1000).toISOString(),
+        tvlUsd: v.tvlUsd,
+        apy: v.apyBase + v.apyReward,
+        apyBase: v.apyBase,
+        apyReward: v.apyReward,
+        il7d: null,
+        apyBase7d: null,
+      },
+    ],
+  };
+}
+
+/** DefiLlama `/overview/dexs/{chain}`: 30 days of the chain's AMM volume by protocol (null: unknown chain). */
+function dexsBody(ctx: FeedContext, slug: string) {
+  const entry = Object.entries(DEFILLAMA_CHAINS).find(([, c]) => c.slug === slug);
+  if (!entry) return null;
+  const chainId = Number(entry[0]);
+  const amm = ctx.pools.filter((p) => p.chainId === chainId && p.kind === "amm");
+  const protocols = [...new Set(amm.map((p) => PROTOCOL_NAMES[p.protocol] ?? p.protocol))];
+  const today = Math.floor(ctx.now() / DAY) * DAY;
+  const chartRows: [number, number][] = [];
+  const breakdown: [number, Record<string, number>][] = [];
+  for (let d = 29; d >= 0; d--) {
+    const ts = today - d * DAY;
+    const byProtocol: Record<string, number> = {};
+    for (const pool of amm) {
+      const name = PROTOCOL_NAMES[pool.protocol] ?? pool.protocol;
+      const v = poolValues(ctx, pool).volume ?? 0;
+      byProtocol[name] = (byProtocol[name] ?? 0) + Math.round(v * (0.7 + unit(`day:${ts}:${pool.address}`) * 0.6));
+    }
+    breakdown.push([ts, byProtocol]);
+    chartRows.push([ts, Object.values(byProtocol).reduce((a, b) => a + b, 0)]);
+  }
+  const last = breakdown[breakdown.length - 1][1];
+  return {
+    chain: entry[1].name,
+    total24h: chartRows[chartRows.length - 1][1],
+    totalDataChart: chartRows,
+    totalDataChartBreakdown: breakdown,
+    protocols: protocols.map((name) => ({
+      name,
+      displayName: name,
+      module: name.toLowerCase().replace(/ /g, "-"),
+      category: "Dexs",
+      chains: [entry[1].name],
+      total24h: last[name] ?? 0,
+    })),
+  };
+}
+
+/** Merkl v4 `/opportunities`: one live opportunity with one campaign per pool, paged. */
+function merklBody(ctx: FeedContext, query: URLSearchParams) {
+  const chainIds = (query.get("chainId") ?? "").split(",").filter(Boolean).map(Number);
+  const items = Number(query.get("items") ?? 100);
+  const page = Number(query.get("page") ?? 0);
+  const today = Math.floor(ctx.now() / DAY) * DAY;
+  const all = ctx.pools
+    .filter((p) => chainIds.length === 0 || chainIds.includes(p.chainId))
+    .map((pool) => {
+      const id = demoMerklId(pool.chainId, pool.address);
+      const v = poolValues(ctx, pool);
+      const reward = pool.underlying?.[0] ?? pool.address;
+      return {
+        chainId: pool.chainId,
+        type: pool.protocol === "aave-v3" ? "AAVE_SUPPLY" : "UNISWAP_V2",
+        identifier: pool.address,
+        name: `${pool.kind === "amm" ? "Provide liquidity to" : "Supply"} ${pool.symbol} on ${PROTOCOL_NAMES[pool.protocol] ?? pool.protocol}`,
+        status: "LIVE",
+        action: pool.kind === "amm" ? "POOL" : "LEND",
+        tvl: v.tvlUsd,
+        apr: v.apyReward,
+        dailyRewards: Math.round((v.tvlUsd * v.apyReward) / 100 / 365),
+        tags: [],
+        id,
+        campaigns: [
+          {
+            id: `${id}1`,
+            campaignId: keccak256(stringToHex(`campaign:${id}`)),
+            type: pool.protocol === "aave-v3" ? "AAVE_SUPPLY" : "UNISWAP_V2",
+            amount: (BigInt(Math.round(v.tvlUsd)) * 10n ** 16n).toString(),
+            opportunityId: id,
+            startTimestamp: today - 30 * DAY,
+            endTimestamp: today + (100 + Math.floor(unit(`end:${id}`) * 80)) * DAY,
+            rewardToken: { address: reward, symbol: "RWD", decimals: 18, chainId: pool.chainId },
+          },
+        ],
+      };
+    });
+  return all.slice(page * items, page * items + items);
 }

@@ -37,3 +37,13 @@ export function createPrng(seed: number): Prng {
     pick: (items) => items[Math.floor(next() * items.length)],
   };
 }
+
+/**
+ * The 32-bit seed of one PRNG stream: stream 0 drives a chain's swaps and actors, stream 1 + i plans its pool i
+ * (pairs first, then reserves, in `DEMO_CHAINS` order).
+ */
+export function mixSeed(seed: number, chainId: number, stream = 0): number {
+  return (
+    (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(chainId, 0xc2b2ae35) ^ Math.imul(stream, 0x27d4eb2f)) >>> 0
+  );
+}

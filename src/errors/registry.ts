@@ -1,55 +1,19 @@
 import { formatEther, type Address, type Hash } from "viem";
 
 import { BaseError } from "./base";
+import { formatDuration, formatIsoTime } from "./utils";
 
-/** `1.5` for 1.5 ether: the unit the CLI takes and prints. */
-function eth(wei: bigint): string {
-  return formatEther(wei);
-}
-
-/** `2026-11-25T04:00:00Z` for Unix seconds. */
-function isoTime(seconds: bigint): string {
-  const ms = Number(seconds) * 1000;
-  return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15
-    ? new Date(ms).toISOString().replace(".000Z", "Z")
-    : `unix ${seconds}`;
-}
-
-/** `2d 3h 4m 5s` for a positive number of seconds. */
-function duration(seconds: bigint): string {
-  if (seconds <= 0n) return "0s";
-  const parts: string[] = [];
-  const units: [bigint, string][] = [
-    [86_400n, "d"],
-    [3_600n, "h"],
-    [60n, "m"],
-    [1n, "s"],
-  ];
-  let rest = seconds;
-  for (const [size, suffix] of units) {
-    if (rest >= size) {
-      parts.push(`${rest / size}${suffix}`);
-      rest %= size;
-    }
-  }
-  return parts.join(" ");
-}
-
-/** Only scheme, host and port: a provider URL may carry an API key in its path or query. */
-export function redactRpcUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    const hidden = parsed.pathname.length > 1 || parsed.search || parsed.username || parsed.password;
-    return `${parsed.protocol}//${parsed.host}${hidden ? "/…" : ""}`;
-  } catch {
-    return "<invalid URL>";
-  }
-}
+/**
+ * The registry's reverts: one class per custom error of `contracts/IAttestationRegistry.sol` (`BondTooLow` ->
+ * `BondTooLowError`, with the error's arguments as fields), plus `UnknownRegistryRevertError` for a revert none of
+ * them explains. Keep it a mirror, one for one (`test/actions/registryErrors.test.ts` checks it): what goes wrong
+ * around a call (connection, deployment, funds, arguments) is in `./rpc.ts`.
+ */
 
 const docsPath = "docs/operations.md";
 
 // ------------------------------------------------------------------------------------------------------------------
-// The registry's custom errors (contracts/IAttestationRegistry.sol), each with the one-line fix.
+// The registry's custom errors, in the order of contracts/IAttestationRegistry.sol, each with the one-line fix.
 // ------------------------------------------------------------------------------------------------------------------
 
 export type BondTooLowErrorType = BondTooLowError & { name: "BondTooLowError" };
@@ -59,7 +23,7 @@ export class BondTooLowError extends BaseError {
   readonly minBond: bigint;
   constructor({ bond, minBond }: { bond: bigint; minBond: bigint }) {
     super(
-      `bond ${eth(bond)} ETH is below the registry minimum ${eth(minBond)} ETH: send at least ${eth(minBond)} ETH`,
+      `bond ${formatEther(bond)} ETH is below the registry minimum ${formatEther(minBond)} ETH: send at least ${formatEther(minBond)} ETH`,
       {
         code: "BOND_TOO_LOW",
         docsPath,
@@ -106,7 +70,7 @@ export class AlreadyUnbondingError extends BaseError {
   readonly withdrawableAt: bigint;
   constructor({ attester, withdrawableAt }: { attester: Address; withdrawableAt: bigint }) {
     super(
-      `attester ${attester} is already unbonding: its bond becomes withdrawable at ${isoTime(withdrawableAt)}; run "attest withdraw" then`,
+      `attester ${attester} is already unbonding: its bond becomes withdrawable at ${formatIsoTime(withdrawableAt)}; run "attest withdraw" then`,
       {
         code: "ALREADY_UNBONDING",
         docsPath,
@@ -148,7 +112,7 @@ export class UnbondingNotElapsedError extends BaseError {
     currentTime: bigint;
   }) {
     super(
-      `the bond of ${attester} is not withdrawable until ${isoTime(withdrawableAt)} (${duration(withdrawableAt - currentTime)} from chain time ${isoTime(currentTime)}): run "attest withdraw" again then`,
+      `the bond of ${attester} is not withdrawable until ${formatIsoTime(withdrawableAt)} (${formatDuration(withdrawableAt - currentTime)} from chain time ${formatIsoTime(currentTime)}): run "attest withdraw" again then`,
       {
         code: "UNBONDING_NOT_ELAPSED",
         docsPath,
@@ -212,11 +176,14 @@ export class SlashExceedsBondError extends BaseError {
   readonly amount: bigint;
   readonly bond: bigint;
   constructor({ attester, amount, bond }: { attester: Address; amount: bigint; bond: bigint }) {
-    super(`slash of ${eth(amount)} ETH exceeds the bond of ${attester} (${eth(bond)} ETH): slash at most the bond`, {
-      code: "SLASH_EXCEEDS_BOND",
-      docsPath,
-      name: "SlashExceedsBondError",
-    });
+    super(
+      `slash of ${formatEther(amount)} ETH exceeds the bond of ${attester} (${formatEther(bond)} ETH): slash at most the bond`,
+      {
+        code: "SLASH_EXCEEDS_BOND",
+        docsPath,
+        name: "SlashExceedsBondError",
+      },
+    );
     this.attester = attester;
     this.amount = amount;
     this.bond = bond;
@@ -228,7 +195,7 @@ export type BondOverflowErrorType = BondOverflowError & { name: "BondOverflowErr
 export class BondOverflowError extends BaseError {
   readonly bond: bigint;
   constructor({ bond }: { bond: bigint }) {
-    super(`bond ${eth(bond)} ETH exceeds what the registry can hold (2^96 - 1 wei): send less`, {
+    super(`bond ${formatEther(bond)} ETH exceeds what the registry can hold (2^96 - 1 wei): send less`, {
       code: "BOND_OVERFLOW",
       docsPath,
       name: "BondOverflowError",
@@ -244,7 +211,7 @@ export class TransferFailedError extends BaseError {
   readonly amount: bigint;
   constructor({ to, amount }: { to: Address; amount: bigint }) {
     super(
-      `sending ${eth(amount)} ETH to ${to} failed: the beneficiary must accept plain ether transfers (an EOA, or a contract with receive())`,
+      `sending ${formatEther(amount)} ETH to ${to} failed: the beneficiary must accept plain ether transfers (an EOA, or a contract with receive())`,
       { code: "TRANSFER_FAILED", docsPath, name: "TransferFailedError" },
     );
     this.to = to;
@@ -298,7 +265,7 @@ export class InvalidUnbondingPeriodError extends BaseError {
   readonly maxUnbondingPeriod: bigint;
   constructor({ unbondingPeriod, maxUnbondingPeriod }: { unbondingPeriod: bigint; maxUnbondingPeriod: bigint }) {
     super(
-      `unbonding period ${unbondingPeriod} s exceeds the maximum ${maxUnbondingPeriod} s: deploy with an unbondingPeriod of at most ${duration(maxUnbondingPeriod)}`,
+      `unbonding period ${unbondingPeriod} s exceeds the maximum ${maxUnbondingPeriod} s: deploy with an unbondingPeriod of at most ${formatDuration(maxUnbondingPeriod)}`,
       { code: "INVALID_UNBONDING_PERIOD", docsPath, name: "InvalidUnbondingPeriodError" },
     );
     this.unbondingPeriod = unbondingPeriod;
@@ -307,7 +274,7 @@ export class InvalidUnbondingPeriodError extends BaseError {
 }
 
 // ------------------------------------------------------------------------------------------------------------------
-// Conditions found before or around the call.
+// The fallback: a revert none of the classes above explains.
 // ------------------------------------------------------------------------------------------------------------------
 
 export type UnknownRegistryRevertErrorType = UnknownRegistryRevertError & { name: "UnknownRegistryRevertError" };
@@ -326,131 +293,7 @@ export class UnknownRegistryRevertError extends BaseError {
   }
 }
 
-export type RegistryNotDeployedErrorType = RegistryNotDeployedError & { name: "RegistryNotDeployedError" };
-/** There is no contract code at the registry address on the connected chain. */
-export class RegistryNotDeployedError extends BaseError {
-  readonly registry: Address;
-  readonly chainId: number | undefined;
-  constructor({ registry, chainId }: { registry: Address; chainId?: number }) {
-    super(
-      `no contract at ${registry}${chainId === undefined ? "" : ` on chain ${chainId}`}: check --registry / REGISTRY_ADDRESS and that --rpc / RPC_URL points at the chain it was deployed on`,
-      { code: "REGISTRY_NOT_DEPLOYED", docsPath, name: "RegistryNotDeployedError" },
-    );
-    this.registry = registry;
-    this.chainId = chainId;
-  }
-}
-
-export type NotARegistryErrorType = NotARegistryError & { name: "NotARegistryError" };
-/** The address holds a contract, but not an AttestationRegistry (its ERC-5267 domain does not name one). */
-export class NotARegistryError extends BaseError {
-  readonly registry: Address;
-  constructor({ registry, name, cause }: { registry: Address; name?: string | undefined; cause?: Error | undefined }) {
-    const found =
-      name === undefined ? "it has no EIP-712 domain" : `its EIP-712 domain is ${JSON.stringify(name.slice(0, 40))}`;
-    super(`the contract at ${registry} is not an AttestationRegistry (${found}): check --registry / REGISTRY_ADDRESS`, {
-      code: "NOT_A_REGISTRY",
-      docsPath,
-      name: "NotARegistryError",
-      ...(cause ? { cause } : {}),
-    });
-    this.registry = registry;
-  }
-}
-
-export type InsufficientFundsErrorType = InsufficientFundsError & { name: "InsufficientFundsError" };
-/** The sending account cannot pay the value plus gas. */
-export class InsufficientFundsError extends BaseError {
-  readonly account: Address;
-  readonly value: bigint;
-  readonly balance: bigint | undefined;
-  constructor({
-    account,
-    value,
-    balance,
-    cause,
-  }: {
-    account: Address;
-    value: bigint;
-    balance?: bigint;
-    cause?: Error;
-  }) {
-    const has = balance === undefined ? "" : ` has ${eth(balance)} ETH, which`;
-    super(`account ${account}${has} cannot pay ${eth(value)} ETH plus gas: fund it or send less`, {
-      code: "INSUFFICIENT_FUNDS",
-      docsPath,
-      name: "InsufficientFundsError",
-      ...(cause ? { cause } : {}),
-    });
-    this.account = account;
-    this.value = value;
-    this.balance = balance;
-  }
-}
-
-export type RpcUnreachableErrorType = RpcUnreachableError & { name: "RpcUnreachableError" };
-/** The JSON-RPC endpoint did not answer (connection refused, unknown host, timeout). */
-export class RpcUnreachableError extends BaseError {
-  readonly url: string | undefined;
-  constructor({ url, reason, cause }: { url?: string; reason?: string; cause?: Error }) {
-    const where = url === undefined ? "the RPC endpoint" : `the RPC endpoint ${redactRpcUrl(url)}`;
-    super(`cannot reach ${where}${reason ? ` (${reason})` : ""}: check that the node is running and --rpc / RPC_URL`, {
-      code: "RPC_UNREACHABLE",
-      docsPath,
-      name: "RpcUnreachableError",
-      ...(cause ? { cause } : {}),
-    });
-    this.url = url === undefined ? undefined : redactRpcUrl(url);
-  }
-}
-
-export type RpcHttpErrorType = RpcHttpError & { name: "RpcHttpError" };
-/** The endpoint answered, but with an HTTP error status instead of JSON-RPC (wrong URL, auth, rate limit). */
-export class RpcHttpError extends BaseError {
-  readonly url: string;
-  readonly status: number;
-  constructor({ url, status, cause }: { url: string; status: number; cause?: Error | undefined }) {
-    super(
-      `the RPC endpoint ${redactRpcUrl(url)} answered HTTP ${status} instead of JSON-RPC: check that --rpc / RPC_URL is the node's JSON-RPC URL (and its API key, if it needs one)`,
-      { code: "RPC_HTTP_ERROR", docsPath, name: "RpcHttpError", ...(cause ? { cause } : {}) },
-    );
-    this.url = redactRpcUrl(url);
-    this.status = status;
-  }
-}
-
-export type RegistryTransactionRevertedErrorType = RegistryTransactionRevertedError & {
-  name: "RegistryTransactionRevertedError";
-};
-/** The transaction was mined but reverted (the state changed between simulation and inclusion). */
-export class RegistryTransactionRevertedError extends BaseError {
-  readonly hash: Hash;
-  constructor({ hash }: { hash: Hash }) {
-    super(`transaction ${hash} reverted on chain: run "attest status" to see the attester's state, then retry`, {
-      code: "TRANSACTION_REVERTED",
-      docsPath,
-      name: "RegistryTransactionRevertedError",
-    });
-    this.hash = hash;
-  }
-}
-
-export type InvalidDigestErrorType = InvalidDigestError & { name: "InvalidDigestError" };
-/** A digest to revoke is not 32 bytes of hex, or the list is empty. */
-export class InvalidDigestError extends BaseError {
-  readonly digest: string | undefined;
-  constructor({ digest }: { digest?: string }) {
-    super(
-      digest === undefined
-        ? "no digest to revoke: pass at least one 0x-prefixed 32-byte EIP-712 digest"
-        : `digest "${digest.length > 80 ? `${digest.slice(0, 80)}…` : digest}" is not 0x followed by 64 hex digits: pass the EIP-712 digest (see "attest digest")`,
-      { code: "INVALID_DIGEST", docsPath, name: "InvalidDigestError" },
-    );
-    this.digest = digest;
-  }
-}
-
-/** Every error this domain throws. */
+/** Every error this domain throws: the registry's custom errors and the unknown-revert fallback. */
 export type RegistryErrorType =
   | BondTooLowErrorType
   | AlreadyRegisteredErrorType
@@ -464,11 +307,8 @@ export type RegistryErrorType =
   | SlashExceedsBondErrorType
   | BondOverflowErrorType
   | TransferFailedErrorType
-  | UnknownRegistryRevertErrorType
-  | RegistryNotDeployedErrorType
-  | NotARegistryErrorType
-  | InsufficientFundsErrorType
-  | RpcUnreachableErrorType
-  | RpcHttpErrorType
-  | RegistryTransactionRevertedErrorType
-  | InvalidDigestErrorType;
+  | AttesterRemovedErrorType
+  | MalformedAttestationErrorType
+  | InvalidMinBondErrorType
+  | InvalidUnbondingPeriodErrorType
+  | UnknownRegistryRevertErrorType;

@@ -18,3 +18,16 @@ export class StoreOpenError extends BaseError {
     });
   }
 }
+
+export type StoreUnavailableErrorType = StoreUnavailableError & { name: "StoreUnavailableError" };
+/** The store did not answer a read (the HTTP layer answers 503). */
+export class StoreUnavailableError extends BaseError {
+  constructor({ cause }: { cause?: unknown } = {}) {
+    super("The store does not answer.", {
+      code: "STORE_UNAVAILABLE",
+      docsPath: `${DOCS}#storage`,
+      cause: asError(cause),
+      name: "StoreUnavailableError",
+    });
+  }
+}

@@ -1,24 +1,20 @@
 import { randomUUID } from "node:crypto";
-import type { Address, Hex, PublicClient } from "viem";
-import { issueAttestations, type IssueOutcome } from "../attest/issueAttestations";
-import { DEFILLAMA_CHAINS, fetchDexOverview } from "./feeds/defillamaDexVolumes";
-import {
-  fetchDefillamaChart,
-  fetchDefillamaPools,
-  type DefillamaChartPoint,
-  type DefillamaPool,
-} from "./feeds/defillamaYields";
-import type { FeedRequestOptions } from "./feeds/fetchJson";
-import { fetchMerklOpportunities, type MerklOpportunity } from "./feeds/merkl";
-import { readPools, type OnchainObservation } from "./onchain/readPools";
-import type { PoolConfig } from "./poolsFile";
-import type { Store } from "../storage/openStore";
-import { upsertCampaigns } from "../storage/campaigns";
-import { upsertDexVolumes } from "../storage/dexVolumes";
+import type { PublicClient } from "viem";
+import type { IssueOutcome } from "../attest/issueAttestations";
+import type { PoolConfig } from "../model/poolConfig";
 import { closeInterruptedRuns, finishIngestRun, startIngestRun, type SourceReport } from "../storage/ingestRuns";
-import { backfillDailyDepth, getDailyHistory, recordDailyDepth, utcDay } from "../storage/poolDaily";
-import { upsertPool, type PoolValues } from "../storage/pools";
-import type { Campaign, DexVolume } from "../storage/schema";
+import type { Store } from "../storage/openStore";
+import type { FeedRequestOptions } from "./feeds/fetchJson";
+import { passStatus, type PassStatus } from "./passStatus";
+import { poolKey } from "./poolKey";
+import { readChainStep } from "./steps/chains";
+import { readChartStep } from "./steps/defillamaChart";
+import { readDexVolumesStep } from "./steps/defillamaDexVolumes";
+import { readYieldsStep } from "./steps/defillamaYields";
+import { issueStep, type IssueSettings } from "./steps/issue";
+import { readMerklStep } from "./steps/merkl";
+import { errorMessage, type StepResult } from "./steps/stepResult";
+import { writePass, type PassData } from "./writePass";
 
 /** Feed base URLs; a feed without a URL is not read (and not reported as failing). */
 export interface FeedUrls {
@@ -40,7 +36,7 @@ export interface RunIngestionPassParameters {
   /** Clock, Unix seconds. Default wall-clock. */
   now?: () => number;
   /** Attestation issuance, or false to only ingest. */
-  issue?: { privateKey: Hex; lifetimeS: number; registry?: { chainId: number; address: Address } } | false;
+  issue?: IssueSettings | false;
   /** `FRESHNESS_WINDOW_S`: depth older than this does not anchor a new attestation. */
   freshnessWindowS: number;
   log: (line: string) => void;
@@ -55,7 +51,7 @@ export interface RunIngestionPassParameters {
 /** What a pass did. */
 export interface PassReport {
   runId: string;
-  status: "ok" | "partial" | "failed";
+  status: PassStatus;
   startedAt: number;
   finishedAt: number;
   /** Per source (`chain:<id>`, `defillama-yields`, `defillama-chart`, `defillama-dexs`, `merkl`, `issue`). */
@@ -67,16 +63,14 @@ export interface PassReport {
 export type RunIngestionPassReturnType = PassReport;
 
 const defaultNow = () => Math.floor(Date.now() / 1000);
-const message = (error: unknown) =>
-  error instanceof Error ? ((error as { shortMessage?: string }).shortMessage ?? error.message) : String(error);
-const key = (chainId: number, address: string) => `${chainId}:${address.toLowerCase()}`;
 
 /**
- * One ingestion pass: records itself in `ingest_runs`, reads every chain (engineer A's `readPools`) and every
- * configured feed, then writes everything it got in ONE transaction (pool columns it has values for, the daily
- * lowest depth, campaigns, dex volumes), so a crash leaves the database as it was before the pass. Then, unless
- * `issue` is false, issues attestations in a second transaction. A source that fails is reported and the pass goes
- * on (status "partial"); stored values from earlier passes stay and turn stale with time.
+ * One ingestion pass: records itself in `ingest_runs`, runs the source steps concurrently (every chain through
+ * `readPools`, every configured feed; `steps/`), then writes everything they got in ONE transaction (`writePass`:
+ * pool columns it has values for, the daily lowest depth, campaigns, dex volumes), so a crash leaves the database as
+ * it was before the pass. Then, unless `issue` is false, issues attestations in a second transaction, and records
+ * the status (`passStatus`) with every report. A source that fails is reported and the pass goes on (status
+ * "partial"); stored values from earlier passes stay and turn stale with time.
  *
  * @param {@link RunIngestionPassParameters}
  * @returns {@link PassReport}
@@ -104,296 +98,111 @@ export async function runIngestionPass(parameters: RunIngestionPassParameters): 
 /** Passes in progress in this process: a pass starting meanwhile must not mark them interrupted. */
 const activeRuns = new Set<string>();
 
+/** The steps of a pass, after its run is recorded: read every source concurrently, write, issue, status, finish. */
 async function runPass(parameters: RunIngestionPassParameters, runId: string, startedAt: number): Promise<PassReport> {
-  const { store, pools, chains, feeds, freshnessWindowS, log } = parameters;
+  const { store, pools, freshnessWindowS, log } = parameters;
   const now = parameters.now ?? defaultNow;
-  const feedOptions: FeedRequestOptions = { ...parameters.feedOptions, log };
-  const db = store.db;
-
-  const sources: Record<string, SourceReport> = {};
+  let sources: Record<string, SourceReport> = {};
   try {
-    const configByKey = new Map(pools.map((p) => [key(p.chainId, p.address), p]));
-    const chainIds = [...new Set(pools.map((p) => p.chainId))].sort((a, b) => a - b);
-
-    // ---- Read phase: network only, no writes. ----
-    const onchain = new Map<string, { observation: OnchainObservation; block: string; observedAt: number }>();
-    const readChains = chainIds.map(async (chainId) => {
-      const refs = pools.filter((p) => p.chainId === chainId);
-      const client = chains.find((c) => c.chainId === chainId)?.client;
-      const name = `chain:${chainId}`;
-      if (!client) {
-        sources[name] = { ok: false, error: "no RPC client configured for this chain", rows: 0 };
-        return;
-      }
-      try {
-        const result = await readPools({
-          client,
-          pools: refs.map((p) => ({
-            chainId,
-            address: p.address,
-            kind: p.kind,
-            ...(p.lendingPool ? { lendingPool: p.lendingPool } : {}),
-            ...(p.underlying ? { underlying: p.underlying } : {}),
-          })),
-        });
-        for (const observation of result.observations) {
-          onchain.set(key(chainId, observation.address), {
-            observation,
-            block: result.blockNumber.toString(),
-            observedAt: result.observedAt,
-          });
-        }
-        const failed = result.failures.map((f) => `${f.address}: ${f.error}`);
-        sources[name] = {
-          ok: failed.length === 0,
-          rows: result.observations.length,
-          ...(failed.length > 0
-            ? { error: `${failed.length} pool(s) failed: ${failed.join("; ").slice(0, 500)}` }
-            : {}),
-        };
-      } catch (error) {
-        sources[name] = { ok: false, error: message(error), rows: 0 };
-        log(`${name}: ${message(error)}`);
-      }
-    });
-
-    let llamaPools: Map<string, DefillamaPool> | null = null;
-    const readYields = (async () => {
-      if (!feeds.defillamaYieldsUrl || !pools.some((p) => p.defillamaId)) return;
-      try {
-        const all = await fetchDefillamaPools({ ...feedOptions, yieldsUrl: feeds.defillamaYieldsUrl });
-        llamaPools = new Map(all.map((p) => [p.pool, p]));
-        const matched = pools.filter((p) => p.defillamaId && llamaPools!.has(p.defillamaId)).length;
-        sources["defillama-yields"] = { ok: true, rows: matched };
-      } catch (error) {
-        sources["defillama-yields"] = { ok: false, error: message(error), rows: 0 };
-      }
-    })();
-
-    const charts = new Map<string, DefillamaChartPoint[]>();
-    const readCharts = (async () => {
-      if (!feeds.defillamaYieldsUrl) return;
-      const threshold = parameters.backfillBelowDays ?? 14;
-      const wanted: PoolConfig[] = [];
-      for (const p of pools) {
-        if (!p.defillamaId) continue;
-        if ((await getDailyHistory(db, p.chainId, p.address)).length < threshold) wanted.push(p);
-      }
-      if (wanted.length === 0) return;
-      const errors: string[] = [];
-      // A few requests at a time: one per pool, only while its history is short.
-      const queue = [...wanted];
-      const worker = async () => {
-        for (let p = queue.shift(); p !== undefined; p = queue.shift()) {
-          try {
-            const points = await fetchDefillamaChart({
-              ...feedOptions,
-              yieldsUrl: feeds.defillamaYieldsUrl!,
-              poolId: p.defillamaId!,
-            });
-            charts.set(key(p.chainId, p.address), points);
-          } catch (error) {
-            errors.push(`${p.defillamaId}: ${message(error)}`);
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(4, wanted.length) }, worker));
-      sources["defillama-chart"] = {
-        ok: errors.length === 0,
-        rows: charts.size,
-        ...(errors.length ? { error: errors.join("; ").slice(0, 500) } : {}),
-      };
-    })();
-
-    const dexRows: DexVolume[] = [];
-    const readDex = (async () => {
-      if (!feeds.defillamaApiUrl) return;
-      const days = parameters.dexVolumeDays ?? 30;
-      const errors: string[] = [];
-      for (const chainId of chainIds) {
-        const chain = DEFILLAMA_CHAINS[chainId];
-        if (!chain) continue;
-        try {
-          const overview = await fetchDexOverview({ ...feedOptions, apiUrl: feeds.defillamaApiUrl, chain: chain.slug });
-          const observedAt = now();
-          for (const [ts, breakdown] of overview.totalDataChartBreakdown.slice(-days)) {
-            for (const [protocol, volume] of Object.entries(breakdown)) {
-              dexRows.push({
-                chain: chain.name,
-                protocol,
-                day: utcDay(ts),
-                volume_usd: volume,
-                observed_at: observedAt,
-              });
-            }
-          }
-        } catch (error) {
-          errors.push(`${chain.slug}: ${message(error)}`);
-        }
-      }
-      sources["defillama-dexs"] = {
-        ok: errors.length === 0,
-        rows: dexRows.length,
-        ...(errors.length ? { error: errors.join("; ").slice(0, 500) } : {}),
-      };
-    })();
-
-    let opportunities: MerklOpportunity[] | null = null;
-    const readMerkl = (async () => {
-      if (!feeds.merklApiUrl || chainIds.length === 0) return;
-      try {
-        opportunities = await fetchMerklOpportunities({ ...feedOptions, merklUrl: feeds.merklApiUrl, chainIds });
-        sources.merkl = { ok: true, rows: opportunities.reduce((n, o) => n + o.campaigns.length, 0) };
-      } catch (error) {
-        sources.merkl = { ok: false, error: message(error), rows: 0 };
-      }
-    })();
-
-    await Promise.all([...readChains, readYields, readCharts, readDex, readMerkl]);
-    const feedsObservedAt = now();
-
-    // ---- Write phase: one transaction, so a crash leaves the store as the previous pass left it. ----
-    await db.transaction().execute(async (trx) => {
-      for (const config of pools) {
-        const k = key(config.chainId, config.address);
-        const values: PoolValues = {};
-        if (config.defillamaId !== undefined) values.defillama_id = config.defillamaId;
-        if (config.merklId !== undefined) values.merkl_id = config.merklId;
-        const seen = onchain.get(k);
-        if (seen) {
-          const o = seen.observation;
-          values.state_json = JSON.stringify(o.state);
-          if (o.depthUsd !== null && Number.isFinite(o.depthUsd)) {
-            values.depth_usd = o.depthUsd;
-            values.depth_observed_at = seen.observedAt;
-            values.depth_block = seen.block;
-          }
-          if (o.exitableUsd !== null && Number.isFinite(o.exitableUsd)) values.exitable_usd = o.exitableUsd;
-          if (o.supplyRatePercent !== null && Number.isFinite(o.supplyRatePercent)) {
-            values.supply_rate_percent = o.supplyRatePercent;
-            values.supply_rate_observed_at = seen.observedAt;
-          }
-        }
-        const llama = config.defillamaId
-          ? (llamaPools as Map<string, DefillamaPool> | null)?.get(config.defillamaId)
-          : undefined;
-        if (llama) {
-          values.tvl_usd = llama.tvlUsd;
-          if (llama.apy !== null && llama.apy !== undefined) values.apy_percent = llama.apy;
-          values.feed_observed_at = feedsObservedAt;
-          if (llama.volumeUsd1d !== null && llama.volumeUsd1d !== undefined) {
-            values.volume_24h_usd = llama.volumeUsd1d;
-            values.volume_observed_at = feedsObservedAt;
-          }
-        }
-        await upsertPool(trx, {
-          chainId: config.chainId,
-          address: config.address,
-          kind: config.kind,
-          symbol: config.symbol,
-          protocol: config.protocol,
-          values,
-          now: feedsObservedAt,
-        });
-        if (seen && values.depth_usd !== undefined) {
-          await recordDailyDepth(trx, {
-            chainId: config.chainId,
-            address: config.address,
-            depthUsd: values.depth_usd as number,
-            observedAt: seen.observedAt,
-            block: seen.block,
-          });
-        }
-        const chart = charts.get(k);
-        if (chart) {
-          // Completed days (before today) only, each day's lowest point, and only on days without a row: an on-chain
-          // row is never overwritten. DefiLlama's tvlUsd is the same measure (AMM reserves value; lending
-          // supplied − borrowed).
-          const today = utcDay(feedsObservedAt);
-          const points = chart
-            .map((p) => ({ observedAt: Math.floor(Date.parse(p.timestamp) / 1000), depthUsd: p.tvlUsd }))
-            .map((p) => ({ ...p, day: utcDay(p.observedAt) }))
-            .filter((p) => p.day < today);
-          const lowest = new Map<string, { day: string; depthUsd: number; observedAt: number }>();
-          for (const p of points) {
-            const prev = lowest.get(p.day);
-            if (!prev || p.depthUsd < prev.depthUsd) lowest.set(p.day, p);
-          }
-          await backfillDailyDepth(trx, {
-            chainId: config.chainId,
-            address: config.address,
-            points: [...lowest.values()],
-          });
-        }
-      }
-      if (opportunities) {
-        const rows: Campaign[] = [];
-        for (const o of opportunities as MerklOpportunity[]) {
-          for (const c of o.campaigns) {
-            rows.push({
-              id: c.campaignId,
-              chain_id: o.chainId,
-              opportunity_id: o.id,
-              identifier: o.identifier.toLowerCase(),
-              name: o.name,
-              type: o.type,
-              status: o.status,
-              reward_token: c.rewardToken.address.toLowerCase(),
-              amount: c.amount,
-              apr_percent: o.apr ?? null,
-              start_ts: c.startTimestamp,
-              end_ts: c.endTimestamp,
-              observed_at: feedsObservedAt,
-            });
-          }
-        }
-        await upsertCampaigns(trx, rows);
-      }
-      if (dexRows.length > 0) await upsertDexVolumes(trx, dexRows);
-    });
-    const observedPools = [...onchain.keys()].filter((k) => configByKey.has(k)).length;
-
-    // ---- Issuance: reads and signs, then writes in its own short transaction. ----
-    let issuance: IssueOutcome[] = [];
-    if (parameters.issue) {
-      const issue = parameters.issue;
-      try {
-        issuance = await issueAttestations({
-          db,
-          pools,
-          privateKey: issue.privateKey,
-          lifetimeS: issue.lifetimeS,
-          ...(issue.registry ? { registry: issue.registry } : {}),
-          now: now(),
-          freshnessWindowS,
-          log,
-        });
-        sources.issue = { ok: true, rows: issuance.filter((o) => o.action === "issued").length };
-      } catch (error) {
-        sources.issue = { ok: false, error: message(error), rows: 0 };
-        log(`issue: ${message(error)}`);
-      }
-    }
-
-    const reports = Object.values(sources);
-    // "failed" when no data source delivered anything; a source that delivered part (some pools) makes it "partial".
-    // Issuance is a step, not a source: signing nothing from no data must not turn a failed pass into a partial one.
-    const data = Object.entries(sources)
-      .filter(([name]) => name !== "issue")
-      .map(([, report]) => report);
-    const status = reports.every((r) => r.ok)
-      ? "ok"
-      : data.length > 0 && data.every((r) => !r.ok && !r.rows)
-        ? "failed"
-        : "partial";
+    // Read phase: network (and store reads) only, no writes.
+    const read = await readSources(parameters);
+    sources = read.sources;
+    if (read.failure) throw read.failure.reason;
+    // Write phase: one transaction, so a crash leaves the store as the previous pass left it.
+    await writePass(store.db, { pools, data: read.data, feedsObservedAt: now() });
+    // Issuance: reads and signs, then writes in its own short transaction.
+    const issued = await issueStep({ db: store.db, pools, issue: parameters.issue, now, freshnessWindowS, log });
+    if (issued.report) sources = { ...sources, issue: issued.report };
+    const status = passStatus(sources);
     const finishedAt = now();
-    await finishIngestRun(db, { id: runId, finishedAt, status, sources });
+    await finishIngestRun(store.db, { id: runId, finishedAt, status, sources });
+    const observedPools = countObservedPools(pools, read.data);
     log(`pass ${runId}: ${status} (${observedPools} pools observed on chain)`);
-    return { runId, status, startedAt, finishedAt, sources, observedPools, issuance };
+    return { runId, status, startedAt, finishedAt, sources, observedPools, issuance: issued.data };
   } catch (error) {
     // A store failure: record it if the store still answers, then let the caller see the error.
-    sources.pass = { ok: false, error: message(error) };
-    await finishIngestRun(db, { id: runId, finishedAt: now(), status: "failed", sources }).catch(() => undefined);
+    const failed = { ...sources, pass: { ok: false, error: errorMessage(error) } };
+    await finishIngestRun(store.db, { id: runId, finishedAt: now(), status: "failed", sources: failed }).catch(
+      () => undefined,
+    );
     throw error;
   }
+}
+
+/** A step's result, or (when it threw: only a store read can) its empty data and the failure. */
+type Settled<T> = StepResult<T> & { failure?: { reason: unknown } };
+
+const settle = <T>(step: Promise<StepResult<T>>, empty: T): Promise<Settled<T>> =>
+  step.catch((reason: unknown) => ({ report: undefined, data: empty, failure: { reason } }));
+
+/** What the read phase gathered: each configured source's report, the data, and the first step that threw. */
+interface ReadSourcesResult {
+  sources: Record<string, SourceReport>;
+  data: PassData;
+  failure?: { reason: unknown };
+}
+
+/**
+ * Runs every source step concurrently (one per chain, and each feed) and waits for all of them. Reports come out in
+ * a fixed order: chains by id, `defillama-yields`, `defillama-chart`, `defillama-dexs`, `merkl`.
+ */
+async function readSources(parameters: RunIngestionPassParameters): Promise<ReadSourcesResult> {
+  const { store, pools, chains, feeds, log } = parameters;
+  const feedOptions: FeedRequestOptions = { ...parameters.feedOptions, log };
+  const chainIds = [...new Set(pools.map((p) => p.chainId))].sort((a, b) => a - b);
+  const [chainsRead, yields, chart, dex, merkl] = await Promise.all([
+    Promise.all(
+      chainIds.map((chainId) => {
+        const client = chains.find((c) => c.chainId === chainId)?.client;
+        return settle(readChainStep({ chainId, pools: pools.filter((p) => p.chainId === chainId), client, log }), []);
+      }),
+    ),
+    settle(readYieldsStep({ pools, yieldsUrl: feeds.defillamaYieldsUrl, feedOptions }), null),
+    settle(
+      readChartStep({
+        db: store.db,
+        pools,
+        yieldsUrl: feeds.defillamaYieldsUrl,
+        feedOptions,
+        backfillBelowDays: parameters.backfillBelowDays ?? 14,
+      }),
+      new Map(),
+    ),
+    settle(
+      readDexVolumesStep({
+        chainIds,
+        apiUrl: feeds.defillamaApiUrl,
+        feedOptions,
+        days: parameters.dexVolumeDays ?? 30,
+        now: parameters.now ?? defaultNow,
+      }),
+      [],
+    ),
+    settle(readMerklStep({ chainIds, merklUrl: feeds.merklApiUrl, feedOptions }), null),
+  ]);
+  const named: [string, Settled<unknown>][] = [
+    ...chainIds.map((chainId, i): [string, Settled<unknown>] => [`chain:${chainId}`, chainsRead[i]]),
+    ["defillama-yields", yields],
+    ["defillama-chart", chart],
+    ["defillama-dexs", dex],
+    ["merkl", merkl],
+  ];
+  const sources: Record<string, SourceReport> = {};
+  for (const [name, step] of named) if (step.report) sources[name] = step.report;
+  const failure = named.find(([, step]) => step.failure)?.[1].failure;
+  const readings = chainsRead.flatMap((step) => step.data);
+  const data: PassData = {
+    onchain: new Map(readings.map((r) => [poolKey(r.observation.chainId, r.observation.address), r])),
+    llamaPools: yields.data,
+    charts: chart.data,
+    dexVolumes: dex.data,
+    opportunities: merkl.data,
+  };
+  return { sources, data, ...(failure ? { failure } : {}) };
+}
+
+/** Tracked pools with an on-chain reading from this pass. */
+function countObservedPools(pools: readonly PoolConfig[], data: PassData): number {
+  const tracked = new Set(pools.map((p) => poolKey(p.chainId, p.address)));
+  return [...data.onchain.keys()].filter((key) => tracked.has(key)).length;
 }

@@ -1,21 +1,19 @@
+import { join } from "node:path";
+import autoload from "@fastify/autoload";
 import type { FastifyError, FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import { ApiErrorCode } from "../errors/http";
 import type { Store } from "../storage/openStore";
-import type { ServiceConfig } from "./config";
-import { ApiError, ApiErrorCode } from "./errors";
+import type { ServiceConfig } from "../config/loadConfig";
+import { toErrorBody } from "./errorBodies";
 import attesterPlugin from "./plugins/app/attester";
-import poolsRepositoryPlugin from "./plugins/app/pools-repository";
+import readContextPlugin from "./plugins/app/read-context";
+import responseCachePlugin from "./plugins/app/response-cache";
 import corsPlugin from "./plugins/external/cors";
 import envPlugin from "./plugins/external/env";
 import rateLimitPlugin from "./plugins/external/rate-limit";
 import swaggerPlugin from "./plugins/external/swagger";
-import v1Routes from "./routes/api/v1";
-import attesterRoutes from "./routes/api/v1/attester";
-import healthRoutes from "./routes/api/v1/health";
-import poolRoutes from "./routes/api/v1/pool";
-import poolsRoutes from "./routes/api/v1/pools";
-import verifyRoutes from "./routes/api/v1/verify";
-import { ErrorSchema } from "./schemas";
+import { ErrorSchema } from "./schemas/error";
 
 /** What the app is built from: the store it reads, the configuration and the attester it vouches for. */
 export type AppOptions = {
@@ -29,7 +27,9 @@ export type AppOptions = {
 
 /**
  * The HTTP API as a Fastify plugin: external plugins (env, swagger, CORS, rate limit), then the app plugins
- * (attester, pools repository), then the routes under `/api/v1`, with one error handler. `server.ts` starts it.
+ * (attester, read context, response cache), one error handler, then every route folder under `routes/` (the folder
+ * is the URL, as fastify/demo autoloads them). `server.ts` starts it. A new endpoint is one route folder, one schema
+ * file and one test file: this file does not change.
  *
  * @example
  * import Fastify from "fastify";
@@ -49,14 +49,10 @@ export const buildApp = fp(
     await fastify.register(rateLimitPlugin, { rateLimit: config.rateLimit });
 
     await fastify.register(attesterPlugin, attester);
-    await fastify.register(poolsRepositoryPlugin, {
-      db: store.db,
-      freshnessWindowS: config.freshnessWindowS,
-      cacheTtlMs: config.cacheTtlMs,
-      now,
-    });
+    await fastify.register(readContextPlugin, { db: store.db, freshnessWindowS: config.freshnessWindowS, now });
+    await fastify.register(responseCachePlugin, { ttlMs: config.cacheTtlMs });
 
-    fastify.setErrorHandler(function handleError(error: FastifyError | ApiError, request, reply) {
+    fastify.setErrorHandler(function handleError(error: FastifyError | Error, request, reply) {
       const { status, body } = toErrorBody(error);
       if (status >= 500) request.log.error({ err: error }, "request failed");
       else request.log.debug({ code: body.code }, body.message);
@@ -71,60 +67,7 @@ export const buildApp = fp(
       });
     });
 
-    await fastify.register(v1Routes, { prefix: "/api/v1" });
-    await fastify.register(poolsRoutes, { prefix: "/api/v1/pools" });
-    await fastify.register(poolRoutes, { prefix: "/api/v1/pool" });
-    await fastify.register(attesterRoutes, { prefix: "/api/v1/attester" });
-    await fastify.register(healthRoutes, { prefix: "/api/v1/health" });
-    await fastify.register(verifyRoutes, {
-      prefix: "/api/v1/verify",
-      rateLimit:
-        config.rateLimit === false ? false : { max: config.rateLimit.verifyMax, timeWindow: config.rateLimit.windowMs },
-    });
+    await fastify.register(autoload, { dir: join(__dirname, "routes") });
   },
   { name: "attestation-service", fastify: "5.x" },
 );
-
-type ErrorBody = { code: string; message: string; [extra: string]: unknown };
-
-/** Maps any error to a status and a stable body. Bad input is always a 4xx; a 5xx never shows internals. */
-export function toErrorBody(error: FastifyError | ApiError): { status: number; body: ErrorBody } {
-  if (error instanceof ApiError) {
-    return { status: error.statusCode, body: { code: error.code, message: error.shortMessage, ...error.extra } };
-  }
-  const validation = (error as FastifyError).validation;
-  if (validation && validation.length > 0) {
-    const first = validation[0] as { instancePath?: string; message?: string; params?: { missingProperty?: string } };
-    const path = [first.instancePath?.replace(/^\//, "").replace(/\//g, "."), first.params?.missingProperty]
-      .filter((part) => part)
-      .join(".");
-    const context = (error as FastifyError).validationContext ?? "request";
-    return {
-      status: 400,
-      body: {
-        code: ApiErrorCode.invalidRequest,
-        message: `Invalid ${context}${path ? ` field "${path}"` : ""}: ${first.message ?? "does not match the schema"}.`,
-        ...(path ? { field: path } : {}),
-      },
-    };
-  }
-  const byFastifyCode: Record<string, [number, ApiErrorCode, string]> = {
-    FST_ERR_CTP_BODY_TOO_LARGE: [413, ApiErrorCode.bodyTooLarge, "The request body is larger than 64 KiB."],
-    FST_ERR_CTP_INVALID_MEDIA_TYPE: [
-      415,
-      ApiErrorCode.unsupportedMediaType,
-      "Unsupported Content-Type; send application/json.",
-    ],
-    FST_ERR_CTP_EMPTY_JSON_BODY: [400, ApiErrorCode.invalidJson, "The body is empty; send the attestation JSON."],
-    FST_ERR_CTP_INVALID_JSON_BODY: [400, ApiErrorCode.invalidJson, "The body is not valid JSON."],
-  };
-  const known = byFastifyCode[(error as FastifyError).code];
-  if (known) return { status: known[0], body: { code: known[1], message: known[2] } };
-  const status = (error as FastifyError).statusCode;
-  if (status === 429) return { status, body: { code: ApiErrorCode.rateLimited, message: "Rate limit exceeded." } };
-  if (status !== undefined && status >= 400 && status < 500) {
-    return { status, body: { code: ApiErrorCode.invalidRequest, message: error.message.split("\n")[0] } };
-  }
-  if (status === 503) return { status, body: { code: ApiErrorCode.unavailable, message: "Service unavailable." } };
-  return { status: 500, body: { code: ApiErrorCode.internal, message: "Internal server error." } };
-}

@@ -26,3 +26,12 @@ export async function getLatestAttestation(
     .limit(1)
     .executeTakeFirst();
 }
+
+/** How many attestations have been issued. */
+export async function countAttestations(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom("attestations")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

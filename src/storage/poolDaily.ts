@@ -111,3 +111,22 @@ export async function getDailyHistory(db: Kysely<Database>, chainId: number, add
     .orderBy("day")
     .execute();
 }
+
+/**
+ * The pool's daily lows observed inside `[from, to]` (by the time each low was observed), oldest first: the evidence
+ * window of a claim.
+ */
+export async function getDailyLowsBetween(
+  db: Kysely<Database>,
+  parameters: { chainId: number; address: string; from: number; to: number },
+): Promise<PoolDaily[]> {
+  return db
+    .selectFrom("pool_daily")
+    .selectAll()
+    .where("chain_id", "=", parameters.chainId)
+    .where("address", "=", parameters.address.toLowerCase())
+    .where("min_observed_at", ">=", parameters.from)
+    .where("min_observed_at", "<=", parameters.to)
+    .orderBy("day")
+    .execute();
+}

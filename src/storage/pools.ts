@@ -52,3 +52,41 @@ export async function getPool(db: Kysely<Database>, chainId: number, address: st
 export async function listPools(db: Kysely<Database>): Promise<Pool[]> {
   return db.selectFrom("pools").selectAll().orderBy("chain_id").orderBy("address").execute();
 }
+
+/** The chains on which an address is tracked, ascending (a bare address names one pool only when there is one). */
+export async function findPoolChains(db: Kysely<Database>, address: string): Promise<number[]> {
+  const rows = await db
+    .selectFrom("pools")
+    .select("chain_id")
+    .where("address", "=", address.toLowerCase())
+    .orderBy("chain_id")
+    .execute();
+  return rows.map((row) => Number(row.chain_id));
+}
+
+/** How many pools are tracked. */
+export async function countPools(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom("pools")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Records issuance's verdict on a pool: why no attestation could be issued (null when one was issued or kept) and
+ * when that was checked. Updates an existing row only.
+ *
+ * @param db the store's Kysely instance or an open transaction.
+ */
+export async function setIssueVerdict(
+  db: Kysely<Database>,
+  parameters: { chainId: number; address: string; reason: string | null; checkedAt: number },
+): Promise<void> {
+  await db
+    .updateTable("pools")
+    .set({ issue_reason: parameters.reason, issue_checked_at: parameters.checkedAt })
+    .where("chain_id", "=", parameters.chainId)
+    .where("address", "=", parameters.address.toLowerCase())
+    .execute();
+}

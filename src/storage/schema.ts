@@ -16,6 +16,15 @@ export interface Database {
   dex_volumes: DexVolumesTable;
   liquidity_requests: LiquidityRequestsTable;
   ingest_runs: IngestRunsTable;
+  activity_events: ActivityEventsTable;
+  pool_volume_daily: PoolVolumeDailyTable;
+  pool_volume_hourly: PoolVolumeHourlyTable;
+  log_cursors: LogCursorsTable;
+  token_prices: TokenPricesTable;
+  api_keys: ApiKeysTable;
+  idempotency_keys: IdempotencyKeysTable;
+  accuracy_records: AccuracyRecordsTable;
+  campaign_announcements: CampaignAnnouncementsTable;
 }
 
 /** One tracked pool, keyed by (chain_id, address), with the latest observed value of every measured field. */
@@ -54,6 +63,12 @@ export interface PoolsTable {
   issue_reason: string | null;
   /** When issuance last looked at this pool, Unix seconds. Added by migration 002. */
   issue_checked_at: number | null;
+  /** When `apy_percent` was last reported with a value (a row without one does not refresh it). Migration 003. */
+  apy_observed_at: number | null;
+  /** When `exitable_usd` was observed on chain. Migration 003. */
+  exitable_observed_at: number | null;
+  /** `"fresh"` or `"stale"` as of the last pass (null before): a change writes pool.fresh / pool.stale. Migration 003. */
+  freshness_state: "fresh" | "stale" | null;
   created_at: number;
   updated_at: number;
 }
@@ -125,13 +140,19 @@ export interface DexVolumesTable {
   observed_at: number;
 }
 
-/** The demand side of a liquidity market. The table exists and is empty. */
+/** The demand side of a liquidity market: written only through the keyed `POST /api/v1/liquidity-requests`. */
 export interface LiquidityRequestsTable {
   id: string;
   chain_id: number;
-  address: string;
+  /** The pool asked for, or null when the request names an asset. */
+  pool_address: string | null;
+  /** The asset asked for, or null when the request names a pool. */
+  asset_address: string | null;
   amount_usd: number;
   horizon_days: number;
+  note: string | null;
+  /** Which key wrote it (`api_keys.id`), never the key. */
+  api_key_id: string;
   created_at: number;
 }
 
@@ -145,6 +166,101 @@ export interface IngestRunsTable {
   sources_json: string;
 }
 
+/** The activity log: one row per event, written in the same transaction as the change it reports. Append-only. */
+export interface ActivityEventsTable {
+  /** Monotonic: the paging cursor. */
+  id: Generated<number>;
+  /** e.g. `ingest.pass`, `attestation.issued`, `pool.stale`, `campaign.ended`, `liquidity_request.created`. */
+  kind: string;
+  at: number;
+  /** The pool the event is about, if any. */
+  chain_id: number | null;
+  address: string | null;
+  summary: string;
+  /** JSON text of the event's data. */
+  data_json: string;
+}
+
+/** One row per tracked AMM pool per UTC day: the USD volume of its own `Swap` logs, read on chain. */
+export interface PoolVolumeDailyTable {
+  chain_id: number;
+  address: string;
+  day: string;
+  volume_usd: number;
+  swaps: number;
+  /** Block range the day's logs came from (decimal text). */
+  first_block: string;
+  last_block: string;
+  /** When the day's figure was last extended (the time of the last block read), Unix seconds. */
+  observed_at: number;
+}
+
+/** The same volume by UTC hour (`hour` = Unix seconds of the hour's start), kept for a few days: the rolling 24 h. */
+export interface PoolVolumeHourlyTable {
+  chain_id: number;
+  address: string;
+  hour: number;
+  volume_usd: number;
+  swaps: number;
+}
+
+/** Where a log reader resumes: the first block it has not read, per source (`swaps`, `registry`) and contract. */
+export interface LogCursorsTable {
+  source: string;
+  chain_id: number;
+  address: string;
+  next_block: string;
+  updated_at: number;
+}
+
+/** Cached token prices with the time the source observed them (a stale price makes the value it prices stale). */
+export interface TokenPricesTable {
+  chain_id: number;
+  token: string;
+  price_usd: number;
+  observed_at: number;
+  /** `defillama-coins` or `onchain`. */
+  source: string;
+}
+
+/** API keys for the keyed writes: only the SHA-256 of a key is stored. */
+export interface ApiKeysTable {
+  id: string;
+  key_sha256: string;
+  /** `env` (from API_KEYS) or the wallet address that created it. */
+  owner: string;
+  label: string | null;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+/** The first answer to a keyed write with an `Idempotency-Key`, replayed for a retry. */
+export interface IdempotencyKeysTable {
+  api_key_id: string;
+  idempotency_key: string;
+  /** SHA-256 of the request body: the same key with another body is refused. */
+  request_sha256: string;
+  status: number;
+  response_json: string;
+  created_at: number;
+}
+
+/** Which campaign events were written: each campaign's start and end are announced once. */
+export interface CampaignAnnouncementsTable {
+  campaign_id: string;
+  /** `campaign.started` or `campaign.ended`. */
+  kind: string;
+  at: number;
+}
+
+/** Graded claims. Empty: nothing grades a claim yet, and no code path writes here. */
+export interface AccuracyRecordsTable {
+  attestation_id: string;
+  outcome: string;
+  graded_at: number;
+  lowest_depth_usd: number | null;
+}
+
 export type Pool = Selectable<PoolsTable>;
 export type NewPool = Insertable<PoolsTable>;
 export type PoolUpdate = Updateable<PoolsTable>;
@@ -154,5 +270,10 @@ export type NewAttestationRow = Insertable<AttestationsTable>;
 export type Campaign = Selectable<CampaignsTable>;
 export type DexVolume = Selectable<DexVolumesTable>;
 export type IngestRun = Selectable<IngestRunsTable>;
-/** Placeholder to keep ColumnType imported for future generated columns. */
-export type Generated<T> = ColumnType<T, T | undefined, T>;
+export type ActivityEvent = Selectable<ActivityEventsTable>;
+export type NewActivityEvent = Insertable<ActivityEventsTable>;
+export type PoolVolumeDay = Selectable<PoolVolumeDailyTable>;
+export type LiquidityRequest = Selectable<LiquidityRequestsTable>;
+export type ApiKey = Selectable<ApiKeysTable>;
+/** A column the database fills (an auto-increment id): optional on insert. */
+export type Generated<T> = ColumnType<T, T | undefined, never>;

@@ -4,7 +4,7 @@ import { createPublicClient, http, parseEther, zeroAddress } from "viem";
 
 import { getAttesterStatus } from "../../src/actions/getAttesterStatus";
 import { registerAttester } from "../../src/actions/registerAttester";
-import { NotARegistryError, RegistryNotDeployedError, RpcUnreachableError } from "../../src/errors/registry";
+import { NotARegistryError, RegistryNotDeployedError, RpcUnreachableError } from "../../src/errors/rpc";
 import { startHardhatRpcServer } from "../helpers/hardhatRpcServer";
 import { loadActionsFixture, MIN_BOND, UNBONDING_PERIOD } from "./actionsFixture";
 

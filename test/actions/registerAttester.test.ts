@@ -3,13 +3,8 @@ import { parseEther, zeroAddress } from "viem";
 
 import { getAttesterStatus } from "../../src/actions/getAttesterStatus";
 import { registerAttester } from "../../src/actions/registerAttester";
-import {
-  AlreadyRegisteredError,
-  BondTooLowError,
-  InsufficientFundsError,
-  RegistryNotDeployedError,
-  ZeroAddressError,
-} from "../../src/errors/registry";
+import { AlreadyRegisteredError, BondTooLowError, ZeroAddressError } from "../../src/errors/registry";
+import { InsufficientFundsError, RegistryNotDeployedError } from "../../src/errors/rpc";
 import { loadActionsFixture, MIN_BOND } from "./actionsFixture";
 
 describe("registerAttester", function () {

@@ -5,7 +5,8 @@ import { attestationRegistryAbi } from "../../src/abi/attestationRegistryAbi";
 import { isDigestRevoked } from "../../src/actions/isDigestRevoked";
 import { registerAttester } from "../../src/actions/registerAttester";
 import { revokeDigests } from "../../src/actions/revokeDigests";
-import { AlreadyRevokedError, InvalidDigestError } from "../../src/errors/registry";
+import { AlreadyRevokedError } from "../../src/errors/registry";
+import { InvalidDigestError } from "../../src/errors/rpc";
 import { loadActionsFixture, MIN_BOND } from "./actionsFixture";
 
 const digestA: Hash = keccak256(toHex("attestation A"));

@@ -19,15 +19,11 @@ import {
   AttesterRemovedError,
   BondOverflowError,
   BondTooLowError,
-  InsufficientFundsError,
   InvalidMinBondError,
   InvalidUnbondingPeriodError,
   MalformedAttestationError,
   NotRegisteredError,
   NotUnbondingError,
-  redactRpcUrl,
-  RpcHttpError,
-  RpcUnreachableError,
   SlashExceedsBondError,
   TransferFailedError,
   UnbondingNotElapsedError,
@@ -35,6 +31,8 @@ import {
   ZeroAddressError,
   ZeroAmountError,
 } from "../../src/errors/registry";
+import { InsufficientFundsError, RpcHttpError, RpcUnreachableError } from "../../src/errors/rpc";
+import { redactRpcUrl } from "../../src/errors/utils";
 
 const who: Address = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 const digest: Hash = `0x${"ab".repeat(32)}`;

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { Hex } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { issueAttestations } from "../../src/attest/issueAttestations";
-import type { PoolConfig } from "../../src/ingest/poolsFile";
+import type { PoolConfig } from "../../src/model/poolConfig";
 import { verifyAttestation } from "../../src/lib/verifyAttestation";
 import { getLatestAttestation } from "../../src/storage/attestations";
 import { upsertCampaigns } from "../../src/storage/campaigns";

@@ -23,7 +23,7 @@ import {
   swapExactIn,
   type DemoToken,
 } from "../../src/chain/uniswapV2";
-import { getAmountOut } from "../../src/ingest/onchain/pairMath";
+import { getAmountOut } from "../../src/model/pairMath";
 
 const [ADMIN, LP, TRADER, SUPPLIER, BORROWER] = LOCAL_CHAIN_ACCOUNTS.map((a) => a.address);
 const erc20 = parseAbi([

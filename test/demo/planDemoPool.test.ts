@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import { DemoChainError } from "../../src/errors/chain";
 import { DEMO_CHAINS, type DemoLendingSpec, type DemoPairSpec } from "../../src/demo/demoConfig";
-import { createPrng } from "../../src/demo/prng";
-import { mixSeed, planDemoPool, type DemoPoolPlan } from "../../src/demo/startDemoChains";
+import { createPrng, mixSeed } from "../../src/demo/prng";
+import { planDemoPool, type DemoPoolPlan } from "../../src/demo/planDemoPool";
 import { computeHorizon } from "../../src/model/horizon";
 
 const pair = (activity: DemoPairSpec["activity"]): DemoPairSpec => ({

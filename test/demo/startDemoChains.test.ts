@@ -3,8 +3,9 @@ import { createPublicClient, http, parseAbi, type PublicClient } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { DemoChainError } from "../../src/errors/chain";
 import { DEMO_CHAINS } from "../../src/demo/demoConfig";
-import { createPrng } from "../../src/demo/prng";
-import { mixSeed, planDemoPool, startDemoChains, type DemoChains, type DemoDay } from "../../src/demo/startDemoChains";
+import { createPrng, mixSeed } from "../../src/demo/prng";
+import { planDemoPool } from "../../src/demo/planDemoPool";
+import { startDemoChains, type DemoChains, type DemoDay } from "../../src/demo/startDemoChains";
 import { readPools } from "../../src/ingest/onchain/readPools";
 
 const ATTESTER_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d" as const;

@@ -16,22 +16,32 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** The main job as `npm start` runs it (`ts-node --transpile-only src/service/start.ts`), in a child process. */
+/**
+ * The test process's environment without anything that configures the service, Hardhat, ts-node or npm (mocha may
+ * run under `npm run`, whose variables would reach a nested `npm start`).
+ */
+export function baseEnv(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(
+      (entry): entry is [string, string] =>
+        entry[1] !== undefined &&
+        !/^(RPC_URL_|POOLS_FILE|ATTESTER_|REGISTRY_|DATABASE_URL|DEFILLAMA_|MERKL_|HARDHAT_|TS_NODE_|npm_)/.test(
+          entry[0],
+        ),
+    ),
+  );
+}
+
+/** The main job as `npm start` runs it (`ts-node --transpile-only src/main/start.ts`), in a child process. */
 export class MainJob {
   readonly child: ChildProcess;
   output = "";
   readonly exited: Promise<number | null>;
 
   constructor(env: Record<string, string>) {
-    const base = Object.fromEntries(
-      Object.entries(process.env).filter(
-        ([name]) =>
-          !/^(RPC_URL_|POOLS_FILE|ATTESTER_|REGISTRY_|DATABASE_URL|DEFILLAMA_|MERKL_|HARDHAT_|TS_NODE_)/.test(name),
-      ),
-    );
-    this.child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "src/service/start.ts"], {
+    this.child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "src/main/start.ts"], {
       cwd: ROOT,
-      env: { ...base, ...env },
+      env: { ...baseEnv(), ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     this.child.stdout?.on("data", (chunk: Buffer) => (this.output += chunk.toString()));

@@ -6,7 +6,7 @@ import { privateKeyToAddress } from "viem/accounts";
 import type { Address, Hex } from "viem";
 import { demoDefillamaId, demoPoolConfigs, startFeedServer, type FeedServer } from "../../src/demo/feedServer";
 import { runIngestionPass } from "../../src/ingest/runIngestionPass";
-import type { PoolConfig } from "../../src/ingest/poolsFile";
+import type { PoolConfig } from "../../src/model/poolConfig";
 import { verifyAttestation } from "../../src/lib/verifyAttestation";
 import { verifyTypedAttestation } from "../../src/lib/verifyTypedAttestation";
 import { computeHorizon } from "../../src/model/horizon";

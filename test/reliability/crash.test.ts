@@ -7,7 +7,7 @@ import BetterSqlite3 from "better-sqlite3";
 import type { Address } from "viem";
 import { demoPoolConfigs, startFeedServer, type FeedServer } from "../../src/demo/feedServer";
 import { runIngestionPass } from "../../src/ingest/runIngestionPass";
-import type { PoolConfig } from "../../src/ingest/poolsFile";
+import type { PoolConfig } from "../../src/model/poolConfig";
 import { listIngestRuns } from "../../src/storage/ingestRuns";
 import { openStore } from "../../src/storage/openStore";
 import { listPools } from "../../src/storage/pools";

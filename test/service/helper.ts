@@ -8,7 +8,7 @@ import { createAttestationMessage } from "../../src/lib/createAttestationMessage
 import { getAttestationTypedData } from "../../src/lib/getAttestationTypedData";
 import { signAttestation } from "../../src/lib/signAttestation";
 import { signTypedAttestation } from "../../src/lib/signTypedAttestation";
-import { loadConfig } from "../../src/service/config";
+import { loadConfig } from "../../src/config/loadConfig";
 import { createServer } from "../../src/service/server";
 import { openStore, type Store } from "../../src/storage/openStore";
 import type { NewPool } from "../../src/storage/schema";
@@ -252,4 +252,37 @@ export async function seed(store: Store): Promise<void> {
     horizonDays: 7,
     confidenceHundredths: 100,
   });
+}
+
+/** A seeded app for one suite: the store and app exist from the suite's `before` hook until its `after` hook. */
+export type SeededApp = {
+  store: Store;
+  app: FastifyInstance;
+  get: (url: string) => ReturnType<FastifyInstance["inject"]>;
+  postJson: (url: string, payload: string, contentType?: string) => ReturnType<FastifyInstance["inject"]>;
+};
+
+/**
+ * Registers `before`/`after` hooks that open a temp SQLite store, {@link seed} it and build the real app over it
+ * (with `env`), then close both. Call it inside a `describe`.
+ */
+export function useSeededApp(env: Record<string, string> = {}): SeededApp {
+  let cleanup: () => Promise<void> = async () => undefined;
+  const handle = {
+    get: (url: string) => handle.app.inject({ method: "GET", url }),
+    postJson: (url: string, payload: string, contentType = "application/json") =>
+      handle.app.inject({ method: "POST", url, payload, headers: { "content-type": contentType } }),
+  } as SeededApp;
+  before(async function () {
+    const temp = await openTempStore();
+    cleanup = temp.cleanup;
+    handle.store = temp.store;
+    await seed(temp.store);
+    handle.app = await buildTestApp(temp.store, env);
+  });
+  after(async function () {
+    await handle.app?.close();
+    await cleanup();
+  });
+  return handle;
 }

@@ -1,6 +1,6 @@
 import type { Hash } from "viem";
 
-import { InvalidDigestError } from "../../errors/registry";
+import { InvalidDigestError } from "../../errors/rpc";
 
 const digestPattern = /^0x[0-9a-fA-F]{64}$/;
 

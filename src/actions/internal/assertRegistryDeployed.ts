@@ -1,7 +1,7 @@
 import type { Address } from "viem";
 
 import { attestationRegistryAbi } from "../../abi/attestationRegistryAbi";
-import { NotARegistryError, RegistryNotDeployedError, RpcUnreachableError } from "../../errors/registry";
+import { NotARegistryError, RegistryNotDeployedError, RpcUnreachableError } from "../../errors/rpc";
 import type { RegistryPublicClient } from "../types";
 import { toRegistryError } from "./toRegistryError";
 

@@ -19,14 +19,11 @@ import {
   AttesterRemovedError,
   BondOverflowError,
   BondTooLowError,
-  InsufficientFundsError,
   InvalidMinBondError,
   InvalidUnbondingPeriodError,
   MalformedAttestationError,
   NotRegisteredError,
   NotUnbondingError,
-  RpcHttpError,
-  RpcUnreachableError,
   SlashExceedsBondError,
   TransferFailedError,
   UnbondingNotElapsedError,
@@ -34,6 +31,7 @@ import {
   ZeroAddressError,
   ZeroAmountError,
 } from "../../errors/registry";
+import { InsufficientFundsError, RpcHttpError, RpcUnreachableError } from "../../errors/rpc";
 
 /** Messages nodes use for "cannot pay value + gas" (geth/reth, Hardhat/EDR, anvil). */
 const insufficientFundsMessage =

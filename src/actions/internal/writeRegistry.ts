@@ -1,7 +1,7 @@
 import type { Address, ContractFunctionName, Hash, TransactionReceipt } from "viem";
 
 import { attestationRegistryAbi } from "../../abi/attestationRegistryAbi";
-import { InsufficientFundsError, RegistryTransactionRevertedError } from "../../errors/registry";
+import { InsufficientFundsError, RegistryTransactionRevertedError } from "../../errors/rpc";
 import type { RegistryPublicClient, RegistryWalletClient } from "../types";
 import { assertRegistryDeployed } from "./assertRegistryDeployed";
 import { toRegistryError } from "./toRegistryError";

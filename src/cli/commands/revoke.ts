@@ -4,7 +4,8 @@ import { revokeDigests } from "../../actions/revokeDigests";
 import { parseCommandArgs } from "../shared/args";
 import { printResult } from "../shared/output";
 import { openRegistryForWrite, registryOptions, registryOptionsUsage } from "../shared/registryOptions";
-import { UsageError, type CliCommand } from "../types";
+import { UsageError } from "../../errors/cli";
+import type { CliCommand } from "../types";
 
 const digestPattern = /^0x[0-9a-fA-F]{64}$/;
 

@@ -5,11 +5,12 @@ import { parseAttestationJson } from "../../lib/parseAttestationJson";
 import { signAttestation } from "../../lib/signAttestation";
 import { signTypedAttestation } from "../../lib/signTypedAttestation";
 import type { Attestation } from "../../lib/types";
+import { UsageError } from "../../errors/cli";
+import { argsUsageError } from "../shared/args";
+import { readInputText } from "../shared/input";
 import { loadPrivateKey } from "../shared/keys";
+import { resolveRegistryDomain } from "../shared/registryDomain";
 import type { CliCommand } from "../types";
-import { UsageError } from "../types";
-import { registryOptions } from "./digest";
-import { argsUsageError, readInputText } from "./verify";
 
 /**
  * `attest sign <file|-> [--key-file <path>]`
@@ -47,7 +48,7 @@ export const signCommand: CliCommand = {
     if (positionals.length !== 1) throw new UsageError("give exactly one attestation file, or - for standard input");
     if (!values.v2 && (values.registry !== undefined || values.chain !== undefined))
       throw new UsageError("--registry and --chain are for --v2 signatures");
-    const registry = values.v2 ? registryOptions(values, io) : undefined;
+    const registry = values.v2 ? resolveRegistryDomain(values, io) : undefined;
     const input = parseAttestationJson({ text: await readInputText(positionals[0], io) });
     if (typeof input !== "object" || input === null || Array.isArray(input))
       throw new UsageError("the input must be a JSON object with the attestation fields");

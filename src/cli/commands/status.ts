@@ -3,7 +3,8 @@ import { hasAttesterKey, loadAttesterAccount } from "../shared/account";
 import { parseAddressOption, parseCommandArgs } from "../shared/args";
 import { printResult } from "../shared/output";
 import { openRegistryForRead, registryOptions, registryOptionsUsage } from "../shared/registryOptions";
-import { UsageError, type CliCommand } from "../types";
+import { UsageError } from "../../errors/cli";
+import type { CliCommand } from "../types";
 
 export const statusCommand: CliCommand = {
   name: "status",

@@ -1,12 +1,13 @@
-import { open } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { BaseError } from "../../errors/base";
+import { InputError, UsageError } from "../../errors/cli";
+import { errorLine } from "../../errors/utils";
 import { parseAttestationJson } from "../../lib/parseAttestationJson";
 import type { Attestation } from "../../lib/types";
 import { verifyAttestation } from "../../lib/verifyAttestation";
-import { MAX_INPUT_BYTES } from "../main";
-import type { CliCommand, CliIo } from "../types";
-import { UsageError } from "../types";
+import { argsUsageError } from "../shared/args";
+import { fetchText, readInputText } from "../shared/input";
+import type { CliCommand } from "../types";
 
 /** Exit status: authentic and fresh. */
 export const EXIT_VALID = 0;
@@ -19,7 +20,6 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const UNIX_SECONDS = /^(0|[1-9][0-9]*)$/;
 /** The latest time a JavaScript Date can hold (8.64e15 ms), in seconds: year 275760. */
 export const MAX_NOW_SECONDS = 8_640_000_000_000;
-const FETCH_TIMEOUT_MS = 10_000;
 
 /** Result line printed by `attest verify`. */
 type VerifyLine = {
@@ -29,99 +29,6 @@ type VerifyLine = {
   canonical: string | null;
   error?: string;
 };
-
-/** Input could not be obtained (missing file, HTTP failure): reported in the result line, never as a stack trace. */
-class InputError extends Error {}
-
-const tooLarge = (what: string) =>
-  new InputError(`${what} is larger than ${MAX_INPUT_BYTES} bytes (1 MiB); an attestation is far smaller`);
-
-/**
- * Reads the text of `<file>` or standard input (`-`), at most `MAX_INPUT_BYTES` (1 MiB): a larger input is an
- * `InputError`, and no more than one byte past the cap is read. Exported for `attest digest` and `attest sign`.
- */
-export async function readInputText(file: string, io: CliIo): Promise<string> {
-  if (file === "-") {
-    const text = await io.readStdin();
-    if (text.length > MAX_INPUT_BYTES || Buffer.byteLength(text, "utf8") > MAX_INPUT_BYTES)
-      throw tooLarge("standard input");
-    return text;
-  }
-  const buffer = Buffer.alloc(MAX_INPUT_BYTES + 1);
-  let length = 0;
-  try {
-    const handle = await open(file, "r");
-    try {
-      for (;;) {
-        const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
-        length += bytesRead;
-        if (bytesRead === 0 || length === buffer.length) break;
-      }
-    } finally {
-      await handle.close();
-    }
-  } catch (error) {
-    const code = error && typeof error === "object" && "code" in error ? ` (${String(error.code)})` : "";
-    throw new InputError(`cannot read ${JSON.stringify(file)}${code}`);
-  }
-  if (length > MAX_INPUT_BYTES) throw tooLarge(JSON.stringify(file));
-  return buffer.toString("utf8", 0, length);
-}
-
-function message(error: unknown): string {
-  const text = error instanceof BaseError ? error.shortMessage : error instanceof Error ? error.message : String(error);
-  return text.split("\n")[0];
-}
-
-/** The response body as text, refusing (and cancelling) one larger than `MAX_INPUT_BYTES`. */
-async function readBody(response: Response, url: string): Promise<string> {
-  if (response.body === null) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.length;
-      if (size > MAX_INPUT_BYTES) {
-        await reader.cancel().catch(() => undefined);
-        throw tooLarge(`the body of GET ${url}`);
-      }
-      chunks.push(value);
-    }
-  } catch (error) {
-    if (error instanceof InputError) throw error;
-    throw new InputError(`GET ${url} failed while reading the body: ${message(error)}`);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-async function fetchText(url: string): Promise<string> {
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
-      headers: { accept: "application/json" },
-    });
-  } catch (error) {
-    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
-    throw new InputError(`GET ${url} failed${cause || (error instanceof Error ? `: ${error.message}` : "")}`);
-  }
-  const text = await readBody(response, url);
-  if (!response.ok) {
-    let detail = "";
-    try {
-      const body = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
-      if (body?.error?.code)
-        detail = `: ${String(body.error.code)}${body.error.message ? ` ${String(body.error.message)}` : ""}`;
-    } catch {
-      // not JSON: the status says enough
-    }
-    throw new InputError(`GET ${url} returned HTTP ${response.status}${detail}`);
-  }
-  return text;
-}
 
 function parseOptions(argv: string[]) {
   try {
@@ -139,23 +46,6 @@ function parseOptions(argv: string[]) {
   } catch (error) {
     throw argsUsageError(error);
   }
-}
-
-/**
- * node's `parseArgs` error as a one-line `UsageError`. Like `parseCommandArgs` (src/cli/shared/args.ts) it drops the
- * hint about positionals after `--`, but it keeps node's other sentences, joined: for `--now -1` they say to write
- * `--now=-1`. Exported for `attest digest` and `attest sign`.
- */
-export function argsUsageError(error: unknown): UsageError {
-  const text = error instanceof Error ? error.message : String(error);
-  return new UsageError(
-    text
-      .replace(/\. To specify a positional argument[^]*$/, "")
-      .split("\n")
-      .map((part) => part.trim())
-      .filter((part) => part !== "")
-      .join(" "),
-  );
 }
 
 /**
@@ -205,11 +95,13 @@ export const verifyCommand: CliCommand = {
       getText = async () => {
         if (expected === undefined) {
           const attesterUrl = `${root}/api/v1/attester`;
+          // An InputError of the request passes as it is; only a body that is not JSON gets the URL in front.
+          const text = await fetchText(attesterUrl);
           let body: { attester?: unknown } | null;
           try {
-            body = parseAttestationJson({ text: await fetchText(attesterUrl) }) as { attester?: unknown } | null;
+            body = parseAttestationJson({ text }) as { attester?: unknown } | null;
           } catch (error) {
-            if (error instanceof BaseError) throw new InputError(`${attesterUrl}: ${message(error)}`);
+            if (error instanceof BaseError) throw new InputError(`${attesterUrl}: ${errorLine(error)}`);
             throw error;
           }
           const served = body && typeof body === "object" ? body.attester : undefined;
@@ -238,8 +130,9 @@ export const verifyCommand: CliCommand = {
       const result = verifyAttestation({ attestation: attestation as Attestation, address: expected!, time });
       line = { valid: result.valid, attester: result.attester, expired: result.expired, canonical: result.canonical };
     } catch (error) {
-      if (!(error instanceof BaseError || error instanceof InputError)) throw error;
-      line = { valid: false, attester: null, expired: false, canonical: null, error: message(error) };
+      // Every project error (InputError included) is a result line; anything else is a bug and propagates.
+      if (!(error instanceof BaseError)) throw error;
+      line = { valid: false, attester: null, expired: false, canonical: null, error: errorLine(error) };
     }
     io.stdout(JSON.stringify(line));
     if (!line.valid) return EXIT_INVALID;

@@ -2,7 +2,7 @@ import type { LocalAccount } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 
 import { MissingPrivateKeyError } from "../../errors/attestation";
-import { UsageError } from "../types";
+import { UsageError } from "../../errors/cli";
 import { loadPrivateKey } from "./keys";
 
 /** Whether the command was given a key at all (flag or environment). */

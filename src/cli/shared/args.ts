@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 
 import { getAddress, isAddress, parseEther, type Address } from "viem";
 
-import { UsageError } from "../types";
+import { UsageError } from "../../errors/cli";
 
 /** Option specs as `node:util` `parseArgs` takes them (strings and booleans, no short forms needed). */
 export type OptionSpecs = Record<string, { type: "string" | "boolean" }>;
@@ -27,6 +27,23 @@ export function parseCommandArgs<T extends OptionSpecs>({
     const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
     throw new UsageError(message.replace(/\. To specify a positional argument.*$/, ""));
   }
+}
+
+/**
+ * node's `parseArgs` error as a one-line `UsageError`, for commands that call `parseArgs` themselves (`verify`,
+ * `digest`, `sign`). Like `parseCommandArgs` it drops the hint about positionals after `--`, but it keeps node's other
+ * sentences, joined: for `--now -1` they say to write `--now=-1`.
+ */
+export function argsUsageError(error: unknown): UsageError {
+  const text = error instanceof Error ? error.message : String(error);
+  return new UsageError(
+    text
+      .replace(/\. To specify a positional argument[^]*$/, "")
+      .split("\n")
+      .map((part) => part.trim())
+      .filter((part) => part !== "")
+      .join(" "),
+  );
 }
 
 const etherPattern = /^(0|[1-9][0-9]*)(\.[0-9]{1,18})?$/;

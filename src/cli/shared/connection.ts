@@ -11,7 +11,7 @@ import {
 
 import { toRegistryError } from "../../actions/internal/toRegistryError";
 import type { RegistryPublicClient, RegistryWalletClient } from "../../actions/types";
-import { UsageError } from "../types";
+import { UsageError } from "../../errors/cli";
 import { parseAddressOption } from "./args";
 
 /** The `--rpc` flag, else `RPC_URL`, checked to be an http(s) URL. */

@@ -1,34 +1,11 @@
 import { formatEther, type Hash } from "viem";
 
-import type { GetAttesterStatusReturnType } from "../../actions/getAttesterStatus";
+import type { AttesterState } from "../../actions/types";
+import { formatDuration, formatIsoTime } from "../../errors/utils";
 import type { CliIo } from "../types";
 
-/** `2026-11-25T04:00:00Z` for Unix seconds. */
-function isoTime(seconds: bigint): string {
-  return new Date(Number(seconds) * 1000).toISOString().replace(".000Z", "Z");
-}
-
-/** `6d 23h 59m 58s`. */
-function duration(seconds: bigint): string {
-  if (seconds <= 0n) return "0s";
-  const parts: string[] = [];
-  let rest = seconds;
-  for (const [size, suffix] of [
-    [86_400n, "d"],
-    [3_600n, "h"],
-    [60n, "m"],
-    [1n, "s"],
-  ] as const) {
-    if (rest >= size) {
-      parts.push(`${rest / size}${suffix}`);
-      rest %= size;
-    }
-  }
-  return parts.join(" ");
-}
-
 /** The state as JSON-safe values: wei as decimal strings (plus ether), times as Unix-second numbers. */
-export function statusToJson(state: GetAttesterStatusReturnType): Record<string, unknown> {
+export function statusToJson(state: AttesterState): Record<string, unknown> {
   return {
     attester: state.attester,
     registry: state.registry,
@@ -50,11 +27,11 @@ export function statusToJson(state: GetAttesterStatusReturnType): Record<string,
 }
 
 /** One phrase for the attester's situation and what the operator can do next. */
-export function describeStatus(state: GetAttesterStatusReturnType): string {
+export function describeStatus(state: AttesterState): string {
   if (state.active) return "active: signatures by this key verify on chain";
   if (state.withdrawableAt !== null) {
     if (state.withdrawable) return `unbonding: the bond is withdrawable now ("attest withdraw")`;
-    return `unbonding: backs nothing; the bond is withdrawable at ${isoTime(state.withdrawableAt)} (in ${duration(state.withdrawableAt - state.timestamp)})`;
+    return `unbonding: backs nothing; the bond is withdrawable at ${formatIsoTime(state.withdrawableAt)} (in ${formatDuration(state.withdrawableAt - state.timestamp)})`;
   }
   if (state.registered) {
     return `registered but not active: bond ${formatEther(state.bond)} ETH is below the minimum ${formatEther(state.minBond)} ETH ("attest bond --amount <eth>")`;
@@ -77,7 +54,7 @@ export function printResult({
   io: CliIo;
   command: string;
   hash?: Hash | undefined;
-  state: GetAttesterStatusReturnType;
+  state: AttesterState;
   json: boolean;
   extra?: Record<string, unknown>;
 }): void {
@@ -97,8 +74,8 @@ export function printResult({
   if (state.registered || state.unbonding) lines.push(["beneficiary", state.beneficiary]);
   lines.push(
     ["revoked any", state.hasRevoked ? "yes" : "no"],
-    ["registry", `${state.registry} (unbonding period ${duration(state.unbondingPeriod)})`],
-    ["chain time", `${isoTime(state.timestamp)} (block ${state.blockNumber})`],
+    ["registry", `${state.registry} (unbonding period ${formatDuration(state.unbondingPeriod)})`],
+    ["chain time", `${formatIsoTime(state.timestamp)} (block ${state.blockNumber})`],
   );
   for (const [key, value] of lines) io.stdout(`${key.padEnd(12)}${value}`);
 }

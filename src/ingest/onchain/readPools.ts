@@ -9,10 +9,8 @@ import {
   type PublicClient,
 } from "viem";
 import { ReadPoolsError } from "../../errors/chain";
-import { getExitCapacity, toUnits } from "./pairMath";
-
-/** Multicall3's canonical address (Ethereum, Arbitrum One, Base, and the demo chains). */
-export const MULTICALL3_ADDRESS: Address = "0xcA11bde05977b3631167028862bE2a173976CA11";
+import { MULTICALL3_ADDRESS } from "../../abi/multicall3";
+import { getExitCapacity, toUnits } from "../../model/pairMath";
 
 /** A pool to read on chain. Lending pools are addressed by their reserve's aToken. */
 export interface OnchainPoolRef {
@@ -119,6 +117,21 @@ type ReserveData = {
 };
 
 type Outcome<T> = { ok: true; value: T } | { ok: false; error: string };
+/** One multicall round pinned to the read's block; failed calls come back as `{ ok: false }`. */
+type Multicall = <T>(contracts: ContractFunctionParameters[]) => Promise<Outcome<T>[]>;
+/** Records a pool that cannot be observed; the others go on. */
+type Fail = (address: Address, error: string) => void;
+type Amm = { ref: OnchainPoolRef; reserve0: bigint; reserve1: bigint; token0: Address; token1: Address };
+type Lending = { ref: OnchainPoolRef; supplied: bigint; underlying: Address; pool: Address };
+type Price = { usd: number; source: string };
+/** Round 2's answers: token metadata, and per lending pool (in order) its reserve data and cash. */
+type TokenData = {
+  tokens: Address[];
+  decimals: Map<Address, number>;
+  symbols: Map<Address, string>;
+  reserveData: (ReserveData | null)[];
+  cash: (bigint | null)[];
+};
 
 /**
  * Reads pair reserves and Aave reserve state for many pools in a few multicall batches pinned to one block,
@@ -145,19 +158,36 @@ type Outcome<T> = { ok: true; value: T } | { ok: false; error: string };
  * const result = await readPools({ client, pools: [{ chainId: 1, address: "0x…", kind: "amm" }] });
  */
 export async function readPools(parameters: ReadPoolsParameters): Promise<ReadPoolsReturnType> {
-  const {
-    client,
-    pools,
-    prices,
-    usdAnchors,
-    multicallAddress = MULTICALL3_ADDRESS,
-    deployless = false,
-    batchSize = 8192,
-    exitSlippageBps = 200,
-  } = parameters;
   validate(parameters);
+  const { counted, requests } = countingClient(parameters.client);
+  const block = await counted.getBlock(
+    parameters.blockNumber !== undefined ? { blockNumber: parameters.blockNumber } : { blockTag: "latest" },
+  );
+  const blockNumber = block.number;
+  const observedAt = Number(block.timestamp);
+  const multicall = pinnedMulticall(counted, blockNumber, parameters);
 
-  // Every request goes through this wrapper, so the count is exact whatever the caller's transport does.
+  const refs = parameters.pools.map((p) => ({ ...p, address: getAddress(p.address) }));
+  const failures: { address: Address; error: string }[] = [];
+  const fail: Fail = (address, error) => failures.push({ address, error });
+
+  const { amms, lendings } = parsePoolReads(refs, await multicall<unknown>(poolReadCalls(refs)), fail);
+  const tokenData = await readTokenData(multicall, amms, lendings);
+  const debts = await multicall<bigint>(debtTotalCalls(tokenData.reserveData));
+  const price = resolvePrices(parameters, amms, tokenData);
+
+  const exitSlippageBps = parameters.exitSlippageBps ?? 200;
+  const observations: OnchainObservation[] = [];
+  for (const amm of amms) {
+    const observation = observeAmm(amm, tokenData, price, exitSlippageBps, fail);
+    if (observation) observations.push(observation);
+  }
+  observations.push(...observeLendings(lendings, tokenData, debts, price, fail));
+  return { blockNumber, observedAt, observations, failures, rpcRequests: requests() };
+}
+
+/** Wraps the caller's client so that every request is counted, whatever the caller's transport does. */
+function countingClient(client: PublicClient): { counted: PublicClient; requests: () => number } {
   let rpcRequests = 0;
   const counted = createPublicClient({
     chain: client.chain,
@@ -171,16 +201,15 @@ export async function readPools(parameters: ReadPoolsParameters): Promise<ReadPo
       { retryCount: 0 },
     ),
   });
+  return { counted: counted as PublicClient, requests: () => rpcRequests };
+}
 
-  const block = await counted.getBlock(
-    parameters.blockNumber !== undefined ? { blockNumber: parameters.blockNumber } : { blockTag: "latest" },
-  );
-  const blockNumber = block.number;
-  const observedAt = Number(block.timestamp);
-
-  async function multicall<T>(contracts: ContractFunctionParameters[]): Promise<Outcome<T>[]> {
+/** A multicall at `blockNumber` with the caller's batch size and Multicall3 (or deployless) choice. */
+function pinnedMulticall(client: PublicClient, blockNumber: bigint, parameters: ReadPoolsParameters): Multicall {
+  const { multicallAddress = MULTICALL3_ADDRESS, deployless = false, batchSize = 8192 } = parameters;
+  return async <T>(contracts: ContractFunctionParameters[]): Promise<Outcome<T>[]> => {
     if (contracts.length === 0) return [];
-    const results = await counted.multicall({
+    const results = await client.multicall({
       contracts,
       blockNumber,
       batchSize,
@@ -192,33 +221,32 @@ export async function readPools(parameters: ReadPoolsParameters): Promise<ReadPo
         ? { ok: true, value: r.result as T }
         : { ok: false, error: (r.error as { shortMessage?: string }).shortMessage ?? String(r.error) },
     );
-  }
+  };
+}
 
-  const refs = pools.map((p) => ({ ...p, address: getAddress(p.address) }));
-  const failures: { address: Address; error: string }[] = [];
-  const fail = (address: Address, error: string) => failures.push({ address, error });
+/** Round 1, three calls per pool: pair reserves and tokens; aToken supply, underlying and pool. */
+function poolReadCalls(refs: readonly OnchainPoolRef[]): ContractFunctionParameters[] {
+  return refs.flatMap((ref): ContractFunctionParameters[] =>
+    ref.kind === "amm"
+      ? [
+          { address: ref.address, abi: pairAbi, functionName: "getReserves" },
+          { address: ref.address, abi: pairAbi, functionName: "token0" },
+          { address: ref.address, abi: pairAbi, functionName: "token1" },
+        ]
+      : [
+          { address: ref.address, abi: aTokenAbi, functionName: "totalSupply" },
+          { address: ref.address, abi: aTokenAbi, functionName: "UNDERLYING_ASSET_ADDRESS" },
+          { address: ref.address, abi: aTokenAbi, functionName: "POOL" },
+        ],
+  );
+}
 
-  // Round 1: pair reserves and tokens; aToken supply, underlying and pool.
-  const round1: ContractFunctionParameters[] = [];
-  for (const ref of refs) {
-    if (ref.kind === "amm") {
-      round1.push(
-        { address: ref.address, abi: pairAbi, functionName: "getReserves" },
-        { address: ref.address, abi: pairAbi, functionName: "token0" },
-        { address: ref.address, abi: pairAbi, functionName: "token1" },
-      );
-    } else {
-      round1.push(
-        { address: ref.address, abi: aTokenAbi, functionName: "totalSupply" },
-        { address: ref.address, abi: aTokenAbi, functionName: "UNDERLYING_ASSET_ADDRESS" },
-        { address: ref.address, abi: aTokenAbi, functionName: "POOL" },
-      );
-    }
-  }
-  const r1 = await multicall<unknown>(round1);
-
-  type Amm = { ref: OnchainPoolRef; reserve0: bigint; reserve1: bigint; token0: Address; token1: Address };
-  type Lending = { ref: OnchainPoolRef; supplied: bigint; underlying: Address; pool: Address };
+/** Round 1's answers per pool; a failed call, or a lending pool not matching its configuration, fails the pool. */
+function parsePoolReads(
+  refs: readonly OnchainPoolRef[],
+  r1: Outcome<unknown>[],
+  fail: Fail,
+): { amms: Amm[]; lendings: Lending[] } {
   const amms: Amm[] = [];
   const lendings: Lending[] = [];
   refs.forEach((ref, i) => {
@@ -242,8 +270,11 @@ export async function readPools(parameters: ReadPoolsParameters): Promise<ReadPo
       lendings.push({ ref, supplied: a.value as bigint, underlying, pool });
     }
   });
+  return { amms, lendings };
+}
 
-  // Round 2: decimals and symbol of every token; Aave reserve data; the aToken's cash.
+/** Round 2: decimals and symbol of every token; Aave reserve data and the aToken's cash per lending pool. */
+async function readTokenData(multicall: Multicall, amms: Amm[], lendings: Lending[]): Promise<TokenData> {
   const tokens = [
     ...new Set([
       ...amms.flatMap((p) => [getAddress(p.token0), getAddress(p.token1)]),
@@ -280,84 +311,107 @@ export async function readPools(parameters: ReadPoolsParameters): Promise<ReadPo
     reserveData.push(d.ok ? (d.value as ReserveData) : null);
     cash.push(c.ok ? (c.value as bigint) : null);
   });
+  return { tokens, decimals, symbols, reserveData, cash };
+}
 
-  // Round 3: debt totals.
-  const round3: ContractFunctionParameters[] = [];
-  lendings.forEach((_, i) => {
-    const data = reserveData[i];
-    if (!data) return;
-    round3.push(
-      { address: data.variableDebtTokenAddress, abi: erc20Abi, functionName: "totalSupply" },
-      { address: data.stableDebtTokenAddress, abi: erc20Abi, functionName: "totalSupply" },
-    );
-  });
-  const r3 = await multicall<bigint>(round3);
+/** Round 3: variable and stable debt totals of every lending pool whose reserve data was read, in order. */
+function debtTotalCalls(reserveData: readonly (ReserveData | null)[]): ContractFunctionParameters[] {
+  return reserveData.flatMap((data): ContractFunctionParameters[] =>
+    data
+      ? [
+          { address: data.variableDebtTokenAddress, abi: erc20Abi, functionName: "totalSupply" },
+          { address: data.stableDebtTokenAddress, abi: erc20Abi, functionName: "totalSupply" },
+        ]
+      : [],
+  );
+}
 
-  // Prices: given, or derived from the pairs against USD anchors.
-  const price = new Map<Address, { usd: number; source: string }>();
+/** Prices: given, or derived from the pairs against USD anchors. */
+function resolvePrices(parameters: ReadPoolsParameters, amms: Amm[], tokenData: TokenData): Map<Address, Price> {
+  const { prices, usdAnchors } = parameters;
+  const price = new Map<Address, Price>();
   if (prices) {
     for (const [token, usd] of Object.entries(prices)) price.set(getAddress(token), { usd, source: "given" });
-  } else {
-    const anchors = usdAnchors
-      ? usdAnchors.map((a) => getAddress(a))
-      : tokens.filter((t) => (USD_ANCHOR_SYMBOLS as readonly string[]).includes(symbols.get(t) ?? ""));
-    for (const a of anchors) price.set(a, { usd: 1, source: "usd-anchor" });
-    derivePrices(amms, decimals, price);
+    return price;
   }
+  const anchors = usdAnchors
+    ? usdAnchors.map((a) => getAddress(a))
+    : tokenData.tokens.filter((t) =>
+        (USD_ANCHOR_SYMBOLS as readonly string[]).includes(tokenData.symbols.get(t) ?? ""),
+      );
+  for (const a of anchors) price.set(a, { usd: 1, source: "usd-anchor" });
+  derivePrices(amms, tokenData.decimals, price);
+  return price;
+}
 
-  const observations: OnchainObservation[] = [];
-  for (const p of amms) {
-    const t0 = getAddress(p.token0);
-    const t1 = getAddress(p.token1);
-    const d0 = decimals.get(t0);
-    const d1 = decimals.get(t1);
-    if (d0 === undefined || d1 === undefined) {
-      fail(p.ref.address, `decimals() of ${d0 === undefined ? t0 : t1} failed`);
-      continue;
-    }
-    const p0 = price.get(t0);
-    const p1 = price.get(t1);
-    const state: Record<string, string | number> = {
-      token0: t0,
-      token1: t1,
-      symbol0: symbols.get(t0) ?? "",
-      symbol1: symbols.get(t1) ?? "",
-      reserve0: p.reserve0.toString(),
-      reserve1: p.reserve1.toString(),
-      decimals0: d0,
-      decimals1: d1,
-    };
-    if (p0) Object.assign(state, { price0Usd: p0.usd, price0Source: p0.source });
-    if (p1) Object.assign(state, { price1Usd: p1.usd, price1Source: p1.source });
-    if (p.reserve0 > 0n && p.reserve1 > 0n) {
-      const sell0 = getExitCapacity({ reserveIn: p.reserve0, reserveOut: p.reserve1, maxSlippageBps: exitSlippageBps });
-      const sell1 = getExitCapacity({ reserveIn: p.reserve1, reserveOut: p.reserve0, maxSlippageBps: exitSlippageBps });
-      Object.assign(state, {
-        exitSlippageBps,
-        exitToken0In: sell0.amountIn.toString(),
-        exitToken1Out: sell0.amountOut.toString(),
-        exitToken1In: sell1.amountIn.toString(),
-        exitToken0Out: sell1.amountOut.toString(),
-      });
-    }
-    const depthUsd = p0 && p1 ? toUnits(p.reserve0, d0) * p0.usd + toUnits(p.reserve1, d1) * p1.usd : null;
-    observations.push({
-      chainId: p.ref.chainId,
-      address: p.ref.address,
-      kind: "amm",
-      depthUsd,
-      exitableUsd: null,
-      supplyRatePercent: null,
-      state,
+/** One pair's observation, or null (after `fail`) when a token's decimals are unknown. */
+function observeAmm(
+  p: Amm,
+  { decimals, symbols }: TokenData,
+  price: Map<Address, Price>,
+  exitSlippageBps: number,
+  fail: Fail,
+): OnchainObservation | null {
+  const t0 = getAddress(p.token0);
+  const t1 = getAddress(p.token1);
+  const d0 = decimals.get(t0);
+  const d1 = decimals.get(t1);
+  if (d0 === undefined || d1 === undefined) {
+    fail(p.ref.address, `decimals() of ${d0 === undefined ? t0 : t1} failed`);
+    return null;
+  }
+  const p0 = price.get(t0);
+  const p1 = price.get(t1);
+  const state: Record<string, string | number> = {
+    token0: t0,
+    token1: t1,
+    symbol0: symbols.get(t0) ?? "",
+    symbol1: symbols.get(t1) ?? "",
+    reserve0: p.reserve0.toString(),
+    reserve1: p.reserve1.toString(),
+    decimals0: d0,
+    decimals1: d1,
+  };
+  if (p0) Object.assign(state, { price0Usd: p0.usd, price0Source: p0.source });
+  if (p1) Object.assign(state, { price1Usd: p1.usd, price1Source: p1.source });
+  if (p.reserve0 > 0n && p.reserve1 > 0n) {
+    const sell0 = getExitCapacity({ reserveIn: p.reserve0, reserveOut: p.reserve1, maxSlippageBps: exitSlippageBps });
+    const sell1 = getExitCapacity({ reserveIn: p.reserve1, reserveOut: p.reserve0, maxSlippageBps: exitSlippageBps });
+    Object.assign(state, {
+      exitSlippageBps,
+      exitToken0In: sell0.amountIn.toString(),
+      exitToken1Out: sell0.amountOut.toString(),
+      exitToken1In: sell1.amountIn.toString(),
+      exitToken0Out: sell1.amountOut.toString(),
     });
   }
+  const depthUsd = p0 && p1 ? toUnits(p.reserve0, d0) * p0.usd + toUnits(p.reserve1, d1) * p1.usd : null;
+  return {
+    chainId: p.ref.chainId,
+    address: p.ref.address,
+    kind: "amm",
+    depthUsd,
+    exitableUsd: null,
+    supplyRatePercent: null,
+    state,
+  };
+}
 
+/** The lending pools' observations, in order; `debts` holds two totals per pool whose reserve data was read. */
+function observeLendings(
+  lendings: Lending[],
+  { decimals, symbols, reserveData, cash }: TokenData,
+  debts: Outcome<bigint>[],
+  price: Map<Address, Price>,
+  fail: Fail,
+): OnchainObservation[] {
+  const observations: OnchainObservation[] = [];
   let debtIndex = 0;
   lendings.forEach((l, i) => {
     const data = reserveData[i];
     if (!data) return fail(l.ref.address, `getReserveData(${l.underlying}) on ${l.pool} failed`);
-    const variable = r3[debtIndex++];
-    const stable = r3[debtIndex++];
+    const variable = debts[debtIndex++];
+    const stable = debts[debtIndex++];
     if (!variable.ok) return fail(l.ref.address, `variable debt totalSupply() failed: ${variable.error}`);
     if (!stable.ok) return fail(l.ref.address, `stable debt totalSupply() failed: ${stable.error}`);
     if (getAddress(data.aTokenAddress) !== l.ref.address) {
@@ -392,8 +446,7 @@ export async function readPools(parameters: ReadPoolsParameters): Promise<ReadPo
       state,
     });
   });
-
-  return { blockNumber, observedAt, observations, failures, rpcRequests };
+  return observations;
 }
 
 /** Ray (10^27 = 100 %) → percent, e.g. 0.031·10^27 → 3.1. Exact to 10^-9 percent before the float conversion. */
@@ -402,11 +455,7 @@ function rayToPercent(ray: bigint): number {
 }
 
 /** Prices tokens paired with priced tokens, hop by hop (up to 3), preferring the deepest pair. */
-function derivePrices(
-  amms: { ref: OnchainPoolRef; reserve0: bigint; reserve1: bigint; token0: Address; token1: Address }[],
-  decimals: Map<Address, number>,
-  price: Map<Address, { usd: number; source: string }>,
-): void {
+function derivePrices(amms: Amm[], decimals: Map<Address, number>, price: Map<Address, Price>): void {
   for (let hop = 0; hop < 3; hop++) {
     const best = new Map<Address, { usd: number; liquidityUsd: number; source: string }>();
     for (const p of amms) {

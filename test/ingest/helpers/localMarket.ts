@@ -13,7 +13,7 @@ import {
   lpBalance,
   type DemoToken,
 } from "../../../src/chain/uniswapV2";
-import type { PoolConfig } from "../../../src/ingest/poolsFile";
+import type { PoolConfig } from "../../../src/model/poolConfig";
 
 /**
  * A real local chain (EDR behind loopback JSON-RPC) with a Uniswap V2 USDC/WETH pair (≈ $2M deep at $2000/WETH)

@@ -14,7 +14,7 @@ import {
   type DemoToken,
 } from "../../../src/chain/uniswapV2";
 import { ReadPoolsError } from "../../../src/errors/chain";
-import { getExitCapacity } from "../../../src/ingest/onchain/pairMath";
+import { getExitCapacity } from "../../../src/model/pairMath";
 import { readPools, type OnchainPoolRef } from "../../../src/ingest/onchain/readPools";
 
 const [ADMIN, LP, SUPPLIER, BORROWER] = LOCAL_CHAIN_ACCOUNTS.map((a) => a.address);

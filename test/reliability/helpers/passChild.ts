@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { createPublicClient, http, type PublicClient } from "viem";
 import { runIngestionPass, type FeedUrls } from "../../../src/ingest/runIngestionPass";
-import type { PoolConfig } from "../../../src/ingest/poolsFile";
+import type { PoolConfig } from "../../../src/model/poolConfig";
 import { openStore } from "../../../src/storage/openStore";
 
 interface ChildConfig {

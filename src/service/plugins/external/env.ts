@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { loadConfig, type ServiceConfig } from "../../config";
+import { loadConfig, type ServiceConfig } from "../../../config/loadConfig";
 
 declare module "fastify" {
   interface FastifyInstance {

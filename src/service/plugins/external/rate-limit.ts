@@ -1,8 +1,8 @@
 import rateLimit from "@fastify/rate-limit";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import type { RateLimitConfig } from "../../config";
-import { ApiError, ApiErrorCode } from "../../errors";
+import type { RateLimitConfig } from "../../../config/loadConfig";
+import { ApiError, ApiErrorCode } from "../../../errors/http";
 
 /**
  * Per-client-address rate limit on every route (`max` per window); `POST /api/v1/verify` sets its own stricter

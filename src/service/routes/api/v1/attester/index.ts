@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { AttesterResponseSchema, errorResponses } from "../../../../schemas";
+import { AttesterResponseSchema } from "../../../../schemas/attester";
+import { errorResponses } from "../../../../schemas/error";
 
 /** `GET /api/v1/attester`: the expected signer of every attestation, and the registry when one is configured. */
 const plugin: FastifyPluginAsyncTypebox = async (fastify) => {

@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { HealthResponseSchema, errorResponses } from "../../../../schemas";
+import { getHealth } from "../../../../../read/getHealth";
+import { errorResponses } from "../../../../schemas/error";
+import { HealthResponseSchema } from "../../../../schemas/health";
 
 /** `GET /api/v1/health`: for probes. 200 when the store answers (503 otherwise, via the error handler). */
 const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { poolsRepository } = fastify;
+  const { readContext } = fastify;
   fastify.get(
     "/",
     {
@@ -14,7 +16,7 @@ const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
       },
     },
     async function health() {
-      return { status: "ok" as const, ...(await poolsRepository.health()) };
+      return getHealth(readContext);
     },
   );
 };

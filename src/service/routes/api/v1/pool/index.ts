@@ -1,10 +1,13 @@
 import { Type, type FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { AttestationResponseSchema, errorResponses } from "../../../../schemas";
+import { parsePoolId } from "../../../../../lib/parsePoolId";
+import { getPoolAttestation } from "../../../../../read/getPoolAttestation";
+import { errorResponses } from "../../../../schemas/error";
+import { AttestationResponseSchema } from "../../../../schemas/pool";
 import { sendJson } from "../../../../sendJson";
 
 /** `GET /api/v1/pool/{pool}`: the latest pre-signed attestation of a pool, served from the store, never re-signed. */
 const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { poolsRepository } = fastify;
+  const { readContext, responseCache } = fastify;
   fastify.get(
     "/:pool",
     {
@@ -21,7 +24,12 @@ const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
       },
     },
     async function getAttestation(request, reply) {
-      return sendJson(reply, await poolsRepository.attestationJson(request.params.pool));
+      const id = request.params.pool;
+      // A malformed id is rejected before the cache: its message quotes the caller's own spelling, and the cache key
+      // is case-folded, so a cached 400 would echo another caller's id.
+      parsePoolId({ id });
+      const json = await responseCache.json(`pool:${id.toLowerCase()}`, () => getPoolAttestation(readContext, { id }));
+      return sendJson(reply, json);
     },
   );
 };

@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { PoolsResponseSchema, errorResponses } from "../../../../schemas";
+import { listPools } from "../../../../../read/listPools";
+import { errorResponses } from "../../../../schemas/error";
+import { PoolsResponseSchema } from "../../../../schemas/pools";
 import { sendJson } from "../../../../sendJson";
 
 /** `GET /api/v1/pools`: every tracked pool with its depth and `stale` flag; stale depths held out of the total. */
 const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { poolsRepository } = fastify;
+  const { readContext, responseCache } = fastify;
   fastify.get(
     "/",
     {
@@ -14,8 +16,8 @@ const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
         response: { 200: PoolsResponseSchema, ...errorResponses(429, 500) },
       },
     },
-    async function listPools(_request, reply) {
-      return sendJson(reply, await poolsRepository.poolsJson());
+    async function getPools(_request, reply) {
+      return sendJson(reply, await responseCache.json("pools", () => listPools(readContext)));
     },
   );
 };

@@ -2,19 +2,20 @@ import { TypeBoxValidatorCompiler, type FastifyPluginAsyncTypebox } from "@fasti
 import { BaseError } from "../../../../../errors/base";
 import { parseAttestationJson } from "../../../../../lib/parseAttestationJson";
 import { verifyAttestation } from "../../../../../lib/verifyAttestation";
-import { ApiError, ApiErrorCode } from "../../../../errors";
-import { VerifyBodySchema, VerifyResponseSchema, errorResponses } from "../../../../schemas";
-
-/** Options of the verify route: its own (stricter) rate limit. */
-export type VerifyRouteOptions = { rateLimit: false | { max: number; timeWindow: number } };
+import { ApiError, ApiErrorCode } from "../../../../../errors/http";
+import { errorResponses } from "../../../../schemas/error";
+import { VerifyBodySchema, VerifyResponseSchema } from "../../../../schemas/verify";
 
 /**
  * `POST /api/v1/verify`: recovers the signer of a posted attestation and compares it with the service's own attester.
  * Only `application/json` is accepted (415 otherwise); the raw text is parsed with the library's strict parser, so a
  * repeated member name is a 400; the body schema is checked without type coercion (a string confidence is a 400).
+ * It has its own, stricter rate limit (`RATE_LIMIT_VERIFY_MAX`).
  */
-const plugin: FastifyPluginAsyncTypebox<VerifyRouteOptions> = async (fastify, options) => {
-  const { attesterInfo } = fastify;
+const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
+  const { attesterInfo, config } = fastify;
+  const rateLimit =
+    config.rateLimit === false ? false : { max: config.rateLimit.verifyMax, timeWindow: config.rateLimit.windowMs };
 
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser("application/json", { parseAs: "string" }, (_request, text, done) => {
@@ -51,7 +52,7 @@ const plugin: FastifyPluginAsyncTypebox<VerifyRouteOptions> = async (fastify, op
       // No coercion on this route: "0.85" is not a number.
       validatorCompiler: (route) =>
         TypeBoxValidatorCompiler(route as unknown as Parameters<typeof TypeBoxValidatorCompiler>[0]),
-      config: options.rateLimit === false ? {} : { rateLimit: options.rateLimit },
+      config: rateLimit === false ? {} : { rateLimit },
     },
     async function verify(request) {
       try {

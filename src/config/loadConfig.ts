@@ -1,0 +1,208 @@
+import { resolve } from "node:path";
+import { Type, type Static } from "@sinclair/typebox";
+import { envSchema } from "env-schema";
+import { getAddress, type Address, type Hex } from "viem";
+import { ConfigError } from "../errors/config";
+
+const integer = (options: { default?: number; minimum: number; maximum?: number; description: string }) =>
+  Type.Integer({ maximum: Number.MAX_SAFE_INTEGER, ...options });
+const url = (description: string) => Type.Optional(Type.String({ pattern: "^https?://[^\\s]+$", description }));
+
+/** The environment the service reads (DESIGN §4 names and defaults), as a TypeBox schema for `env-schema`. */
+export const EnvSchema = Type.Object({
+  PORT: integer({ default: 8080, minimum: 0, maximum: 65535, description: "HTTP port (0 = any free port)" }),
+  HOST: Type.String({ default: "127.0.0.1", minLength: 1, description: "HTTP listen address" }),
+  DATA_DIR: Type.String({ default: "./data", minLength: 1, description: "SQLite file and dev key live here" }),
+  DATABASE_URL: Type.Optional(
+    Type.String({ pattern: "^postgres(ql)?://", description: "PostgreSQL URL; unset = SQLite in DATA_DIR" }),
+  ),
+  POOLS_FILE: Type.Optional(Type.String({ minLength: 1, description: "tracked pools (JSON); unset = demo" })),
+  DEFILLAMA_YIELDS_URL: url("DefiLlama yields API base URL"),
+  DEFILLAMA_API_URL: url("DefiLlama API base URL (dex volumes)"),
+  DEFILLAMA_COINS_URL: url("DefiLlama coin prices API base URL"),
+  MERKL_API_URL: url("Merkl API base URL"),
+  ATTESTER_PRIVATE_KEY: Type.Optional(
+    Type.String({ pattern: "^0x[0-9a-fA-F]{64}$", description: "attester key, 0x + 64 hex digits" }),
+  ),
+  ATTESTER_KEY_FILE: Type.Optional(Type.String({ minLength: 1, description: "file holding the attester key" })),
+  REGISTRY_ADDRESS: Type.Optional(Type.String({ pattern: "^0x[0-9a-fA-F]{40}$", description: "registry address" })),
+  REGISTRY_CHAIN_ID: Type.Optional(integer({ minimum: 1, description: "chain of the registry" })),
+  INGEST_INTERVAL_S: integer({ default: 900, minimum: 1, description: "seconds between ingestion passes" }),
+  FRESHNESS_WINDOW_S: integer({ default: 3600, minimum: 1, description: "older values are stale" }),
+  ATTESTATION_LIFETIME_S: integer({ default: 86400, minimum: 60, description: "expiry − issuedAt" }),
+  RATE_LIMIT_MAX: integer({ default: 600, minimum: 0, description: "requests per window per client; 0 = off" }),
+  RATE_LIMIT_VERIFY_MAX: integer({ default: 60, minimum: 1, description: "POST /verify per window per client" }),
+  RATE_LIMIT_WINDOW_S: integer({ default: 60, minimum: 1, description: "rate limit window" }),
+  API_CACHE_TTL_MS: integer({ default: 5000, minimum: 0, description: "how long a served response is reused" }),
+  DEMO_DAYS: integer({ default: 120, minimum: 1, maximum: 365, description: "simulated days of demo history" }),
+  DEMO_SEED: integer({ default: 1, minimum: 0, description: "seed of the deterministic demo" }),
+  LOG_LEVEL: Type.Unsafe<"fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent">({
+    type: "string",
+    enum: ["fatal", "error", "warn", "info", "debug", "trace", "silent"],
+    default: "warn",
+    description: "log level of the HTTP server (info, debug and trace log every request)",
+  }),
+});
+export type Env = Static<typeof EnvSchema>;
+
+/** Per-client rate limits; `false` switches them off (benchmarks). */
+export type RateLimitConfig = false | { max: number; verifyMax: number; windowMs: number };
+
+/** The typed configuration of the service. */
+export interface ServiceConfig {
+  port: number;
+  host: string;
+  /** Absolute. */
+  dataDir: string;
+  /** Where the store lives: PostgreSQL URL, or a SQLite file (DATA_DIR/service.sqlite). */
+  database: { databaseUrl: string } | { file: string };
+  /** `RPC_URL_<chainId>` values. */
+  rpcUrls: Record<number, string>;
+  poolsFile?: string;
+  feeds: { defillamaYieldsUrl?: string; defillamaApiUrl?: string; defillamaCoinsUrl?: string; merklApiUrl?: string };
+  /** Where the attester key comes from. `dataDir` means the dev key `DATA_DIR/attester.key`, created once. */
+  attesterKey: { privateKey: Hex } | { file: string } | { dataDir: string };
+  registry: { chainId: number; address: Address } | null;
+  ingestIntervalS: number;
+  freshnessWindowS: number;
+  attestationLifetimeS: number;
+  rateLimit: RateLimitConfig;
+  cacheTtlMs: number;
+  /** `demo` when neither POOLS_FILE nor any RPC_URL_<chainId> is set. */
+  mode: "demo" | "configured";
+  demo: { days: number; seed: number };
+  logLevel: Env["LOG_LEVEL"];
+}
+
+export type LoadConfigParameters = { env: NodeJS.ProcessEnv; cwd?: string };
+export type LoadConfigReturnType = ServiceConfig;
+export type LoadConfigErrorType = ConfigError;
+
+/**
+ * Reads the service configuration from the environment. Empty values count as unset.
+ *
+ * @param {@link LoadConfigParameters}
+ * @returns the typed {@link ServiceConfig}.
+ * @throws {@link ConfigError} naming the variable and the rule, in one line.
+ * @example
+ * import { loadConfig } from "./src/config/loadConfig";
+ * const config = loadConfig({ env: process.env });
+ */
+export function loadConfig({ env, cwd = process.cwd() }: LoadConfigParameters): ServiceConfig {
+  const known = new Set(Object.keys(EnvSchema.properties));
+  const data: Record<string, string> = {};
+  const rpcUrls: Record<number, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || value.trim() === "") continue;
+    if (known.has(name)) data[name] = value.trim();
+    const rpc = /^RPC_URL_(.*)$/.exec(name);
+    if (rpc) {
+      if (!/^[1-9][0-9]{0,15}$/.test(rpc[1]) || !Number.isSafeInteger(Number(rpc[1]))) {
+        throw new ConfigError({ variable: name, message: "the suffix must be a decimal chain id, e.g. RPC_URL_1" });
+      }
+      if (!/^(https?|wss?):\/\/\S+$/.test(value.trim())) {
+        throw new ConfigError({ variable: name, message: `must be an http(s) or ws(s) URL (got "${value}")` });
+      }
+      rpcUrls[Number(rpc[1])] = value.trim();
+    }
+  }
+
+  // Ajv would coerce "1e3", "0x50", " 12" or "1.0" to integers; a number here is plain decimal digits.
+  for (const [name, value] of Object.entries(data)) {
+    const schema = (EnvSchema.properties as Record<string, { type?: string }>)[name];
+    if (schema?.type === "integer" && !/^(0|-?[1-9][0-9]*)$/.test(value)) {
+      throw new ConfigError({ variable: name, message: `must be integer (got "${value}")` });
+    }
+  }
+
+  let parsed: Env;
+  try {
+    parsed = envSchema<Env>({ schema: structuredClone(EnvSchema), data, env: false });
+  } catch (error) {
+    throw toConfigError(error, data);
+  }
+
+  if (parsed.ATTESTER_PRIVATE_KEY !== undefined && parsed.ATTESTER_KEY_FILE !== undefined) {
+    throw new ConfigError({
+      variable: "ATTESTER_KEY_FILE",
+      message: "set ATTESTER_PRIVATE_KEY or ATTESTER_KEY_FILE, not both",
+    });
+  }
+  if ((parsed.REGISTRY_ADDRESS === undefined) !== (parsed.REGISTRY_CHAIN_ID === undefined)) {
+    const missing = parsed.REGISTRY_ADDRESS === undefined ? "REGISTRY_ADDRESS" : "REGISTRY_CHAIN_ID";
+    throw new ConfigError({
+      variable: missing,
+      message: "REGISTRY_ADDRESS and REGISTRY_CHAIN_ID go together; set both",
+    });
+  }
+  const hasRpc = Object.keys(rpcUrls).length > 0;
+  if (hasRpc && parsed.POOLS_FILE === undefined) {
+    throw new ConfigError({
+      variable: "POOLS_FILE",
+      message: "required when RPC_URL_<chainId> is set (which pools to track)",
+    });
+  }
+  if (parsed.POOLS_FILE !== undefined && !hasRpc) {
+    throw new ConfigError({ variable: "RPC_URL_<chainId>", message: "POOLS_FILE is set but no RPC_URL_<chainId> is" });
+  }
+
+  const dataDir = resolve(cwd, parsed.DATA_DIR);
+  return {
+    port: parsed.PORT,
+    host: parsed.HOST,
+    dataDir,
+    database:
+      parsed.DATABASE_URL !== undefined
+        ? { databaseUrl: parsed.DATABASE_URL }
+        : { file: resolve(dataDir, "service.sqlite") },
+    rpcUrls,
+    poolsFile: parsed.POOLS_FILE === undefined ? undefined : resolve(cwd, parsed.POOLS_FILE),
+    feeds: {
+      defillamaYieldsUrl: parsed.DEFILLAMA_YIELDS_URL,
+      defillamaApiUrl: parsed.DEFILLAMA_API_URL,
+      defillamaCoinsUrl: parsed.DEFILLAMA_COINS_URL,
+      merklApiUrl: parsed.MERKL_API_URL,
+    },
+    attesterKey:
+      parsed.ATTESTER_PRIVATE_KEY !== undefined
+        ? { privateKey: parsed.ATTESTER_PRIVATE_KEY.toLowerCase() as Hex }
+        : parsed.ATTESTER_KEY_FILE !== undefined
+          ? { file: resolve(cwd, parsed.ATTESTER_KEY_FILE) }
+          : { dataDir },
+    registry:
+      parsed.REGISTRY_ADDRESS !== undefined && parsed.REGISTRY_CHAIN_ID !== undefined
+        ? { chainId: parsed.REGISTRY_CHAIN_ID, address: getAddress(parsed.REGISTRY_ADDRESS.toLowerCase()) }
+        : null,
+    ingestIntervalS: parsed.INGEST_INTERVAL_S,
+    freshnessWindowS: parsed.FRESHNESS_WINDOW_S,
+    attestationLifetimeS: parsed.ATTESTATION_LIFETIME_S,
+    rateLimit:
+      parsed.RATE_LIMIT_MAX === 0
+        ? false
+        : {
+            max: parsed.RATE_LIMIT_MAX,
+            verifyMax: Math.min(parsed.RATE_LIMIT_VERIFY_MAX, parsed.RATE_LIMIT_MAX),
+            windowMs: parsed.RATE_LIMIT_WINDOW_S * 1000,
+          },
+    cacheTtlMs: parsed.API_CACHE_TTL_MS,
+    mode: hasRpc ? "configured" : "demo",
+    demo: { days: parsed.DEMO_DAYS, seed: parsed.DEMO_SEED },
+    logLevel: parsed.LOG_LEVEL,
+  };
+}
+
+/** Turns env-schema's Ajv error into one line naming the first bad variable (never echoing a key). */
+function toConfigError(error: unknown, data: Record<string, string>): ConfigError {
+  const first = (error as { errors?: { instancePath?: string; message?: string; keyword?: string }[] }).errors?.[0];
+  const variable = first?.instancePath?.replace(/^\//, "") || "environment";
+  const secret = /KEY/.test(variable);
+  const got = variable in data && !secret ? ` (got "${data[variable]}")` : "";
+  const schema = (EnvSchema.properties as Record<string, { description?: string }>)[variable];
+  const rule =
+    first?.keyword === "pattern"
+      ? `has the wrong format (expected: ${schema?.description})`
+      : first?.keyword === "enum"
+        ? `must be one of ${(first as { params?: { allowedValues?: string[] } }).params?.allowedValues?.join(", ")}`
+        : first?.message;
+  return new ConfigError({ variable, message: `${rule ?? String(error)}${got}` });
+}

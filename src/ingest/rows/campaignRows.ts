@@ -1,0 +1,32 @@
+import type { Campaign } from "../../storage/schema";
+import type { MerklOpportunity } from "../feeds/merkl";
+
+/**
+ * One `campaigns` row per campaign of every Merkl opportunity, identifiers and reward tokens in lower case.
+ *
+ * @example
+ * campaignRows({ opportunities, observedAt: 1_790_000_000 }); // [{ id: "0x…", chain_id: 1, … }]
+ */
+export function campaignRows(parameters: {
+  opportunities: readonly MerklOpportunity[];
+  /** When the feed was read, Unix seconds. */
+  observedAt: number;
+}): Campaign[] {
+  return parameters.opportunities.flatMap((o) =>
+    o.campaigns.map((c): Campaign => ({
+      id: c.campaignId,
+      chain_id: o.chainId,
+      opportunity_id: o.id,
+      identifier: o.identifier.toLowerCase(),
+      name: o.name,
+      type: o.type,
+      status: o.status,
+      reward_token: c.rewardToken.address.toLowerCase(),
+      amount: c.amount,
+      apr_percent: o.apr ?? null,
+      start_ts: c.startTimestamp,
+      end_ts: c.endTimestamp,
+      observed_at: parameters.observedAt,
+    })),
+  );
+}

@@ -1,0 +1,55 @@
+import type { PublicClient } from "viem";
+import type { PoolConfig } from "../../model/poolConfig";
+import type { SourceReport } from "../../storage/ingestRuns";
+import { readPools, type OnchainPoolRef } from "../onchain/readPools";
+import type { OnchainReading } from "../rows/poolValues";
+import { failedReport, errorMessage, type StepResult } from "./stepResult";
+
+/** Parameters of {@link readChainStep}. */
+export interface ReadChainStepParameters {
+  chainId: number;
+  /** The tracked pools of this chain. */
+  pools: readonly PoolConfig[];
+  /** The chain's client; without one the chain is reported as failing and nothing is read. */
+  client: PublicClient | undefined;
+  log: (line: string) => void;
+}
+
+/**
+ * Source `chain:<id>`: reads every pool of one chain at one block (`readPools`). A pool whose reads fail is named in
+ * the report's error and the others are still returned (report not ok, rows > 0); a chain that cannot be read at all
+ * is reported with 0 rows. Never throws.
+ *
+ * @returns the chain's report and one {@link OnchainReading} per observed pool.
+ */
+export async function readChainStep(parameters: ReadChainStepParameters): Promise<StepResult<OnchainReading[]>> {
+  const { chainId, pools, client, log } = parameters;
+  const name = `chain:${chainId}`;
+  if (!client) return { report: { ok: false, error: "no RPC client configured for this chain", rows: 0 }, data: [] };
+  try {
+    const result = await readPools({ client, pools: pools.map((p) => onchainRef(chainId, p)) });
+    const block = result.blockNumber.toString();
+    const data = result.observations.map((observation) => ({ observation, block, observedAt: result.observedAt }));
+    const failed = result.failures.map((f) => `${f.address}: ${f.error}`);
+    const report: SourceReport = {
+      ok: failed.length === 0,
+      rows: result.observations.length,
+      ...(failed.length > 0 ? { error: `${failed.length} pool(s) failed: ${failed.join("; ").slice(0, 500)}` } : {}),
+    };
+    return { report, data };
+  } catch (error) {
+    log(`${name}: ${errorMessage(error)}`);
+    return { report: failedReport(error), data: [] };
+  }
+}
+
+/** The on-chain reference of a tracked pool. */
+function onchainRef(chainId: number, pool: PoolConfig): OnchainPoolRef {
+  return {
+    chainId,
+    address: pool.address,
+    kind: pool.kind,
+    ...(pool.lendingPool ? { lendingPool: pool.lendingPool } : {}),
+    ...(pool.underlying ? { underlying: pool.underlying } : {}),
+  };
+}

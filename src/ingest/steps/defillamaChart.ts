@@ -1,0 +1,57 @@
+import type { Kysely } from "kysely";
+import type { PoolConfig } from "../../model/poolConfig";
+import { getDailyHistory } from "../../storage/poolDaily";
+import type { Database } from "../../storage/schema";
+import { fetchDefillamaChart, type DefillamaChartPoint } from "../feeds/defillamaYields";
+import type { FeedRequestOptions } from "../feeds/fetchJson";
+import { poolKey } from "../poolKey";
+import { errorMessage, requestsReport, type StepResult } from "./stepResult";
+
+/** Chart requests in flight at once. */
+const CONCURRENCY = 4;
+
+/** Parameters of {@link readChartStep}. */
+export interface ReadChartStepParameters {
+  /** The store, read only: which pools still have a short history. */
+  db: Kysely<Database>;
+  pools: readonly PoolConfig[];
+  yieldsUrl: string | undefined;
+  feedOptions: FeedRequestOptions;
+  /** Pools with fewer recorded days than this get their DefiLlama `/chart` read. */
+  backfillBelowDays: number;
+}
+
+/**
+ * Source `defillama-chart`: DefiLlama `/chart` history of the pools (with a `defillamaId`) whose stored daily history
+ * is shorter than `backfillBelowDays`, a few requests at a time. Not configured (no report) without a URL or when no
+ * pool needs it. Rows: pools whose chart was read. Throws only when the store cannot be read.
+ *
+ * @returns the chart points by {@link poolKey}.
+ */
+export async function readChartStep(
+  parameters: ReadChartStepParameters,
+): Promise<StepResult<Map<string, DefillamaChartPoint[]>>> {
+  const { db, pools, yieldsUrl, feedOptions, backfillBelowDays } = parameters;
+  const charts = new Map<string, DefillamaChartPoint[]>();
+  if (!yieldsUrl) return { report: undefined, data: charts };
+  const wanted: PoolConfig[] = [];
+  for (const p of pools) {
+    if (!p.defillamaId) continue;
+    if ((await getDailyHistory(db, p.chainId, p.address)).length < backfillBelowDays) wanted.push(p);
+  }
+  if (wanted.length === 0) return { report: undefined, data: charts };
+  const errors: string[] = [];
+  const queue = [...wanted];
+  const worker = async () => {
+    for (let p = queue.shift(); p !== undefined; p = queue.shift()) {
+      try {
+        const points = await fetchDefillamaChart({ ...feedOptions, yieldsUrl, poolId: p.defillamaId! });
+        charts.set(poolKey(p.chainId, p.address), points);
+      } catch (error) {
+        errors.push(`${p.defillamaId}: ${errorMessage(error)}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, wanted.length) }, worker));
+  return { report: requestsReport(charts.size, errors), data: charts };
+}

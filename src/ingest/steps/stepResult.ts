@@ -1,0 +1,32 @@
+import type { SourceReport } from "../../storage/ingestRuns";
+
+/**
+ * What one step of a pass returns: its report for `ingest_runs` (undefined when the source is not configured, so
+ * it is neither read nor reported) and the data it read. Steps only read; the pass writes everything afterwards.
+ */
+export interface StepResult<T> {
+  report: SourceReport | undefined;
+  data: T;
+}
+
+/** Longest error text kept in a report. */
+const MAX_ERROR_CHARS = 500;
+
+/** An error's short message (viem's `shortMessage` when present). */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? ((error as { shortMessage?: string }).shortMessage ?? error.message) : String(error);
+}
+
+/** The report of a source of several requests: ok when none failed, else the failures joined (500 chars at most). */
+export function requestsReport(rows: number, errors: readonly string[]): SourceReport {
+  return {
+    ok: errors.length === 0,
+    rows,
+    ...(errors.length ? { error: errors.join("; ").slice(0, MAX_ERROR_CHARS) } : {}),
+  };
+}
+
+/** The report of a source that failed whole. */
+export function failedReport(error: unknown): SourceReport {
+  return { ok: false, error: errorMessage(error), rows: 0 };
+}

@@ -1,0 +1,143 @@
+import { mkdirSync } from "node:fs";
+import type { Address } from "viem";
+import type { ServiceConfig } from "../config/loadConfig";
+import { StartupAbortedError } from "../errors/startup";
+import { errorLine } from "../errors/utils";
+import type { IngestSource } from "../ingest/source";
+import { startServer } from "../service/server";
+import { openStore, type Store } from "../storage/openStore";
+import { loadAttesterKey, type LoadAttesterKeyReturnType } from "./attesterKey";
+import { createPassRunner } from "./ingestionPass";
+import { startScheduler } from "./scheduler";
+
+/** The running service: what `npm start` holds until a signal arrives. */
+export interface RunningService {
+  /** `http://host:port`. */
+  url: string;
+  attester: Address;
+  registry: { chainId: number; address: Address } | null;
+  /** Demo mode: the local chains' RPC URLs. */
+  chains: { chainId: number; rpcUrl: string }[];
+  /** Stops the scheduler (waiting for a pass in progress), the server, the source (feeds, chains) and the store. */
+  stop(): Promise<void>;
+}
+
+export type RunServiceParameters = {
+  config: ServiceConfig;
+  /** One readable progress line. */
+  log: (line: string) => void;
+  /** Aborts startup between steps (Ctrl-C while the demo is being built): everything started so far is stopped. */
+  signal?: AbortSignal;
+};
+
+/**
+ * The main job: the attester key, the store, the source (the demo when nothing is configured: local chains with
+ * simulated history; else POOLS_FILE and RPC_URL_<chainId>), the source's history ingested without issuing, one
+ * pass that issues attestations, the HTTP API, then a pass every `INGEST_INTERVAL_S`.
+ *
+ * @param {@link RunServiceParameters}
+ * @returns the {@link RunningService}; call `stop()` to shut everything down.
+ * @throws {@link StartupAbortedError} when `signal` aborts startup (the demo may wrap it; check `signal.aborted`).
+ */
+export async function runService({ config, log, signal }: RunServiceParameters): Promise<RunningService> {
+  const checkpoint = () => {
+    if (signal?.aborted) throw new StartupAbortedError();
+  };
+  const cleanups = createCleanups(log);
+  try {
+    const key = loadKey(config, log);
+    const store = await openServiceStore(config, log);
+    cleanups.push(() => store.close());
+    const source = await openSource({ config, key, store, log, signal });
+    cleanups.push(() => source.stop());
+
+    const passes = createPassRunner({ config, key, store, source, log, checkpoint });
+    await source.replayHistory?.(passes.history);
+    await passes.live("ingestion pass (issuing)");
+
+    checkpoint();
+    const { app, url } = await startServer({
+      store,
+      config,
+      attester: { address: key.address, registry: source.registry },
+    });
+    cleanups.push(() => app.close().then(() => undefined));
+    log(`serving ${url}/api/v1 (OpenAPI: ${url}/api/v1/openapi.json)`);
+
+    const scheduler = startScheduler({
+      intervalMs: config.ingestIntervalS * 1000,
+      run: async () => {
+        await passes.live("ingestion pass");
+        app.responseCache.invalidate();
+      },
+      onError: (error) => log(`ingestion pass failed: ${errorLine(error)}`),
+    });
+    cleanups.push(() => scheduler.stop());
+    log(`next ingestion pass in ${config.ingestIntervalS} s`);
+
+    return {
+      url,
+      attester: key.address,
+      registry: source.registry,
+      chains: [...source.localChains],
+      stop: cleanups.run,
+    };
+  } catch (error) {
+    await cleanups.run();
+    throw error;
+  }
+}
+
+/** The attester key (never logged; only its address and where it came from). */
+function loadKey(config: ServiceConfig, log: (line: string) => void): LoadAttesterKeyReturnType {
+  mkdirSync(config.dataDir, { recursive: true });
+  const key = loadAttesterKey({ source: config.attesterKey });
+  log(`attester ${key.address} (${key.origin}${key.file ? `: ${key.file}` : ""})`);
+  return key;
+}
+
+/** The store: PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR. */
+async function openServiceStore(config: ServiceConfig, log: (line: string) => void): Promise<Store> {
+  const store = await openStore(config.database);
+  log(`store: ${"file" in config.database ? `SQLite ${config.database.file}` : "PostgreSQL (DATABASE_URL)"}`);
+  return store;
+}
+
+/** The configured deployment or the demo; each is loaded only when used (the demo brings the local chains). */
+async function openSource({
+  config,
+  key,
+  store,
+  log,
+  signal,
+}: {
+  config: ServiceConfig;
+  key: LoadAttesterKeyReturnType;
+  store: Store;
+  log: (line: string) => void;
+  signal?: AbortSignal;
+}): Promise<IngestSource> {
+  if (config.mode === "configured") {
+    const { openConfiguredSource } = await import("./configuredSource");
+    return openConfiguredSource({ config, log });
+  }
+  const { startDemoSource } = await import("../demo/demoSource");
+  return startDemoSource({ config, attesterPrivateKey: key.privateKey, store, log, signal });
+}
+
+/** What to stop on shutdown, stopped in reverse order; a failing step is logged and the next one still runs. */
+function createCleanups(log: (line: string) => void): {
+  push(cleanup: () => Promise<void>): void;
+  run(): Promise<void>;
+} {
+  const cleanups: (() => Promise<void>)[] = [];
+  return {
+    push: (cleanup) => cleanups.push(cleanup),
+    run: async () => {
+      for (const cleanup of cleanups.reverse()) {
+        await cleanup().catch((error: Error) => log(`shutdown: ${errorLine(error)}`));
+      }
+      cleanups.length = 0;
+    },
+  };
+}

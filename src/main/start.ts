@@ -1,0 +1,85 @@
+/**
+ * `npm start`: the process entry. Reads the configuration from the environment, runs the service (the demo when
+ * nothing is configured), and shuts everything down cleanly on Ctrl-C or SIGTERM.
+ *
+ * `npm start` runs this file through `exec` (package.json), so the service is npm's own child: npm forwards the
+ * SIGINT / SIGTERM it receives straight to it, and nothing is left running when npm is stopped.
+ */
+import { loadConfig, type ServiceConfig } from "../config/loadConfig";
+import { ConfigError } from "../errors/config";
+import { StartupAbortedError } from "../errors/startup";
+import { errorLine } from "../errors/utils";
+import { runService, type RunningService } from "./runService";
+
+/** Exit status for a configuration error (BSD `EX_CONFIG`). */
+const EXIT_CONFIG = 78;
+
+/**
+ * Ctrl-C in a terminal reaches the whole foreground process group: under `npm start` the service gets SIGINT from
+ * the terminal and the same SIGINT again from npm, which forwards it, within milliseconds. A repeat of the first
+ * signal within this window is that relay, not a second Ctrl-C.
+ */
+const RELAYED_SIGNAL_MS = 1000;
+
+function log(line: string): void {
+  process.stdout.write(`[${new Date().toISOString()}] ${line}\n`);
+}
+
+async function main(): Promise<void> {
+  let config: ServiceConfig;
+  try {
+    config = loadConfig({ env: process.env });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`configuration error: ${error.shortMessage}\n`);
+    process.exit(EXIT_CONFIG);
+  }
+
+  let service: RunningService | null = null;
+  let first: { signal: NodeJS.Signals; at: number } | null = null;
+  const startup = new AbortController();
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (first) {
+      if (signal === first.signal && Date.now() - first.at < RELAYED_SIGNAL_MS) return;
+      log(`${signal} again: exiting now`);
+      process.exit(1);
+    }
+    first = { signal, at: Date.now() };
+    if (!service) {
+      // Still starting: runService stops what it started at its next step and throws StartupAbortedError.
+      startup.abort();
+      log(`${signal}: stopping after the current startup step`);
+      return;
+    }
+    log(`${signal}: shutting down`);
+    service.stop().then(
+      () => {
+        log("stopped");
+        process.exit(0);
+      },
+      (error) => {
+        process.stderr.write(`shutdown failed: ${errorLine(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", shutdown);
+  process.on("SIGTERM", shutdown);
+
+  try {
+    service = await runService({ config, log, signal: startup.signal });
+  } catch (error) {
+    // An abort may surface wrapped (e.g. by the demo, which stops its chains and rethrows its own error).
+    if (error instanceof StartupAbortedError || startup.signal.aborted) {
+      log("stopped");
+      process.exit(0);
+    }
+    process.stderr.write(
+      `${error instanceof ConfigError ? "configuration error" : "startup failed"}: ${errorLine(error)}\n`,
+    );
+    process.exit(error instanceof ConfigError ? EXIT_CONFIG : 1);
+  }
+  log(`ready: attester ${service.attester}; Ctrl-C to stop`);
+}
+
+void main();

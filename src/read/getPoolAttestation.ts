@@ -1,0 +1,107 @@
+import { getAddress } from "viem";
+import { NoAttestationError, PoolNotFoundError } from "../errors/pool";
+import { getLatestAttestation } from "../storage/attestations";
+import { getPool } from "../storage/pools";
+import type { AttestationRow, Pool } from "../storage/schema";
+import type { ReadContext } from "./context";
+import { explainNoAttestation } from "./internal/explainNoAttestation";
+import { getClaimEvidence, type ClaimEvidence } from "./internal/getClaimEvidence";
+import { resolvePool } from "./resolvePool";
+
+export type GetPoolAttestationParameters = {
+  /** The pool, in any of the three id shapes. */
+  id: string;
+};
+
+/** The attestation as every surface serves it: spec §2.1 fields first, then the v2 block, the claim, the evidence. */
+export type GetPoolAttestationReturnType = {
+  chainId: number;
+  confidence: number;
+  expiry: number;
+  horizon: number;
+  issuedAt: number;
+  pool: string;
+  signature: string;
+  /** Informational only: never use it as the expected signer. */
+  attester: string;
+  symbol: string;
+  protocol: string;
+  outcome: string;
+  eip712?: unknown;
+  claim: {
+    statement: string;
+    floor: number;
+    depthAtIssuanceUsd: number;
+    thresholdUsd: number;
+    model: string;
+    /** Unix seconds: issuedAt + horizon days, when the window closes. */
+    settlesAt: number;
+    /** The lowest depth observed inside the claim's own window so far (evidence only), and its UTC day. */
+    lowestDepthUsd: number | null;
+    lowestDepthDate: string | null;
+    daysObserved: number;
+  };
+  evidence: ClaimEvidence;
+};
+
+/**
+ * A pool's latest pre-signed attestation, exactly as the ingestion pass stored it (nothing here signs), with the
+ * claim it makes and the evidence observed inside the claim's window so far.
+ *
+ * @param context the {@link ReadContext}.
+ * @param {@link GetPoolAttestationParameters}
+ * @returns {@link GetPoolAttestationReturnType}
+ * @throws `InvalidPoolIdError`, `PoolNotFoundError`, `AmbiguousPoolError` (see `resolvePool`), and
+ * {@link NoAttestationError} with the reason for a tracked pool that has none yet.
+ * @example
+ * import { getPoolAttestation } from "./read/getPoolAttestation";
+ * const attestation = await getPoolAttestation(context, { id: "eip155:8453:0x67ff…" });
+ */
+export async function getPoolAttestation(
+  context: ReadContext,
+  { id }: GetPoolAttestationParameters,
+): Promise<GetPoolAttestationReturnType> {
+  const resolved = await resolvePool(context, { id });
+  const pool = await getPool(context.db, resolved.chainId, resolved.address);
+  if (!pool) throw new PoolNotFoundError({ pool: resolved.id });
+  const row = await getLatestAttestation(context.db, resolved.chainId, resolved.address);
+  if (!row) throw new NoAttestationError({ pool: resolved.id, reason: await explainNoAttestation(context, pool) });
+  return toAttestationBody(pool, row, await getClaimEvidence(context, row));
+}
+
+/**
+ * The v1 fields exactly as signed (taken from the stored canonical message, so they re-canonicalise byte for byte),
+ * the convenience fields, the v2 block when stored, then the claim and its evidence.
+ */
+function toAttestationBody(pool: Pool, row: AttestationRow, evidence: ClaimEvidence): GetPoolAttestationReturnType {
+  const signed = JSON.parse(row.canonical) as Record<string, string>;
+  const eip712 = row.eip712_json === null ? undefined : (JSON.parse(row.eip712_json) as unknown);
+  const depthAtIssuanceUsd = Number(row.depth_at_issuance_usd);
+  const floor = Number(row.floor);
+  return {
+    chainId: Number(signed.chainId),
+    confidence: Number(signed.confidence),
+    expiry: Number(signed.expiresAt),
+    horizon: Number(signed.horizonDays),
+    issuedAt: Number(signed.issuedAt),
+    pool: signed.pool,
+    signature: row.signature,
+    attester: getAddress(row.attester.toLowerCase()),
+    symbol: pool.symbol,
+    protocol: pool.protocol,
+    outcome: row.outcome,
+    ...(eip712 === undefined ? {} : { eip712 }),
+    claim: {
+      statement: `depth stays at or above floor × depthAtIssuanceUsd for ${Number(signed.horizonDays)} days`,
+      floor,
+      depthAtIssuanceUsd,
+      thresholdUsd: floor * depthAtIssuanceUsd,
+      model: row.model,
+      settlesAt: evidence.windowEnd,
+      lowestDepthUsd: evidence.lowestDepthUsd,
+      lowestDepthDate: evidence.lowestDepthDay,
+      daysObserved: evidence.daysObserved,
+    },
+    evidence,
+  };
+}

@@ -1,0 +1,31 @@
+import { isStale } from "../../model/freshness";
+import { computeHorizon } from "../../model/horizon";
+import { getDailyHistory } from "../../storage/poolDaily";
+import type { Pool } from "../../storage/schema";
+import { toNumberOrNull, type ReadContext } from "../context";
+
+/** Why a known pool has no attestation: what the horizon model says about its recorded history. */
+export async function explainNoAttestation({ db, freshnessWindowS, now }: ReadContext, pool: Pool): Promise<string> {
+  const observedAt = toNumberOrNull(pool.depth_observed_at);
+  if (observedAt === null || pool.depth_usd === null) {
+    return "its depth has not been observed yet; the next ingestion pass reads it.";
+  }
+  const daily = await getDailyHistory(db, Number(pool.chain_id), pool.address);
+  const stale = isStale({ observedAt, now: now(), windowS: freshnessWindowS })
+    ? " Its last depth observation is older than the freshness window."
+    : "";
+  let verdict: string;
+  try {
+    const result = computeHorizon({
+      daily: daily.map((row) => ({ day: row.day, minDepthUsd: Number(row.min_depth_usd) })),
+      depthNow: Number(pool.depth_usd),
+    });
+    verdict =
+      result.horizonDays === null
+        ? `${result.reason ?? "the horizon model publishes no horizon for this history"}.`
+        : `the history now supports a ${result.horizonDays}-day horizon; the next ingestion pass issues it.`;
+  } catch {
+    verdict = `the horizon model cannot use the ${daily.length} day(s) of history recorded.`;
+  }
+  return `${verdict}${stale}`;
+}

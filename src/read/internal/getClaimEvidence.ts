@@ -1,0 +1,54 @@
+import { getDailyLowsBetween, utcDay } from "../../storage/poolDaily";
+import type { AttestationRow } from "../../storage/schema";
+import type { ReadContext } from "../context";
+
+const DAY_S = 86_400;
+
+/** The evidence of a claim: its window, and the lowest depth observed inside it so far. */
+export type ClaimEvidence = {
+  windowStart: number;
+  windowEnd: number;
+  windowStartDate: string;
+  windowEndDate: string;
+  /** The horizon has not been reached. */
+  waiting: boolean;
+  lowestDepthUsd: number | null;
+  lowestDepthObservedAt: number | null;
+  lowestDepthDay: string | null;
+  /** Days with a recorded low inside the window so far. */
+  daysObserved: number;
+  /** The daily lows inside the window so far, oldest first (what a chart of the window draws). */
+  days: { date: string; minDepthUsd: number }[];
+  note: string;
+};
+
+/**
+ * The daily lows observed inside the claim's own window so far and the lowest of them (spec §3 rule 4). Evidence
+ * only: it settles nothing, and no outcome is graded.
+ */
+export async function getClaimEvidence({ db, now }: ReadContext, row: AttestationRow): Promise<ClaimEvidence> {
+  const start = Number(row.issued_at);
+  const end = start + Number(row.horizon_days) * DAY_S;
+  const lows = await getDailyLowsBetween(db, {
+    chainId: Number(row.chain_id),
+    address: row.address,
+    from: start,
+    to: end,
+  });
+  let lowest: (typeof lows)[number] | undefined;
+  for (const low of lows)
+    if (lowest === undefined || Number(low.min_depth_usd) < Number(lowest.min_depth_usd)) lowest = low;
+  return {
+    windowStart: start,
+    windowEnd: end,
+    windowStartDate: utcDay(start),
+    windowEndDate: utcDay(end),
+    waiting: now() < end,
+    lowestDepthUsd: lowest ? Number(lowest.min_depth_usd) : null,
+    lowestDepthObservedAt: lowest ? Number(lowest.min_observed_at) : null,
+    lowestDepthDay: lowest ? lowest.day : null,
+    daysObserved: lows.length,
+    days: lows.map((low) => ({ date: low.day, minDepthUsd: Number(low.min_depth_usd) })),
+    note: "Evidence only: this settles nothing, and no outcome is graded.",
+  };
+}

@@ -1,0 +1,75 @@
+import { formatPoolId } from "../lib/formatPoolId";
+import { isStale } from "../model/freshness";
+import { listPools as listPoolRows } from "../storage/pools";
+import { toNumberOrNull, type ReadContext } from "./context";
+
+/** One tracked pool as every surface lists it. */
+export type PoolListItem = {
+  /** `eip155:<chainId>:<address>`. */
+  id: string;
+  chainId: number;
+  address: string;
+  symbol: string;
+  protocol: string;
+  kind: "amm" | "lending";
+  depthUsd: number | null;
+  /** Unix seconds of the depth observation. */
+  observedAt: number | null;
+  /** Older than the freshness window, or never observed: held out of totals. */
+  stale: boolean;
+};
+
+export type ListPoolsReturnType = {
+  pools: PoolListItem[];
+  /** Sum over fresh depths only. */
+  total: { depthUsd: number; pools: number };
+  /** The stale depths, held out of the total and published beside it. */
+  heldOut: { depthUsd: number; pools: string[] };
+  freshnessWindowS: number;
+  asOf: number;
+};
+
+/**
+ * Every tracked pool with its depth and `stale` flag, ordered by chain then address. Stale depths are never summed:
+ * they are held out of `total` and listed in `heldOut` (spec §3 rule 1).
+ *
+ * @param context the {@link ReadContext}.
+ * @returns {@link ListPoolsReturnType}
+ * @example
+ * import { listPools } from "./read/listPools";
+ * const { pools, total } = await listPools({ db: store.db, freshnessWindowS: 3600, now: () => Date.now() / 1000 });
+ */
+export async function listPools({ db, freshnessWindowS, now }: ReadContext): Promise<ListPoolsReturnType> {
+  const at = now();
+  const pools: PoolListItem[] = (await listPoolRows(db)).map((row) => {
+    const observedAt = toNumberOrNull(row.depth_observed_at);
+    const chainId = Number(row.chain_id);
+    return {
+      id: formatPoolId({ chainId, address: row.address }),
+      chainId,
+      address: row.address.toLowerCase(),
+      symbol: row.symbol,
+      protocol: row.protocol,
+      kind: row.kind,
+      depthUsd: toNumberOrNull(row.depth_usd),
+      observedAt,
+      stale: isStale({ observedAt, now: at, windowS: freshnessWindowS }),
+    };
+  });
+  const fresh = pools.filter((pool) => !pool.stale && pool.depthUsd !== null);
+  const stale = pools.filter((pool) => pool.stale);
+  return {
+    pools,
+    total: { depthUsd: sum(fresh.map((pool) => pool.depthUsd as number)), pools: fresh.length },
+    heldOut: {
+      depthUsd: sum(stale.filter((pool) => pool.depthUsd !== null).map((pool) => pool.depthUsd as number)),
+      pools: stale.map((pool) => pool.id),
+    },
+    freshnessWindowS,
+    asOf: at,
+  };
+}
+
+function sum(values: number[]): number {
+  return values.reduce((total, value) => total + value, 0);
+}

@@ -1,0 +1,134 @@
+import { STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
+import type { FastifyError, FastifyInstance } from "fastify";
+import { BaseError } from "../errors/base";
+import { ApiError, ApiErrorCode } from "../errors/http";
+
+/** An error body: `{"error": {"code", "message", …}}`. */
+export type ErrorBody = { code: string; message: string; [extra: string]: unknown };
+
+/**
+ * The HTTP status of each domain error the shared readers throw (by its stable `code`); the body keeps the code.
+ * An MCP tool maps the same errors to `isError` results with the same code.
+ */
+const STATUS_BY_DOMAIN_CODE: Record<string, number> = {
+  INVALID_POOL_ID: 400,
+  POOL_NOT_FOUND: 404,
+  NO_ATTESTATION: 404,
+  AMBIGUOUS_POOL: 409,
+  STORE_UNAVAILABLE: 503,
+};
+
+/** Members of a domain error that go into the body next to `code` and `message`. */
+const EXTRA_MEMBERS = ["field", "pool", "candidates", "reason"] as const;
+
+/** The status an error is answered with (500 for anything unknown). */
+export function httpStatusOf(error: Error): number {
+  if (error instanceof ApiError) return error.statusCode;
+  if (error instanceof BaseError && error.code in STATUS_BY_DOMAIN_CODE) return STATUS_BY_DOMAIN_CODE[error.code];
+  const status = (error as FastifyError).statusCode;
+  return status !== undefined && status >= 400 && status < 600 ? status : 500;
+}
+
+/** Maps any error to a status and a stable body. Bad input is always a 4xx; a 5xx never shows internals. */
+export function toErrorBody(error: FastifyError | Error): { status: number; body: ErrorBody } {
+  if (error instanceof ApiError) {
+    return { status: error.statusCode, body: { code: error.code, message: error.shortMessage, ...error.extra } };
+  }
+  if (error instanceof BaseError && error.code in STATUS_BY_DOMAIN_CODE) return domainErrorBody(error);
+  const validation = (error as FastifyError).validation;
+  if (validation && validation.length > 0) return validationErrorBody(error as FastifyError);
+  const byFastifyCode: Record<string, [number, ApiErrorCode, string]> = {
+    FST_ERR_CTP_BODY_TOO_LARGE: [413, ApiErrorCode.bodyTooLarge, "The request body is larger than 64 KiB."],
+    FST_ERR_CTP_INVALID_MEDIA_TYPE: [
+      415,
+      ApiErrorCode.unsupportedMediaType,
+      "Unsupported Content-Type; send application/json.",
+    ],
+    FST_ERR_CTP_EMPTY_JSON_BODY: [400, ApiErrorCode.invalidJson, "The body is empty; send the attestation JSON."],
+    FST_ERR_CTP_INVALID_JSON_BODY: [400, ApiErrorCode.invalidJson, "The body is not valid JSON."],
+  };
+  const known = byFastifyCode[(error as FastifyError).code];
+  if (known) return { status: known[0], body: { code: known[1], message: known[2] } };
+  const status = (error as FastifyError).statusCode;
+  if (status === 429) return { status, body: { code: ApiErrorCode.rateLimited, message: "Rate limit exceeded." } };
+  if (status !== undefined && status >= 400 && status < 500) {
+    return { status, body: { code: ApiErrorCode.invalidRequest, message: error.message.split("\n")[0] } };
+  }
+  if (status === 503) return { status, body: { code: ApiErrorCode.unavailable, message: "Service unavailable." } };
+  return { status: 500, body: { code: ApiErrorCode.internal, message: "Internal server error." } };
+}
+
+function domainErrorBody(error: BaseError): { status: number; body: ErrorBody } {
+  const status = STATUS_BY_DOMAIN_CODE[error.code];
+  // A store that does not answer is the service's problem: its body hides the cause, like every 5xx.
+  if (status >= 500) return { status, body: { code: ApiErrorCode.unavailable, message: error.shortMessage } };
+  const extra: Record<string, unknown> = {};
+  for (const member of EXTRA_MEMBERS) {
+    const value = (error as unknown as Record<string, unknown>)[member];
+    if (value !== undefined) extra[member] = value;
+  }
+  return { status, body: { code: error.code, message: error.shortMessage, ...extra } };
+}
+
+function validationErrorBody(error: FastifyError): { status: number; body: ErrorBody } {
+  const first = error.validation![0] as {
+    instancePath?: string;
+    message?: string;
+    params?: { missingProperty?: string };
+  };
+  const path = [first.instancePath?.replace(/^\//, "").replace(/\//g, "."), first.params?.missingProperty]
+    .filter((part) => part)
+    .join(".");
+  const context = error.validationContext ?? "request";
+  return {
+    status: 400,
+    body: {
+      code: ApiErrorCode.invalidRequest,
+      message: `Invalid ${context}${path ? ` field "${path}"` : ""}: ${first.message ?? "does not match the schema"}.`,
+      ...(path ? { field: path } : {}),
+    },
+  };
+}
+
+/**
+ * Errors the router raises before any route runs (a parameter that is not valid percent-encoding, or longer than
+ * `maxParamLength`), in the API's error shape. The only route with a parameter is `GET /api/v1/pool/{pool}`; the
+ * path is never echoed.
+ */
+export function routerErrorBody(error: FastifyError): { status: number; body: { error: Record<string, string> } } {
+  const shapes = "use 0x<address>, <chainId>:0x<address> or eip155:<chainId>:0x<address>";
+  if (error.code === "FST_ERR_BAD_URL" || error.code === "FST_ERR_MAX_PARAM_LENGTH") {
+    const what =
+      error.code === "FST_ERR_BAD_URL" ? "is not valid percent-encoded UTF-8" : "is longer than 500 characters";
+    return {
+      status: 400,
+      body: { error: { code: ApiErrorCode.invalidPoolId, message: `The pool id ${what}; ${shapes}.`, field: "pool" } },
+    };
+  }
+  return { status: 400, body: { error: { code: ApiErrorCode.invalidRequest, message: "Invalid request." } } };
+}
+
+/**
+ * HTTP-level client errors (a malformed request line or header, a bad Content-Length, headers over the size limit,
+ * a request timeout): Node answers them before Fastify sees a request. Same shape as every other error body.
+ */
+export function clientError(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
+  // A reset connection has nobody to answer.
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  const [status, code, message] =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? [431, ApiErrorCode.headersTooLarge, "The request headers are too large."]
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, ApiErrorCode.requestTimeout, "The request was not received in time."]
+        : [400, ApiErrorCode.badRequest, "The request is not valid HTTP."];
+  this.log.debug({ err: error }, "client error");
+  if (socket.writable) {
+    const body = JSON.stringify({ error: { code, message } });
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}

@@ -1,0 +1,73 @@
+import { expect } from "chai";
+import type { MerklOpportunity } from "../../../src/ingest/feeds/merkl";
+import { campaignRows } from "../../../src/ingest/rows/campaignRows";
+
+const opportunity: MerklOpportunity = {
+  id: "opp-1",
+  chainId: 1,
+  identifier: "0x00000000000000000000000000000000000000AA",
+  name: "Provide USDC-WETH",
+  type: "UNISWAP_V2",
+  status: "LIVE",
+  apr: 12.5,
+  campaigns: [
+    {
+      campaignId: "c-1",
+      startTimestamp: 100,
+      endTimestamp: 200,
+      amount: "1000",
+      rewardToken: { address: "0x00000000000000000000000000000000000000BB" },
+    },
+    {
+      campaignId: "c-2",
+      startTimestamp: 150,
+      endTimestamp: 300,
+      amount: "5",
+      rewardToken: { address: "0x00000000000000000000000000000000000000CC" },
+    },
+  ],
+};
+
+describe("campaignRows", () => {
+  it("makes one row per campaign, identifier and reward token in lower case", () => {
+    const rows = campaignRows({ opportunities: [opportunity], observedAt: 999 });
+    expect(rows).to.deep.equal([
+      {
+        id: "c-1",
+        chain_id: 1,
+        opportunity_id: "opp-1",
+        identifier: "0x00000000000000000000000000000000000000aa",
+        name: "Provide USDC-WETH",
+        type: "UNISWAP_V2",
+        status: "LIVE",
+        reward_token: "0x00000000000000000000000000000000000000bb",
+        amount: "1000",
+        apr_percent: 12.5,
+        start_ts: 100,
+        end_ts: 200,
+        observed_at: 999,
+      },
+      {
+        id: "c-2",
+        chain_id: 1,
+        opportunity_id: "opp-1",
+        identifier: "0x00000000000000000000000000000000000000aa",
+        name: "Provide USDC-WETH",
+        type: "UNISWAP_V2",
+        status: "LIVE",
+        reward_token: "0x00000000000000000000000000000000000000cc",
+        amount: "5",
+        apr_percent: 12.5,
+        start_ts: 150,
+        end_ts: 300,
+        observed_at: 999,
+      },
+    ]);
+  });
+
+  it("stores a missing APR as null and an opportunity without campaigns as no row", () => {
+    const rows = campaignRows({ opportunities: [{ ...opportunity, apr: undefined }], observedAt: 1 });
+    expect(rows.map((r) => r.apr_percent)).to.deep.equal([null, null]);
+    expect(campaignRows({ opportunities: [{ ...opportunity, campaigns: [] }], observedAt: 1 })).to.deep.equal([]);
+  });
+});
