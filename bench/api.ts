@@ -3,9 +3,18 @@
  * bare Fastify route that returns a constant JSON body of the same size, with the same server options (rate limit
  * off, logging off), on loopback, in the same run.
  *
+ * Then the market reads (volume, liquidity map, compare, roadmap, launch, activity) over a SQLite store seeded at
+ * scale (1,000 pools × 365 days of daily lows and Swap-log volume, 100,000 activity events): each with the response
+ * cache on, with it off (`API_CACHE_TTL_MS=0`), and off again over 100 pools, so the table shows the cached rate
+ * next to the bare route, the uncached cost, and how that cost grows from 100 to 1,000 pools.
+ *
  * Run with `npm run bench:api` (optional: BENCH_S seconds per measurement, default 4; BENCH_ROUNDS, default 3;
- * BENCH_CONNECTIONS, default 10). Each target is measured BENCH_ROUNDS times, interleaved, and the best round is kept
- * (the machine is shared). Load comes from an autocannon worker thread. Prints a Markdown table; no asserts.
+ * BENCH_CONNECTIONS, default 10; BENCH_MARKET_S seconds per uncached market measurement, default 2; BENCH_CACHED_S
+ * seconds per cached one and its bare routes, default 1.2; BENCH_MARKET_ROUNDS, default 2; BENCH_MARKET=0 skips the
+ * market part). Each attestation target is measured BENCH_ROUNDS times and each cached market read (with the bare
+ * route and a bare route sending the same body) BENCH_MARKET_ROUNDS times, interleaved, and the best round is kept
+ * (the machine is shared); uncached reads once. Load comes from an autocannon worker thread. Prints Markdown tables;
+ * no asserts. About 2½–3 minutes in all.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,11 +27,15 @@ import { createAttestationMessage } from "../src/lib/createAttestationMessage";
 import { signAttestation } from "../src/lib/signAttestation";
 import { loadConfig } from "../src/config/loadConfig";
 import { createServer, serverOptions } from "../src/service/server";
-import { openStore } from "../src/storage/openStore";
+import { openStore, type Store } from "../src/storage/openStore";
+import { seedMarketBench, type BenchPool } from "./seedMarket";
 
 const SECONDS = Number(process.env.BENCH_S ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const MARKET_SECONDS = Number(process.env.BENCH_MARKET_S ?? 2);
+const CACHED_SECONDS = Number(process.env.BENCH_CACHED_S ?? 1.2);
+const MARKET_ROUNDS = Number(process.env.BENCH_MARKET_ROUNDS ?? 2);
 const POOLS = 30;
 // Bench-only key (Hardhat's first dev key). Never fund it.
 const KEY: Hex = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
@@ -31,11 +44,13 @@ async function listen(app: FastifyInstance): Promise<string> {
   return app.listen({ port: 0, host: "127.0.0.1" });
 }
 
-async function measure(url: string, paths: string[]): Promise<{ rps: number; p99: number; errors: number }> {
+type Measurement = { rps: number; p99: number; errors: number };
+
+async function measure(url: string, paths: string[], seconds = SECONDS): Promise<Measurement> {
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
-    duration: SECONDS,
+    duration: seconds,
     workers: 1,
     requests: paths.map((path) => ({ method: "GET", path })),
   });
@@ -143,9 +158,142 @@ async function main() {
   console.log(`ratio pool / bare {"ok":true}: ${((best.pool.rps / best.tiny.rps) * 100).toFixed(1)} %`);
 
   await app.close();
-  await bare.close();
   await store.close();
+  if (process.env.BENCH_MARKET !== "0") await benchMarket({ bareUrl, dir });
+  await bare.close();
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** The market reads measured, each with the paths it rotates over. */
+function marketTargets(pools: BenchPool[]): { name: string; paths: string[] }[] {
+  const sets = Array.from({ length: 50 }, (_, i) =>
+    [0, 1, 2, 3].map((k) => pools[(i * 7 + k * 13) % pools.length].id).join(","),
+  );
+  return [
+    { name: "GET /api/v1/volume (30 days)", paths: ["/api/v1/volume"] },
+    { name: "GET /api/v1/volume?days=365", paths: ["/api/v1/volume?days=365"] },
+    { name: "GET /api/v1/liquidity-map", paths: ["/api/v1/liquidity-map"] },
+    { name: "GET /api/v1/compare (4 pools, 50 sets)", paths: sets.map((set) => `/api/v1/compare?pools=${set}`) },
+    { name: "GET /api/v1/roadmap", paths: ["/api/v1/roadmap"] },
+    { name: "GET /api/v1/launch", paths: ["/api/v1/launch"] },
+    { name: "GET /api/v1/activity (first page, 50)", paths: ["/api/v1/activity"] },
+  ];
+}
+
+/** Opens a store in `dir` seeded with the market data set of `pools` pools. */
+async function marketStore(dir: string, pools: number, now: number): Promise<{ store: Store; pools: BenchPool[] }> {
+  const store = await openStore({ file: join(dir, `market-${pools}.sqlite`) });
+  const started = Date.now();
+  const seeded = await seedMarketBench(store, { pools, days: 365, events: 100_000, now });
+  process.stderr.write(`seeded ${pools} pools × 365 days + 100,000 events in ${Date.now() - started} ms\n`);
+  return { store, pools: seeded };
+}
+
+/** An app over `store` with the rate limit off and the given cache TTL. */
+async function marketApp(store: Store, cacheTtlMs: number): Promise<{ app: FastifyInstance; url: string }> {
+  const config = loadConfig({
+    env: { RATE_LIMIT_MAX: "0", LOG_LEVEL: "silent", API_CACHE_TTL_MS: String(cacheTtlMs) },
+  });
+  const app = await createServer({ store, config, attester: { address: privateKeyToAddress(KEY), registry: null } });
+  return { app, url: await listen(app) };
+}
+
+/** Activity pages deep in the log: the cursors of 50 successive pages (exercises the cursor path uncached). */
+async function activityCursorPaths(app: FastifyInstance): Promise<string[]> {
+  const paths: string[] = [];
+  let next: string | null = null;
+  for (let i = 0; i < 50; i++) {
+    const url: string = next === null ? "/api/v1/activity?limit=50" : `/api/v1/activity?limit=50&cursor=${next}`;
+    paths.push(url);
+    next = (JSON.parse((await app.inject({ method: "GET", url })).body) as { next: string | null }).next;
+  }
+  return paths;
+}
+
+/** Waits until the app has worked off the requests a measurement left in flight (SQLite reads are synchronous). */
+async function drain(url: string): Promise<void> {
+  await fetch(`${url}/api/v1/health`).then((res) => res.arrayBuffer());
+}
+
+async function benchMarket(baseline: { bareUrl: string; dir: string }) {
+  const now = Math.floor(Date.now() / 1000);
+  const large = await marketStore(baseline.dir, 1_000, now);
+  const small = await marketStore(baseline.dir, 100, now);
+  const targets = marketTargets(large.pools);
+  const smallTargets = marketTargets(small.pools);
+  const cached = await marketApp(large.store, 60_000);
+  const uncached = await marketApp(large.store, 0);
+  const uncachedSmall = await marketApp(small.store, 0);
+  targets.push({ name: "GET /api/v1/activity (50 pages deep)", paths: await activityCursorPaths(uncached.app) });
+  smallTargets.push({ name: "", paths: await activityCursorPaths(uncachedSmall.app) });
+  // A bare route per read that sends that read's body as is (what a cache hit costs without the app around it).
+  const bodies: string[] = [];
+  const sameBody = Fastify(serverOptions(loadConfig({ env: { LOG_LEVEL: "silent" } })));
+  sameBody.get<{ Params: { i: string } }>("/same/:i", async (request, reply) =>
+    reply.type("application/json; charset=utf-8").send(bodies[Number(request.params.i)]),
+  );
+  const sameUrl = await listen(sameBody);
+  const zero: Measurement = { rps: 0, p99: 0, errors: 0 };
+  const rows: Measurement[][] = [];
+  for (const [i, target] of targets.entries()) {
+    const first = await cached.app.inject({ method: "GET", url: target.paths[0] });
+    if (first.statusCode !== 200)
+      throw new Error(`${target.paths[0]}: ${first.statusCode} ${first.body.slice(0, 200)}`);
+    bodies.push(first.body);
+    // Cached reads are fast and the machine is shared: best of MARKET_ROUNDS interleaved rounds, as above.
+    // The bare route is measured again in every round, so a ratio compares figures taken under the same load.
+    let [b, same, c] = [zero, zero, zero];
+    for (let round = 0; round < MARKET_ROUNDS; round++) {
+      const bareRound = await measure(baseline.bareUrl, ["/constant"], CACHED_SECONDS);
+      const sameRound = await measure(sameUrl, [`/same/${i}`], CACHED_SECONDS);
+      const cachedRound = await measure(cached.url, target.paths, CACHED_SECONDS);
+      if (bareRound.rps > b.rps) b = bareRound;
+      if (sameRound.rps > same.rps) same = sameRound;
+      if (cachedRound.rps > c.rps) c = cachedRound;
+    }
+    const u = await measure(uncached.url, target.paths, MARKET_SECONDS);
+    await drain(uncached.url);
+    const s = await measure(uncachedSmall.url, smallTargets[i].paths, MARKET_SECONDS);
+    await drain(uncachedSmall.url);
+    rows.push([c, b, same, u, s]);
+    const line = [c, b, same, u, s].map((m) => Math.round(m.rps)).join(" / ");
+    process.stderr.write(`${target.name} (cached / bare / same body / uncached 1,000 / uncached 100): ${line} req/s\n`);
+  }
+  printMarketTable({ targets, sizes: bodies.map((body) => body.length), rows });
+  for (const { app } of [cached, uncached, uncachedSmall]) await app.close();
+  await sameBody.close();
+  await large.store.close();
+  await small.store.close();
+}
+
+function printMarketTable(r: { targets: { name: string }[]; sizes: number[]; rows: Measurement[][] }) {
+  console.log(
+    `\nMarket reads, SQLite, 1,000 pools × 365 days + 100,000 events (uncached also at 100 pools), ${CONNECTIONS} connections; cached and bare: best of ${MARKET_ROUNDS} interleaved rounds × ${CACHED_SECONDS} s, uncached: ${MARKET_SECONDS} s (Node ${process.version}, loopback)\n`,
+  );
+  console.log(
+    "| read | body | cached req/s | p99 ms | bare route req/s | vs bare | bare, same body req/s | vs same body | uncached req/s, 1,000 pools | p99 ms | uncached req/s, 100 pools | p99 ms | cost 1,000 / 100 | errors |",
+  );
+  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  const pct = (a: Measurement, b: Measurement) => `${((a.rps / b.rps) * 100).toFixed(0)} %`;
+  for (const [i, target] of r.targets.entries()) {
+    const [c, b, same, u, s] = r.rows[i];
+    const size = r.sizes[i] >= 10_000 ? `${Math.round(r.sizes[i] / 1024)} KiB` : `${r.sizes[i]} B`;
+    const growth = `${(s.rps / Math.max(u.rps, 0.01)).toFixed(1)}×`;
+    const cells = [target.name, size, Math.round(c.rps), c.p99, Math.round(b.rps), pct(c, b), Math.round(same.rps)];
+    cells.push(
+      pct(c, same),
+      Math.round(u.rps),
+      u.p99,
+      Math.round(s.rps),
+      s.p99,
+      growth,
+      c.errors + u.errors + s.errors,
+    );
+    console.log(`| ${cells.join(" | ")} |`);
+  }
+  console.log(
+    '\nbare route: the constant attestation-sized JSON above, re-measured in each round. Target: every read >= 30 % of it with the response cache on ("vs bare"). "vs same body": over a bare route sending the same bytes. "cost 1,000 / 100": how many times longer an uncached request takes at 1,000 pools than at 100.',
+  );
 }
 
 main().catch((error) => {

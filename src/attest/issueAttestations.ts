@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import { keccak256, stringToHex, type Address, type Hex } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { createAttestationMessage } from "../lib/createAttestationMessage";
+import { formatPoolId } from "../lib/formatPoolId";
 import { getAttestationTypedData } from "../lib/getAttestationTypedData";
 import { signAttestation } from "../lib/signAttestation";
 import { signTypedAttestation } from "../lib/signTypedAttestation";
@@ -9,6 +10,7 @@ import type { AttestationFields } from "../lib/types";
 import { isStale } from "../model/freshness";
 import type { PoolConfig } from "../model/poolConfig";
 import { computeHorizon, DEFAULT_CANDIDATES, HORIZON_MODEL_ID } from "../model/horizon";
+import { appendActivity, type NewActivity } from "../storage/activity";
 import { getLatestAttestation, insertAttestation } from "../storage/attestations";
 import { getCampaignsFor } from "../storage/campaigns";
 import { getDailyHistory, utcDay } from "../storage/poolDaily";
@@ -71,14 +73,15 @@ interface IssueContext extends IssueAttestationsParameters {
 }
 
 /** One pool's verdict, and the row to insert when an attestation was issued. */
-type PoolIssuance = { outcome: IssueOutcome; row?: NewAttestationRow };
+type PoolIssuance = { outcome: IssueOutcome; row?: NewAttestationRow & { id: Hex }; symbol?: string };
 
 /**
  * Issues attestations for the tracked pools (DESIGN §5). For each pool with fresh depth and enough daily history it
  * runs the horizon model on the COMPLETED days (before today's UTC day) and signs
  * `{chainId, confidence, expiry, horizon, issuedAt, pool}` through the library (`signAttestation`, and
  * `signTypedAttestation` for the v2 block when a registry is set). It re-issues only when the pool's latest
- * attestation has expired or the model inputs changed (their hash is stored). Outcome is always "pending".
+ * attestation has expired or the model inputs changed (their hash is stored). Outcome is always "pending". Each
+ * stored attestation gets its `attestation.issued` activity event in the same transaction.
  *
  * @param {@link IssueAttestationsParameters}
  * @returns one {@link IssueOutcome} per pool.
@@ -97,7 +100,9 @@ export async function issueAttestations(parameters: IssueAttestationsParameters)
   // Reads and signing happen above, outside any transaction; the writes are one short transaction, so readers of
   // the store (the API) wait for a few inserts at most, never for signing.
   await db.transaction().execute(async (trx) => {
-    for (const { row } of issuances) if (row) await insertAttestation(trx, row);
+    for (const { row, symbol } of issuances) {
+      if (row && (await insertAttestation(trx, row))) await appendActivity(trx, [issuedEvent(row, symbol ?? "")]);
+    }
     for (const { outcome } of issuances) {
       const reason = outcome.action === "none" ? outcome.reason : null;
       await setIssueVerdict(trx, { chainId: outcome.chainId, address: outcome.address, reason, checkedAt: now });
@@ -152,7 +157,33 @@ async function issueForPool(context: IssueContext, config: PoolConfig): Promise<
     confidenceHundredths: confidence,
     id: row.id,
   };
-  return { outcome, row };
+  return { outcome, row, symbol: config.symbol };
+}
+
+/**
+ * The `attestation.issued` activity event of a stored attestation (appended in the transaction that inserts it).
+ * Data: `poolId` (CAIP-10), `attestationId` (the row id), `horizon` (days), `confidence` (0–1, two digits),
+ * `expiry` and `issuedAt` (Unix seconds).
+ */
+function issuedEvent(row: NewAttestationRow & { id: Hex }, symbol: string): NewActivity {
+  const poolId = formatPoolId({ chainId: row.chain_id, address: row.address });
+  const confidence = row.confidence_hundredths / 100;
+  return {
+    kind: "attestation.issued",
+    at: row.issued_at,
+    pool: { chainId: row.chain_id, address: row.address },
+    summary:
+      `Attestation issued for ${symbol ? `${symbol} ` : ""}${poolId}: horizon ${row.horizon_days} days, ` +
+      `confidence ${confidence.toFixed(2)}, expires ${new Date(row.expiry * 1000).toISOString()}`,
+    data: {
+      poolId,
+      attestationId: row.id,
+      horizon: row.horizon_days,
+      confidence,
+      expiry: row.expiry,
+      issuedAt: row.issued_at,
+    },
+  };
 }
 
 /** The hash of everything the claim was computed from: an unexpired attestation with the same hash is kept. */

@@ -1,6 +1,8 @@
 import { maxUint256, zeroAddress, type Address } from "viem";
 import { aaveArtifact } from "./artifacts";
+import { MULTICALL3_ADDRESS } from "../abi/multicall3";
 import type { ChainDriver } from "./chainDriver";
+import { multicallWrite } from "./multicall3";
 import type { DemoToken } from "./uniswapV2";
 import { mintToken } from "./uniswapV2";
 
@@ -343,4 +345,29 @@ export async function aaveRepay(
     functionName: "repay",
     args: [args.asset, args.amount, 2n, args.user],
   });
+}
+
+/**
+ * `supply` or `repay` in ONE transaction through Multicall3 ({@link multicallWrite}), as a deposit router would:
+ * Multicall3 mints `amount` of `asset` to itself (the open mock token standing in for the user's funds), approves the
+ * Pool for exactly that, and supplies it for `onBehalfOf` (who gets the aTokens) or repays `onBehalfOf`'s variable
+ * debt. Aave allows both on another's behalf. `from` only sends the transaction.
+ */
+export async function aaveViaMulticall(
+  driver: ChainDriver,
+  market: AaveMarket,
+  args: { action: "supply" | "repay"; from: Address; onBehalfOf: Address; asset: Address; amount: bigint },
+): Promise<void> {
+  const erc20 = aaveArtifact("MintableERC20").abi;
+  const { asset, amount, onBehalfOf } = args;
+  await multicallWrite(driver, args.from, [
+    { address: asset, abi: erc20, functionName: "mint", args: [MULTICALL3_ADDRESS, amount] },
+    { address: asset, abi: erc20, functionName: "approve", args: [market.pool, amount] },
+    {
+      address: market.pool,
+      abi: aaveArtifact("Pool").abi,
+      functionName: args.action,
+      args: args.action === "supply" ? [asset, amount, onBehalfOf, 0] : [asset, amount, 2n, onBehalfOf],
+    },
+  ]);
 }

@@ -50,6 +50,8 @@ export interface ChainDriver {
   latestBlock(): Promise<{ number: bigint; timestamp: number }>;
   /** Sets the timestamp of the next block and mines it (an empty block). */
   mineAt(timestamp: number): Promise<void>;
+  /** Sets the timestamp of the next block, which the next transaction mines. */
+  nextBlockAt(timestamp: number): Promise<void>;
   /** Raw JSON-RPC request. */
   request(method: string, params?: unknown[]): Promise<unknown>;
 }
@@ -138,6 +140,9 @@ export function createChainDriver(parameters: CreateChainDriverParameters): Crea
     async mineAt(timestamp) {
       await request("evm_setNextBlockTimestamp", [numberToHex(timestamp)]);
       await request("evm_mine", []);
+    },
+    async nextBlockAt(timestamp) {
+      await request("evm_setNextBlockTimestamp", [numberToHex(timestamp)]);
     },
     request,
   };

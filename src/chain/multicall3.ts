@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { Address, Hex } from "viem";
+import { encodeFunctionData, multicall3Abi, type Abi, type Address, type Hex } from "viem";
 import type { ChainDriver } from "./chainDriver";
 import { DemoChainError } from "../errors/chain";
 import { MULTICALL3_ADDRESS } from "../abi/multicall3";
@@ -27,4 +27,40 @@ export async function deployMulticall3(driver: ChainDriver, from: Address): Prom
   const code = (await driver.request("eth_getCode", [deployed, "latest"])) as Hex;
   await driver.request("hardhat_setCode", [MULTICALL3_ADDRESS, code]);
   return MULTICALL3_ADDRESS;
+}
+
+/** One call of a {@link multicallWrite} batch. */
+export interface BatchCall {
+  address: Address;
+  abi: Abi;
+  functionName: string;
+  args?: readonly unknown[];
+}
+
+/**
+ * Sends several contract calls as ONE transaction from `from`, through Multicall3's `aggregate3` at its canonical
+ * address (deploy it first with {@link deployMulticall3}). Every call must succeed, else the whole transaction
+ * reverts. Inside the batch, `msg.sender` is Multicall3, as a router's is in a real swap or deposit: the demo uses it
+ * where a user would go through a router, which v2-core does not ship.
+ *
+ * @example
+ * await multicallWrite(driver, trader, [
+ *   { address: usdc, abi: erc20, functionName: "mint", args: [pair, amountIn] },
+ *   { address: pair, abi: pairAbi, functionName: "swap", args: [amountOut, 0n, trader, "0x"] },
+ * ]);
+ */
+export async function multicallWrite(driver: ChainDriver, from: Address, calls: readonly BatchCall[]): Promise<Hex> {
+  return driver.write({
+    from,
+    address: MULTICALL3_ADDRESS,
+    abi: multicall3Abi,
+    functionName: "aggregate3",
+    args: [
+      calls.map((call) => ({
+        target: call.address,
+        allowFailure: false,
+        callData: encodeFunctionData({ abi: call.abi, functionName: call.functionName, args: call.args ?? [] }),
+      })),
+    ],
+  });
 }

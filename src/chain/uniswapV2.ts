@@ -1,6 +1,7 @@
 import type { Address } from "viem";
 import { aaveArtifact, uniswapV2Artifact } from "./artifacts";
 import type { ChainDriver } from "./chainDriver";
+import { multicallWrite } from "./multicall3";
 import { getAmountOut } from "../model/pairMath";
 
 /** An ERC-20 deployed for the demo (Aave's `MintableERC20` mock: any decimals, open `mint`). */
@@ -140,4 +141,74 @@ export async function swapExactIn(
     args: zeroForOne ? [0n, amountOut, args.from, "0x"] : [amountOut, 0n, args.from, "0x"],
   });
   return amountOut;
+}
+
+/** A pair's reserves (one call; {@link readPair} also reads the tokens). */
+export async function getReserves(driver: ChainDriver, pair: Address): Promise<{ reserve0: bigint; reserve1: bigint }> {
+  const [reserve0, reserve1] = await driver.read<readonly [bigint, bigint, number]>({
+    address: pair,
+    abi: uniswapV2Artifact("UniswapV2Pair").abi,
+    functionName: "getReserves",
+  });
+  return { reserve0, reserve1 };
+}
+
+/**
+ * Swaps an exact `amountIn` in ONE transaction, as a router would: through Multicall3 ({@link multicallWrite}), the
+ * input reaches the pair (minted there by the open mock token, standing in for the trader's balance) and `pair.swap`
+ * pays the invariant's output ({@link getAmountOut}) to `from`. The pair's `Swap` event names Multicall3 as `sender`
+ * (where a router would be) and `from` as `to`. `reserve0`/`reserve1` are the pair's current reserves (the caller
+ * knows them; nothing is read). Returns the output, or 0 without sending anything when the input buys nothing.
+ */
+export async function swapViaMulticall(
+  driver: ChainDriver,
+  args: {
+    from: Address;
+    pair: Address;
+    token0: Address;
+    token1: Address;
+    zeroForOne: boolean;
+    amountIn: bigint;
+    reserve0: bigint;
+    reserve1: bigint;
+  },
+): Promise<bigint> {
+  const { zeroForOne, amountIn } = args;
+  const amountOut = getAmountOut({
+    amountIn,
+    reserveIn: zeroForOne ? args.reserve0 : args.reserve1,
+    reserveOut: zeroForOne ? args.reserve1 : args.reserve0,
+  });
+  if (amountOut === 0n) return 0n;
+  await multicallWrite(driver, args.from, [
+    {
+      address: zeroForOne ? args.token0 : args.token1,
+      abi: aaveArtifact("MintableERC20").abi,
+      functionName: "mint",
+      args: [args.pair, amountIn],
+    },
+    {
+      address: args.pair,
+      abi: uniswapV2Artifact("UniswapV2Pair").abi,
+      functionName: "swap",
+      args: zeroForOne ? [0n, amountOut, args.from, "0x"] : [amountOut, 0n, args.from, "0x"],
+    },
+  ]);
+  return amountOut;
+}
+
+/**
+ * {@link addLiquidity} in ONE transaction through Multicall3: both tokens reach the pair, then `pair.mint(from)`
+ * issues the LP tokens to `from`.
+ */
+export async function addLiquidityViaMulticall(
+  driver: ChainDriver,
+  args: { from: Address; pair: Address; token0: Address; amount0: bigint; token1: Address; amount1: bigint },
+): Promise<void> {
+  const erc20 = aaveArtifact("MintableERC20").abi;
+  await multicallWrite(driver, args.from, [
+    { address: args.token0, abi: erc20, functionName: "mint", args: [args.pair, args.amount0] },
+    { address: args.token1, abi: erc20, functionName: "mint", args: [args.pair, args.amount1] },
+    { address: args.pair, abi: uniswapV2Artifact("UniswapV2Pair").abi, functionName: "mint", args: [args.from] },
+  ]);
 }

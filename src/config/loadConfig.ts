@@ -3,6 +3,7 @@ import { Type, type Static } from "@sinclair/typebox";
 import { envSchema } from "env-schema";
 import { getAddress, type Address, type Hex } from "viem";
 import { ConfigError } from "../errors/config";
+import { parseApiKeys } from "./parseApiKeys";
 
 const integer = (options: { default?: number; minimum: number; maximum?: number; description: string }) =>
   Type.Integer({ maximum: Number.MAX_SAFE_INTEGER, ...options });
@@ -27,6 +28,9 @@ export const EnvSchema = Type.Object({
   ATTESTER_KEY_FILE: Type.Optional(Type.String({ minLength: 1, description: "file holding the attester key" })),
   REGISTRY_ADDRESS: Type.Optional(Type.String({ pattern: "^0x[0-9a-fA-F]{40}$", description: "registry address" })),
   REGISTRY_CHAIN_ID: Type.Optional(integer({ minimum: 1, description: "chain of the registry" })),
+  API_KEYS: Type.Optional(
+    Type.String({ description: "keys of the keyed writes, comma-separated, each at least 32 characters" }),
+  ),
   INGEST_INTERVAL_S: integer({ default: 900, minimum: 1, description: "seconds between ingestion passes" }),
   FRESHNESS_WINDOW_S: integer({ default: 3600, minimum: 1, description: "older values are stale" }),
   ATTESTATION_LIFETIME_S: integer({ default: 86400, minimum: 60, description: "expiry − issuedAt" }),
@@ -68,6 +72,8 @@ export interface ServiceConfig {
   attestationLifetimeS: number;
   rateLimit: RateLimitConfig;
   cacheTtlMs: number;
+  /** `API_KEYS`: the keys of the keyed writes (`POST /api/v1/liquidity-requests`). Secret: never log them. */
+  apiKeys: string[];
   /** `demo` when neither POOLS_FILE nor any RPC_URL_<chainId> is set. */
   mode: "demo" | "configured";
   demo: { days: number; seed: number };
@@ -135,6 +141,7 @@ export function loadConfig({ env, cwd = process.cwd() }: LoadConfigParameters): 
       message: "REGISTRY_ADDRESS and REGISTRY_CHAIN_ID go together; set both",
     });
   }
+  const apiKeys = parseApiKeys({ value: parsed.API_KEYS });
   const hasRpc = Object.keys(rpcUrls).length > 0;
   if (hasRpc && parsed.POOLS_FILE === undefined) {
     throw new ConfigError({
@@ -185,6 +192,7 @@ export function loadConfig({ env, cwd = process.cwd() }: LoadConfigParameters): 
             windowMs: parsed.RATE_LIMIT_WINDOW_S * 1000,
           },
     cacheTtlMs: parsed.API_CACHE_TTL_MS,
+    apiKeys,
     mode: hasRpc ? "configured" : "demo",
     demo: { days: parsed.DEMO_DAYS, seed: parsed.DEMO_SEED },
     logLevel: parsed.LOG_LEVEL,

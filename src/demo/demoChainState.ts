@@ -4,7 +4,8 @@ import { uniswapV2Artifact } from "../chain/artifacts";
 import type { ChainDriver } from "../chain/chainDriver";
 import { LOCAL_CHAIN_ACCOUNTS, type LocalChain } from "../chain/startLocalChain";
 import type { DemoToken } from "../chain/uniswapV2";
-import type { DemoChainSpec, DemoPairSpec } from "./demoConfig";
+import { DemoChainError } from "../errors/chain";
+import type { DemoAmmProtocol, DemoChainSpec, DemoPairSpec, DemoPoolRef, DemoTrading } from "./demoConfig";
 import type { DemoPoolPlan } from "./planDemoPool";
 import type { Prng } from "./prng";
 
@@ -16,7 +17,8 @@ export interface DemoPool {
   /** AMM: the pair. Lending: the reserve's aToken. */
   address: Address;
   kind: "amm" | "lending";
-  protocol: "uniswap-v2" | "aave-v3";
+  /** The venue: `uniswap-v2`, `sushiswap-v2` (Uniswap V2 bytecode standing in for the fork; see `DemoForkSpec`) or `aave-v3`. */
+  protocol: DemoAmmProtocol | "aave-v3";
   /** AMM: `BASE-QUOTE` (e.g. `WETH-USDC`). Lending: the underlying's symbol. */
   symbol: string;
   /** AMM: the pair's token0 and token1. Lending: the underlying asset. */
@@ -27,6 +29,8 @@ export interface DemoPool {
 
 export interface PairState {
   spec: DemoPairSpec;
+  protocol: DemoAmmProtocol;
+  trading: DemoTrading;
   address: Address;
   token0: Address;
   token1: Address;
@@ -55,6 +59,9 @@ export interface ChainState {
   driver: ChainDriver;
   rng: Prng;
   tokens: Record<string, DemoToken>;
+  /** Every venue's factory, by protocol. */
+  factories: Partial<Record<DemoAmmProtocol, Address>>;
+  /** The pairs of every venue: Uniswap V2's first, then the forks'. */
   pairs: PairState[];
   market: AaveMarket;
   reserves: ReserveState[];
@@ -66,6 +73,10 @@ export const LPS = [1, 2, 3].map((i) => LOCAL_CHAIN_ACCOUNTS[i].address);
 export const TRADERS = [4, 5].map((i) => LOCAL_CHAIN_ACCOUNTS[i].address);
 export const SUPPLIER = LOCAL_CHAIN_ACCOUNTS[6].address;
 export const BORROWER = LOCAL_CHAIN_ACCOUNTS[7].address;
+/** Deploys the fork venues' factories and pairs (so ADMIN's nonces, hence every other address, stay as they were). */
+export const FORK_DEPLOYER = LOCAL_CHAIN_ACCOUNTS[8].address;
+/** Brings a pair's price back towards its starting price after a large trade (arbitrage against other venues). */
+export const ARBITRAGEUR = LOCAL_CHAIN_ACCOUNTS[9].address;
 
 /** a / b as a float, for steering the simulation only (never for a published figure). */
 export function ratio(a: bigint, b: bigint): number {
@@ -100,7 +111,7 @@ export function listDemoPools(state: ChainState): DemoPool[] {
       chainId,
       address: getAddress(p.address),
       kind: "amm" as const,
-      protocol: "uniswap-v2" as const,
+      protocol: p.protocol,
       symbol: p.symbol,
       underlying: [getAddress(p.token0), getAddress(p.token1)],
     })),
@@ -114,4 +125,14 @@ export function listDemoPools(state: ChainState): DemoPool[] {
       lendingPool: getAddress(state.market.pool),
     })),
   ];
+}
+
+/**
+ * The demo pool a config entry names (chain, venue, `BASE-QUOTE` or the underlying's symbol). Throws `DemoChainError`
+ * when there is none.
+ */
+export function findDemoPool(pools: readonly DemoPool[], ref: DemoPoolRef): DemoPool {
+  const pool = pools.find((p) => p.chainId === ref.chainId && p.protocol === ref.protocol && p.symbol === ref.name);
+  if (!pool) throw new DemoChainError(`no demo pool ${ref.name} (${ref.protocol}) on chain ${ref.chainId}`);
+  return pool;
 }

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { keccak256, stringToHex, type Address } from "viem";
+import { keccak256, stringToHex, type Address, type Hex } from "viem";
 import { DEFILLAMA_CHAINS } from "../ingest/feeds/defillamaDexVolumes";
 import type { PoolConfig } from "../model/poolConfig";
 
@@ -23,6 +23,21 @@ export interface FeedSnapshot {
   volume24hUsd?: number;
 }
 
+/** A Merkl campaign for the feed server to serve (the demo's schedule, `demoCampaigns`). */
+export interface FeedServerCampaign {
+  chainId: number;
+  /** The pool it rewards: the opportunity's `identifier`. */
+  pool: Address;
+  campaignId: Hex;
+  startTimestamp: number;
+  endTimestamp: number;
+  rewardToken: { address: Address; symbol: string; decimals: number };
+  /** Total rewards over the campaign, in base units of the reward token. */
+  amount: bigint;
+  /** Rewards per day in USD: the opportunity's `dailyRewards`, and its APR, while the campaign runs. */
+  dailyRewardsUsd: number;
+}
+
 /** How a feed misbehaves, for demos and reliability tests. */
 export type FeedFault = "none" | "timeout" | "error" | "garbage" | "invalid";
 export type FeedName = "pools" | "chart" | "dexs" | "merkl";
@@ -40,6 +55,17 @@ export interface StartFeedServerParameters {
   delayMs?: number;
   /** Initial faults per feed. */
   faults?: Partial<Record<FeedName, FeedFault>>;
+  /**
+   * Merkl campaigns to serve. When given, Merkl lists only the pools that have one, each campaign from its start on
+   * (ended ones stay listed, as past campaigns are), and the yields feed's reward APY is that of the campaigns running
+   * at the clock's time. Default: one campaign per pool, derived from its identity, around the clock's day.
+   */
+  campaigns?: readonly FeedServerCampaign[];
+  /**
+   * Whether the feeds list a pool at the moment (yields `/pools`, Merkl). `/chart` keeps answering for a pool no longer
+   * listed (its history). Default: always.
+   */
+  listed?: (pool: FeedServerPool) => boolean;
 }
 
 export interface FeedServer {
@@ -84,7 +110,11 @@ export function demoPoolConfigs(pools: readonly FeedServerPool[]): PoolConfig[] 
   }));
 }
 
-const PROTOCOL_NAMES: Record<string, string> = { "uniswap-v2": "Uniswap V2", "aave-v3": "Aave V3" };
+const PROTOCOL_NAMES: Record<string, string> = {
+  "uniswap-v2": "Uniswap V2",
+  "sushiswap-v2": "SushiSwap V2",
+  "aave-v3": "Aave V3",
+};
 const DAY = 86_400;
 
 /**
@@ -106,6 +136,8 @@ export async function startFeedServer(parameters: StartFeedServerParameters): Pr
     pools,
     now: parameters.now ?? (() => Math.floor(Date.now() / 1000)),
     snapshot: parameters.snapshot,
+    campaigns: parameters.campaigns,
+    listed: parameters.listed ?? (() => true),
   };
   let delayMs = parameters.delayMs ?? 0;
   const faults: Record<FeedName, FeedFault> = {
@@ -158,6 +190,8 @@ interface FeedContext {
   pools: readonly FeedServerPool[];
   now: () => number;
   snapshot?: (pool: FeedServerPool) => FeedSnapshot | undefined;
+  campaigns?: readonly FeedServerCampaign[];
+  listed: (pool: FeedServerPool) => boolean;
 }
 
 /** The feed a request path asks for, and its body; `body` is null for an unknown pool or chain. */
@@ -198,7 +232,10 @@ function respond(res: ServerResponse, answer: { body: unknown; fault: FeedFault 
   else res.end(JSON.stringify(answer.body));
 }
 
-/** A pool's TVL, APY and daily volume: from the snapshot when given, else derived from its identity. */
+/**
+ * A pool's TVL, APY and daily volume: from the snapshot when given, else derived from its identity. With a campaign
+ * schedule, the reward APY is that of the pool's campaigns running now (0 without one).
+ */
 function poolValues(ctx: FeedContext, pool: FeedServerPool) {
   const id = `${pool.chainId}:${pool.address.toLowerCase()}`;
   const snap = ctx.snapshot?.(pool) ?? {};
@@ -206,17 +243,35 @@ function poolValues(ctx: FeedContext, pool: FeedServerPool) {
   const apyBase =
     snap.apyPercent ??
     Math.round((pool.kind === "lending" ? 1 + unit(`apy:${id}`) * 5 : 2 + unit(`apy:${id}`) * 20) * 1e4) / 1e4;
-  const apyReward = Math.round(unit(`reward:${id}`) * 3 * 1e4) / 1e4;
+  const live = liveCampaigns(ctx, pool);
+  const apyReward =
+    ctx.campaigns === undefined
+      ? Math.round(unit(`reward:${id}`) * 3 * 1e4) / 1e4
+      : Math.round(((live.reduce((n, c) => n + c.dailyRewardsUsd, 0) * 365) / Math.max(tvlUsd, 1)) * 100 * 1e4) / 1e4;
   const volume =
     pool.kind === "amm" ? (snap.volume24hUsd ?? Math.round(tvlUsd * (0.05 + unit(`vol:${id}`) * 0.3))) : null;
-  return { tvlUsd, apyBase, apyReward, volume };
+  return { tvlUsd, apyBase, apyReward, volume, rewardTokens: [...new Set(live.map((c) => c.rewardToken.address))] };
+}
+
+/** The pool's campaigns of the schedule that have started by the clock's time (ended ones included). */
+function startedCampaigns(ctx: FeedContext, pool: FeedServerPool): FeedServerCampaign[] {
+  const now = ctx.now();
+  return (ctx.campaigns ?? []).filter(
+    (c) => c.chainId === pool.chainId && c.pool.toLowerCase() === pool.address.toLowerCase() && c.startTimestamp <= now,
+  );
+}
+
+/** The pool's campaigns of the schedule running at the clock's time. */
+function liveCampaigns(ctx: FeedContext, pool: FeedServerPool): FeedServerCampaign[] {
+  const now = ctx.now();
+  return startedCampaigns(ctx, pool).filter((c) => c.endTimestamp > now);
 }
 
 /** DefiLlama yields `/pools`. */
 function yieldsPoolsBody(ctx: FeedContext) {
   return {
     status: "success",
-    data: ctx.pools.map((pool) => {
+    data: ctx.pools.filter(ctx.listed).map((pool) => {
       const v = poolValues(ctx, pool);
       return {
         chain: DEFILLAMA_CHAINS[pool.chainId]?.name ?? String(pool.chainId),
@@ -226,7 +281,7 @@ function yieldsPoolsBody(ctx: FeedContext) {
         apyBase: v.apyBase,
         apyReward: v.apyReward,
         apy: Math.round((v.apyBase + v.apyReward) * 1e4) / 1e4,
-        rewardTokens: [],
+        rewardTokens: v.rewardTokens,
         pool: demoDefillamaId(pool.chainId, pool.address),
         stablecoin: /^(USDC|USDT|DAI)$/.test(pool.symbol),
         ilRisk: pool.kind === "amm" ? "yes" : "no",
@@ -299,43 +354,67 @@ function dexsBody(ctx: FeedContext, slug: string) {
   };
 }
 
-/** Merkl v4 `/opportunities`: one live opportunity with one campaign per pool, paged. */
+/**
+ * Merkl v4 `/opportunities`, paged: with a campaign schedule, one opportunity per listed pool that has a campaign
+ * started by now (LIVE while one runs, else PAST); without one, one live opportunity with one campaign per pool.
+ */
 function merklBody(ctx: FeedContext, query: URLSearchParams) {
   const chainIds = (query.get("chainId") ?? "").split(",").filter(Boolean).map(Number);
   const items = Number(query.get("items") ?? 100);
   const page = Number(query.get("page") ?? 0);
-  const today = Math.floor(ctx.now() / DAY) * DAY;
   const all = ctx.pools
-    .filter((p) => chainIds.length === 0 || chainIds.includes(p.chainId))
-    .map((pool) => {
-      const id = demoMerklId(pool.chainId, pool.address);
-      const v = poolValues(ctx, pool);
-      const reward = pool.underlying?.[0] ?? pool.address;
-      return {
-        chainId: pool.chainId,
-        type: pool.protocol === "aave-v3" ? "AAVE_SUPPLY" : "UNISWAP_V2",
-        identifier: pool.address,
-        name: `${pool.kind === "amm" ? "Provide liquidity to" : "Supply"} ${pool.symbol} on ${PROTOCOL_NAMES[pool.protocol] ?? pool.protocol}`,
-        status: "LIVE",
-        action: pool.kind === "amm" ? "POOL" : "LEND",
-        tvl: v.tvlUsd,
-        apr: v.apyReward,
-        dailyRewards: Math.round((v.tvlUsd * v.apyReward) / 100 / 365),
-        tags: [],
-        id,
-        campaigns: [
-          {
-            id: `${id}1`,
-            campaignId: keccak256(stringToHex(`campaign:${id}`)),
-            type: pool.protocol === "aave-v3" ? "AAVE_SUPPLY" : "UNISWAP_V2",
-            amount: (BigInt(Math.round(v.tvlUsd)) * 10n ** 16n).toString(),
-            opportunityId: id,
-            startTimestamp: today - 30 * DAY,
-            endTimestamp: today + (100 + Math.floor(unit(`end:${id}`) * 80)) * DAY,
-            rewardToken: { address: reward, symbol: "RWD", decimals: 18, chainId: pool.chainId },
-          },
-        ],
-      };
-    });
+    .filter((p) => (chainIds.length === 0 || chainIds.includes(p.chainId)) && ctx.listed(p))
+    .map((pool) => merklOpportunity(ctx, pool))
+    .filter((opportunity) => opportunity !== null);
   return all.slice(page * items, page * items + items);
+}
+
+/** One pool's Merkl opportunity with its campaigns (null: the schedule has none started for it). */
+function merklOpportunity(ctx: FeedContext, pool: FeedServerPool) {
+  const id = demoMerklId(pool.chainId, pool.address);
+  const v = poolValues(ctx, pool);
+  const type = pool.protocol === "aave-v3" ? "AAVE_SUPPLY" : "UNISWAP_V2";
+  const campaigns = ctx.campaigns === undefined ? [derivedCampaign(ctx, pool, id)] : startedCampaigns(ctx, pool);
+  if (campaigns.length === 0) return null;
+  const live = ctx.campaigns === undefined ? campaigns : liveCampaigns(ctx, pool);
+  return {
+    chainId: pool.chainId,
+    type,
+    identifier: pool.address,
+    name: `${pool.kind === "amm" ? "Provide liquidity to" : "Supply"} ${pool.symbol} on ${PROTOCOL_NAMES[pool.protocol] ?? pool.protocol}`,
+    status: live.length > 0 ? "LIVE" : "PAST",
+    action: pool.kind === "amm" ? "POOL" : "LEND",
+    tvl: v.tvlUsd,
+    apr: v.apyReward,
+    dailyRewards: Math.round(live.reduce((n, c) => n + c.dailyRewardsUsd, 0)),
+    tags: [],
+    id,
+    protocol: { id: pool.protocol.replace(/-v\d+$/, ""), name: PROTOCOL_NAMES[pool.protocol] ?? pool.protocol },
+    campaigns: campaigns.map((c, i) => ({
+      id: `${id}${i + 1}`,
+      campaignId: c.campaignId,
+      type,
+      amount: c.amount.toString(),
+      opportunityId: id,
+      startTimestamp: c.startTimestamp,
+      endTimestamp: c.endTimestamp,
+      rewardToken: { ...c.rewardToken, chainId: pool.chainId },
+    })),
+  };
+}
+
+/** Without a schedule: one campaign derived from the pool's identity, from 30 days before the clock's day. */
+function derivedCampaign(ctx: FeedContext, pool: FeedServerPool, id: string): FeedServerCampaign {
+  const today = Math.floor(ctx.now() / DAY) * DAY;
+  const v = poolValues(ctx, pool);
+  return {
+    chainId: pool.chainId,
+    pool: pool.address,
+    campaignId: keccak256(stringToHex(`campaign:${id}`)),
+    startTimestamp: today - 30 * DAY,
+    endTimestamp: today + (100 + Math.floor(unit(`end:${id}`) * 80)) * DAY,
+    rewardToken: { address: pool.underlying?.[0] ?? pool.address, symbol: "RWD", decimals: 18 },
+    amount: BigInt(Math.round(v.tvlUsd)) * 10n ** 16n,
+    dailyRewardsUsd: (v.tvlUsd * v.apyReward) / 100 / 365,
+  };
 }

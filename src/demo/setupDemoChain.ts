@@ -5,7 +5,7 @@ import { createChainDriver, type ChainDriver } from "../chain/chainDriver";
 import { deployMulticall3 } from "../chain/multicall3";
 import type { LocalChain } from "../chain/startLocalChain";
 import {
-  addLiquidity,
+  addLiquidityViaMulticall,
   createPair,
   deployToken,
   deployUniswapV2Factory,
@@ -15,6 +15,7 @@ import {
 import {
   ADMIN,
   BORROWER,
+  FORK_DEPLOYER,
   LPS,
   SUPPLIER,
   fractionOf,
@@ -25,7 +26,14 @@ import {
   type PairState,
   type ReserveState,
 } from "./demoChainState";
-import { DEMO_REGISTRY, type DemoChainSpec } from "./demoConfig";
+import {
+  DEFAULT_TRADING,
+  DEMO_REGISTRY,
+  demoPoolSpecs,
+  type DemoAmmProtocol,
+  type DemoChainSpec,
+  type DemoPairSpec,
+} from "./demoConfig";
 import type { DemoPoolPlan } from "./planDemoPool";
 import type { Prng } from "./prng";
 
@@ -34,15 +42,15 @@ export type SetupDemoChainParameters = {
   chain: LocalChain;
   /** The chain's own stream (swaps and actors); kept in the state for `simulateDay`. */
   rng: Prng;
-  /** One plan per pool: the pairs first, then the reserves, in `spec` order. */
+  /** One plan per pool, in `demoPoolSpecs(spec)` order (Uniswap V2 pairs, reserves, the forks' pairs). */
   plans: DemoPoolPlan[];
   log: (line: string) => void;
 };
 
 /**
  * Sets one demo chain up before its history: Multicall3, the tokens, the Uniswap V2 pairs with their starting
- * liquidity, and an Aave v3 market with the tracked reserves supplied and borrowed. Deterministic: the same spec
- * gives the same addresses.
+ * liquidity, the fork venues' own factory and pairs (deployed by their own account), and an Aave v3 market with the
+ * tracked reserves supplied and borrowed. Deterministic: the same spec gives the same addresses.
  *
  * @param {@link SetupDemoChainParameters}
  * @returns the {@link ChainState} that `simulateDay` plays the history on.
@@ -52,11 +60,30 @@ export async function setupDemoChain({ spec, chain, rng, plans, log }: SetupDemo
   await deployMulticall3(driver, ADMIN);
   const tokens: Record<string, DemoToken> = {};
   for (const t of spec.tokens) tokens[t.symbol] = await deployToken(driver, ADMIN, t);
-  const { factory, pairs } = await deployPairs(driver, spec, tokens, plans);
-  log(
-    `chain ${spec.chainId}: Multicall3 at its canonical address; ${spec.tokens.length} tokens, UniswapV2Factory ${factory}, ${pairs.length} pairs`,
+  const specs = demoPoolSpecs(spec);
+  const planOf = (protocol: string, name: string) =>
+    plans[specs.findIndex((p) => p.protocol === protocol && p.name === name)];
+  const factories: ChainState["factories"] = {};
+  const venues = [
+    { protocol: "uniswap-v2" as const, pairs: spec.pairs, deployer: ADMIN },
+    ...(spec.forks ?? []).map((f) => ({ ...f, deployer: FORK_DEPLOYER })),
+  ];
+  const pairs: PairState[] = [];
+  for (const venue of venues) {
+    const deployed = await deployPairs(driver, spec, tokens, venue, (name) => planOf(venue.protocol, name));
+    factories[venue.protocol] = deployed.factory;
+    pairs.push(...deployed.pairs);
+    log(
+      `chain ${spec.chainId}: ${venue.protocol === "uniswap-v2" ? `Multicall3 at its canonical address; ${spec.tokens.length} tokens, ` : ""}` +
+        `${venue.protocol} factory ${deployed.factory}${venue.protocol === "uniswap-v2" ? "" : " (Uniswap V2 bytecode, own deployment)"}, ${deployed.pairs.length} pair${deployed.pairs.length === 1 ? "" : "s"}`,
+    );
+  }
+  const { market, reserves, listed } = await deployLending(
+    driver,
+    spec,
+    tokens,
+    spec.lending.map((l) => planOf("aave-v3", l.symbol)),
   );
-  const { market, reserves, listed } = await deployLending(driver, spec, tokens, plans.slice(spec.pairs.length));
   log(
     `chain ${spec.chainId}: deployed Aave v3 Pool ${market.pool} with ${listed.length} reserves (${listed.join(", ")}); ` +
       `supplied and borrowed ${spec.lending.map((l) => l.symbol).join(", ")}`,
@@ -65,7 +92,7 @@ export async function setupDemoChain({ spec, chain, rng, plans, log }: SetupDemo
     .filter((pool) => pool.plan.events.length > 0)
     .map((pool) => `${pool.symbol}: ${pool.plan.events.join(", ")}`);
   if (scripted.length > 0) log(`chain ${spec.chainId}: scripted activity: ${scripted.join("; ")}`);
-  return { spec, chain, driver, rng, tokens, pairs, market, reserves };
+  return { spec, chain, driver, rng, tokens, factories, pairs, market, reserves };
 }
 
 /** The USD price of a token of the spec. */
@@ -73,19 +100,23 @@ function priceOf(spec: DemoChainSpec, symbol: string): number {
   return spec.tokens.find((t) => t.symbol === symbol)!.priceUsd;
 }
 
-/** The UniswapV2Factory and the spec's pairs, each with three LPs holding 60 / 30 / 10 % of its starting depth. */
+/**
+ * One venue's UniswapV2Factory (deployed by `deployer`) and its pairs, each with three LPs holding 60 / 30 / 10 % of
+ * its starting depth.
+ */
 async function deployPairs(
   driver: ChainDriver,
   spec: DemoChainSpec,
   tokens: Record<string, DemoToken>,
-  plans: DemoPoolPlan[],
+  venue: { protocol: DemoAmmProtocol; pairs: readonly DemoPairSpec[]; deployer: Address },
+  planOf: (name: string) => DemoPoolPlan,
 ): Promise<{ factory: Address; pairs: PairState[] }> {
-  const factory = await deployUniswapV2Factory(driver, ADMIN);
+  const factory = await deployUniswapV2Factory(driver, venue.deployer);
   const pairs: PairState[] = [];
-  for (const p of spec.pairs) {
+  for (const p of venue.pairs) {
     const base = tokens[p.base];
     const quote = tokens[p.quote];
-    const address = await createPair(driver, ADMIN, factory, base.address, quote.address);
+    const address = await createPair(driver, venue.deployer, factory, base.address, quote.address);
     const { token0, token1 } = await readPair(driver, address);
     const amountOf = (token: Address, usd: number) => {
       const t = token.toLowerCase() === base.address.toLowerCase() ? p.base : p.quote;
@@ -94,7 +125,7 @@ async function deployPairs(
     // Three LPs hold 60 / 30 / 10 % of the starting liquidity.
     for (const [i, share] of [0.6, 0.3, 0.1].entries()) {
       const sideUsd = (p.depthUsd / 2) * share;
-      await addLiquidity(driver, {
+      await addLiquidityViaMulticall(driver, {
         from: LPS[i],
         pair: address,
         token0,
@@ -104,16 +135,19 @@ async function deployPairs(
       });
     }
     const reserves = await readPair(driver, address);
+    const symbol = `${p.base}-${p.quote}`;
     pairs.push({
       spec: p,
+      protocol: venue.protocol,
+      trading: p.trading ?? DEFAULT_TRADING,
       address,
       token0,
       token1,
-      symbol: `${p.base}-${p.quote}`,
+      symbol,
       lps: LPS,
       referencePrice: ratio(reserves.reserve1, reserves.reserve0),
       startLiquidity: await lpTotalSupply(driver, address),
-      plan: plans[pairs.length],
+      plan: planOf(symbol),
     });
   }
   return { factory, pairs };

@@ -1,8 +1,15 @@
-import type { Address } from "viem";
-import { aaveBorrow, aaveRepay, aaveSupply, aaveWithdraw } from "../chain/aaveV3";
+import { aaveBorrow, aaveViaMulticall, aaveWithdraw } from "../chain/aaveV3";
 import { aaveArtifact } from "../chain/artifacts";
-import { addLiquidity, lpBalance, readPair, removeLiquidity, swapExactIn } from "../chain/uniswapV2";
 import {
+  addLiquidityViaMulticall,
+  getReserves,
+  lpBalance,
+  readPair,
+  removeLiquidity,
+  swapViaMulticall,
+} from "../chain/uniswapV2";
+import {
+  ARBITRAGEUR,
   BORROWER,
   SUPPLIER,
   TRADERS,
@@ -12,6 +19,7 @@ import {
   type ChainState,
   type ReserveState,
 } from "./demoChainState";
+import { planDaySwaps } from "./planDaySwaps";
 import { CASH_FLOOR } from "./planDemoPool";
 
 /**
@@ -19,25 +27,58 @@ import { CASH_FLOOR } from "./planDemoPool";
  * function allowed to run over the length limit (`test/architecture/layers.test.ts`).
  */
 
-/** One day of activity on one chain: swaps, then every pool steered to the day's planned level. */
-export async function simulateDay(state: ChainState, index: number): Promise<void> {
+/** A price further than this (log distance) from a pair's starting price draws an arbitrage at its next swap. */
+export const ARBITRAGE_BAND = 0.01;
+
+/** Which day, and its window: swaps strictly between `from` and `to`, the pools steered at `to` (Unix seconds). */
+export interface SimulatedDay {
+  index: number;
+  /** The chain's latest block time when the day starts. */
+  from: number;
+  /** The day's end: liquidity and lending are steered in blocks from this time on. */
+  to: number;
+}
+
+/**
+ * One day of activity on one chain: every pair's swaps at their times through the day ({@link planDaySwaps}), then at
+ * the day's end every pool steered to the day's planned level (LPs, supplier, borrower).
+ */
+export async function simulateDay(state: ChainState, day: SimulatedDay): Promise<void> {
   const { driver, rng } = state;
+  const { index } = day;
+  // Swaps. A trader's trade goes either way, leaning towards the starting price; a price left more than
+  // ARBITRAGE_BAND off it is brought back by an arbitrage at the pair's next swap, as arbitrage against other
+  // venues would. Reserves are followed locally: nothing else touches a pair between its swaps.
+  const { swaps } = planDaySwaps({ trading: state.pairs.map((p) => p.trading), rng, from: day.from, to: day.to });
+  const reserves = await Promise.all(state.pairs.map((pair) => getReserves(driver, pair.address)));
+  for (const swap of swaps) {
+    const pair = state.pairs[swap.pair];
+    const { reserve0, reserve1 } = reserves[swap.pair];
+    const deviation = Math.log(ratio(reserve1, reserve0) / pair.referencePrice);
+    const arbitrage = Math.abs(deviation) > ARBITRAGE_BAND;
+    const zeroForOne = arbitrage ? deviation > 0 : swap.direction < Math.min(0.9, Math.max(0.1, 0.5 + 2 * deviation));
+    const reserveIn = zeroForOne ? reserve0 : reserve1;
+    // An arbitrage sells what brings the price back: reserveIn · (e^{|deviation|/2} − 1), fee aside.
+    const amountIn = fractionOf(reserveIn, arbitrage ? Math.expm1(Math.abs(deviation) / 2) : swap.size);
+    await driver.nextBlockAt(swap.at);
+    const amountOut = await swapViaMulticall(driver, {
+      from: arbitrage ? ARBITRAGEUR : rng.pick(TRADERS),
+      pair: pair.address,
+      token0: pair.token0,
+      token1: pair.token1,
+      zeroForOne,
+      amountIn,
+      reserve0,
+      reserve1,
+    });
+    reserves[swap.pair] = zeroForOne
+      ? { reserve0: reserve0 + amountIn, reserve1: reserve1 - amountOut }
+      : { reserve0: reserve0 - amountOut, reserve1: reserve1 + amountIn };
+  }
+  const latest = await driver.latestBlock();
+  await driver.mineAt(Math.max(day.to, latest.timestamp + 1));
+
   for (const pair of state.pairs) {
-    // Swaps: 2–3 a day, 0.1–1.2 % of the input reserve each. The direction leans towards the reference
-    // price (arbitrage against other venues), so prices wander but stay within a band.
-    const swaps = rng.int(2, 3);
-    for (let s = 0; s < swaps; s++) {
-      const { reserve0, reserve1 } = await readPair(driver, pair.address);
-      const deviation = Math.log(ratio(reserve1, reserve0) / pair.referencePrice);
-      const zeroForOne = rng.chance(Math.min(0.9, Math.max(0.1, 0.5 + 2 * deviation)));
-      const reserveIn = zeroForOne ? reserve0 : reserve1;
-      await swapExactIn(driver, {
-        from: rng.pick(TRADERS),
-        pair: pair.address,
-        tokenIn: zeroForOne ? pair.token0 : pair.token1,
-        amountIn: fractionOf(reserveIn, rng.between(0.001, 0.012)),
-      });
-    }
     // Liquidity: LPs add or remove to reach the day's planned LP supply.
     const supply = await lpTotalSupply(driver, pair.address);
     const target = fractionOf(pair.startLiquidity, pair.plan.liquidity[index]);
@@ -45,7 +86,7 @@ export async function simulateDay(state: ChainState, index: number): Promise<voi
       const { reserve0, reserve1 } = await readPair(driver, pair.address);
       const amount0 = (reserve0 * (target - supply)) / supply;
       if (amount0 > 0n) {
-        await addLiquidity(driver, {
+        await addLiquidityViaMulticall(driver, {
           from: rng.pick(pair.lps),
           pair: pair.address,
           token0: pair.token0,
@@ -89,16 +130,20 @@ export async function simulateDay(state: ChainState, index: number): Promise<voi
     const targetSupplied = fractionOf(reserve.startSupplied, reserve.plan.liquidity[index]);
     const targetBorrowed = fractionOf(targetSupplied, reserve.plan.utilization![index]);
     if (borrowed > targetBorrowed) {
-      await aaveRepay(driver, state.market, {
-        user: BORROWER,
+      await aaveViaMulticall(driver, state.market, {
+        action: "repay",
+        from: BORROWER,
+        onBehalfOf: BORROWER,
         asset: asset(reserve),
         amount: borrowed - targetBorrowed,
       });
       borrowed = targetBorrowed;
     }
     if (targetSupplied > supplied) {
-      await aaveSupply(driver, state.market, {
-        user: SUPPLIER,
+      await aaveViaMulticall(driver, state.market, {
+        action: "supply",
+        from: SUPPLIER,
+        onBehalfOf: SUPPLIER,
         asset: asset(reserve),
         amount: targetSupplied - supplied,
       });

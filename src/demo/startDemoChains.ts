@@ -4,7 +4,7 @@ import { startLocalChain, type LocalChain } from "../chain/startLocalChain";
 import type { DemoToken } from "../chain/uniswapV2";
 import { DemoChainError } from "../errors/chain";
 import { listDemoPools, type ChainState, type DemoPool } from "./demoChainState";
-import { DEMO_CHAINS, type DemoChainSpec } from "./demoConfig";
+import { DEMO_CHAINS, demoPoolSpecs, type DemoChainSpec } from "./demoConfig";
 import { planDemoPool, type DemoPoolPlan } from "./planDemoPool";
 import { createPrng, mixSeed } from "./prng";
 import { deployDemoRegistry, setupDemoChain } from "./setupDemoChain";
@@ -58,8 +58,9 @@ export type StartDemoChainsErrorType = DemoChainError;
 
 /**
  * Starts the three demo chains (1, 42161, 8453) with their genesis `days` days ago, deploys real Uniswap V2
- * pairs and an Aave v3 market on each from npm bytecode, the AttestationRegistry on chain 1 with the attester
- * registered, then replays `days` days of seeded activity (swaps, liquidity moves, supplies, borrows), moving
+ * pairs (and, on 1 and 42161, a second V2 venue labelled `sushiswap-v2`) and an Aave v3 market on each from npm
+ * bytecode, the AttestationRegistry on chain 1 with the attester registered, then replays `days` days of seeded
+ * activity (swaps through each day on every pair, liquidity moves, supplies, borrows, repays, withdrawals), moving
  * chain time a day at a time and awaiting `onDay` after each. The last day ends at the present, so chain time
  * and wall-clock time agree while serving.
  *
@@ -148,12 +149,12 @@ function checkParameters({ days, seed = 1, attesterPrivateKey }: StartDemoChains
 }
 
 /**
- * The plans of one chain's pools, pairs first, then reserves. Each pool's history is planned from its own stream,
- * so it does not depend on the other pools' activity.
+ * The plans of one chain's pools, in `demoPoolSpecs` order. Each pool's history is planned from its own stream, so it
+ * does not depend on the other pools' activity.
  */
 function planChain(spec: DemoChainSpec, days: number, seed: number): DemoPoolPlan[] {
-  return [...spec.pairs, ...spec.lending].map((pool, p) =>
-    planDemoPool({ spec: pool, days, rng: createPrng(mixSeed(seed, spec.chainId, 1 + p)) }),
+  return demoPoolSpecs(spec).map((pool, p) =>
+    planDemoPool({ spec: pool.spec, days, rng: createPrng(mixSeed(seed, spec.chainId, 1 + p)) }),
   );
 }
 
@@ -182,9 +183,9 @@ async function simulateHistory({
     const target = last ? now() - 60 : dayTime(index);
     await Promise.all(
       states.map(async (state) => {
+        // The day's swaps come between the previous day's end and this one's; the pools are steered at its end.
         const latest = await state.driver.latestBlock();
-        await state.driver.mineAt(Math.max(target, latest.timestamp + 1));
-        await simulateDay(state, index);
+        await simulateDay(state, { index, from: latest.timestamp, to: Math.max(target, latest.timestamp + 1) });
         if (last) {
           // Bring chain time back in step with the wall clock for serving.
           const after = await state.driver.latestBlock();

@@ -16,6 +16,11 @@ export const ApiErrorCode = {
   bodyTooLarge: "BODY_TOO_LARGE",
   unsupportedMediaType: "UNSUPPORTED_MEDIA_TYPE",
   rateLimited: "RATE_LIMITED",
+  unauthorized: "UNAUTHORIZED",
+  chainMismatch: "CHAIN_MISMATCH",
+  chainNotTracked: "CHAIN_NOT_TRACKED",
+  invalidIdempotencyKey: "INVALID_IDEMPOTENCY_KEY",
+  idempotencyKeyReused: "IDEMPOTENCY_KEY_REUSED",
   unavailable: "SERVICE_UNAVAILABLE",
   internal: "INTERNAL_ERROR",
 } as const;

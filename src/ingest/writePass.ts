@@ -1,20 +1,29 @@
 import type { Kysely } from "kysely";
+import { isStale } from "../model/freshness";
 import type { PoolConfig } from "../model/poolConfig";
+import { appendActivity } from "../storage/activity";
+import { listUnannouncedCampaigns, recordCampaignAnnouncement } from "../storage/campaignAnnouncements";
 import { upsertCampaigns } from "../storage/campaigns";
 import { upsertDexVolumes } from "../storage/dexVolumes";
+import { advanceLogCursor } from "../storage/logCursors";
 import { backfillDailyDepth, recordDailyDepth, utcDay } from "../storage/poolDaily";
-import { upsertPool } from "../storage/pools";
-import type { Database, DexVolume } from "../storage/schema";
+import { getPool, upsertPool } from "../storage/pools";
+import type { Database, DexVolume, TokenPrice } from "../storage/schema";
+import { upsertTokenPrices } from "../storage/tokenPrices";
 import type { DefillamaChartPoint, DefillamaPool } from "./feeds/defillamaYields";
 import type { MerklOpportunity } from "./feeds/merkl";
 import { poolKey } from "./poolKey";
+import { campaignEvent, campaignPool, poolFreshnessEvent, registryEvent } from "./rows/activityEvents";
 import { campaignRows } from "./rows/campaignRows";
 import { dailyLowestPoints } from "./rows/dailyLowest";
 import { poolValues, type OnchainReading } from "./rows/poolValues";
+import { REGISTRY_SOURCE, type RegistryRead } from "./steps/registryLogs";
+import type { SwapRead } from "./steps/swapLogs";
+import { writeSwapVolume, type PoolVolume24h } from "./writeVolume";
 
 /** What the read phase of a pass gathered from its sources (empty or null where a source gave nothing). */
 export interface PassData {
-  /** On-chain readings by {@link poolKey}. */
+  /** On-chain readings by {@link poolKey}, valued with the pass's prices. */
   onchain: ReadonlyMap<string, OnchainReading>;
   /** DefiLlama yields pools by uuid; null when not read. */
   llamaPools: ReadonlyMap<string, DefillamaPool> | null;
@@ -23,49 +32,98 @@ export interface PassData {
   dexVolumes: readonly DexVolume[];
   /** Merkl opportunities; null when not read. */
   opportunities: readonly MerklOpportunity[] | null;
+  /** The `Swap` logs read per chain (chains whose read ran). */
+  swaps: readonly SwapRead[];
+  /** The registry's events read, or null. */
+  registry: RegistryRead | null;
+  /** Coin prices from this pass's answer, to cache. */
+  tokenPrices: readonly TokenPrice[];
 }
 
 /** Parameters of {@link writePass}. */
 export interface WritePassParameters {
   pools: readonly PoolConfig[];
   data: PassData;
-  /** When the feeds were read, Unix seconds: the observed time of feed values, and what "today" is for backfill. */
+  /**
+   * The pass's time, Unix seconds: the observed time of feed values, "today" for backfill, and the time at which
+   * each pool's depth freshness is judged (pool.stale / pool.fresh).
+   */
   feedsObservedAt: number;
+  /** `FRESHNESS_WINDOW_S`. */
+  freshnessWindowS: number;
 }
 
 /**
- * The write phase of a pass, in ONE transaction so that a crash leaves the store as the previous pass left it: per
- * tracked pool the columns it has values for, the daily lowest depth of an on-chain reading, and backfilled chart
- * days (completed days only, never over an existing row); then Merkl campaigns and dex volumes.
+ * The write phase of a pass, in ONE transaction so that a crash leaves the store as the previous pass left it:
+ * the swap volume and its cursors (`writeSwapVolume`); per tracked pool the columns it has values for, its depth
+ * freshness state with a `pool.stale` / `pool.fresh` event when it changed, the daily lowest depth and backfilled
+ * chart days; Merkl campaigns with a `campaign.started` / `campaign.ended` event once each when due; dex volumes; the
+ * registry's events with their cursor; and the coin prices.
  *
  * @param db the store's Kysely instance.
  */
 export async function writePass(db: Kysely<Database>, parameters: WritePassParameters): Promise<void> {
-  const { pools, data, feedsObservedAt } = parameters;
+  const { pools, data, feedsObservedAt: now, freshnessWindowS } = parameters;
   await db.transaction().execute(async (trx) => {
-    for (const config of pools) await writePool(trx, config, data, feedsObservedAt);
-    if (data.opportunities) {
-      await upsertCampaigns(trx, campaignRows({ opportunities: data.opportunities, observedAt: feedsObservedAt }));
+    const volumes = new Map<string, PoolVolume24h>();
+    for (const read of data.swaps) {
+      for (const [key, volume] of await writeSwapVolume(trx, { read, onchain: data.onchain, now })) {
+        volumes.set(key, volume);
+      }
     }
+    for (const config of pools) {
+      await writePool(trx, {
+        config,
+        data,
+        now,
+        freshnessWindowS,
+        volume: volumes.get(poolKey(config.chainId, config.address)),
+      });
+    }
+    if (data.opportunities) {
+      await upsertCampaigns(trx, campaignRows({ opportunities: data.opportunities, observedAt: now }));
+    }
+    await announceCampaigns(trx, { pools, now });
     if (data.dexVolumes.length > 0) await upsertDexVolumes(trx, [...data.dexVolumes]);
+    if (data.registry) await writeRegistryEvents(trx, data.registry, now);
+    if (data.tokenPrices.length > 0) await upsertTokenPrices(trx, data.tokenPrices);
   });
 }
 
-/** One pool's row, its day's lowest depth and its backfilled days. */
+/** One pool's row with its freshness transition, its day's lowest depth and its backfilled days. */
 async function writePool(
   trx: Kysely<Database>,
-  config: PoolConfig,
-  data: PassData,
-  feedsObservedAt: number,
+  parameters: {
+    config: PoolConfig;
+    data: PassData;
+    now: number;
+    freshnessWindowS: number;
+    volume: PoolVolume24h | undefined;
+  },
 ): Promise<void> {
+  const { config, data, now, freshnessWindowS, volume } = parameters;
   const { chainId, address } = config;
   const key = poolKey(chainId, address);
   const reading = data.onchain.get(key);
   const llama = config.defillamaId ? data.llamaPools?.get(config.defillamaId) : undefined;
-  const values = poolValues({ config, reading, llama, feedsObservedAt });
+  const values = poolValues({ config, reading, llama, feedsObservedAt: now, volume });
+  const existing = await getPool(trx, chainId, address);
+  const depthObservedAt = values.depth_observed_at ?? existing?.depth_observed_at ?? null;
+  const state = isStale({ observedAt: depthObservedAt, now, windowS: freshnessWindowS }) ? "stale" : "fresh";
+  values.freshness_state = state;
   const { kind, symbol, protocol } = config;
-  await upsertPool(trx, { chainId, address, kind, symbol, protocol, values, now: feedsObservedAt });
-  if (reading && values.depth_usd !== undefined) {
+  await upsertPool(trx, { chainId, address, kind, symbol, protocol, values, now });
+  // A pool never observed starts stale without an event; every later change of state is one event.
+  if (state !== (existing?.freshness_state ?? "stale")) {
+    await appendActivity(trx, [poolFreshnessEvent({ config, state, depthObservedAt, now, freshnessWindowS })]);
+  }
+  // The daily low takes depths valued with prices that were fresh at the block (always, with on-chain prices).
+  const valuedAt = reading?.valuedAt ?? reading?.observedAt;
+  if (
+    reading &&
+    values.depth_usd !== undefined &&
+    !isStale({ observedAt: valuedAt, now: reading.observedAt, windowS: freshnessWindowS })
+  ) {
     await recordDailyDepth(trx, {
       chainId,
       address,
@@ -76,7 +134,41 @@ async function writePool(
   }
   const chart = data.charts.get(key);
   if (chart) {
-    const points = dailyLowestPoints({ chart, today: utcDay(feedsObservedAt) });
+    const points = dailyLowestPoints({ chart, today: utcDay(now) });
     await backfillDailyDepth(trx, { chainId, address, points });
   }
+}
+
+/** `campaign.started` / `campaign.ended` once per campaign, for every start or end at or before `now`. */
+async function announceCampaigns(
+  trx: Kysely<Database>,
+  parameters: { pools: readonly PoolConfig[]; now: number },
+): Promise<void> {
+  const { pools, now } = parameters;
+  for (const kind of ["campaign.started", "campaign.ended"] as const) {
+    for (const campaign of await listUnannouncedCampaigns(trx, { kind, now })) {
+      if (!(await recordCampaignAnnouncement(trx, { campaignId: campaign.id, kind, at: now }))) continue;
+      await appendActivity(trx, [campaignEvent({ campaign, kind, pool: campaignPool(campaign, pools), now })]);
+    }
+  }
+}
+
+/**
+ * The registry's cursor past the last block read and, when it moved (no other pass wrote the range), its events
+ * (`registry.<EventName>`) in chain order.
+ */
+async function writeRegistryEvents(trx: Kysely<Database>, read: RegistryRead, now: number): Promise<void> {
+  const { chainId, address } = read;
+  const moved = await advanceLogCursor(trx, {
+    source: REGISTRY_SOURCE,
+    chainId,
+    from: read.fromStored ? read.from.nextBlock : null,
+    to: { address, nextBlock: read.readTo + 1n, lastBlockTime: read.readToTime },
+    now,
+  });
+  if (!moved) return;
+  await appendActivity(
+    trx,
+    read.events.map((event) => registryEvent({ chainId, registry: address, ...event })),
+  );
 }

@@ -49,6 +49,7 @@ export function createPassRunner({
       pools: source.pools,
       chains: options.chains,
       feeds: source.feeds,
+      registry: source.registry,
       now: options.now,
       issue: options.issue
         ? { privateKey: key.privateKey, lifetimeS: config.attestationLifetimeS, registry: source.registry ?? undefined }

@@ -1,4 +1,5 @@
 import { mkdirSync } from "node:fs";
+import { isAbsolute, relative } from "node:path";
 import type { Address } from "viem";
 import type { ServiceConfig } from "../config/loadConfig";
 import { StartupAbortedError } from "../errors/startup";
@@ -6,7 +7,11 @@ import { errorLine } from "../errors/utils";
 import type { IngestSource } from "../ingest/source";
 import { startServer } from "../service/server";
 import { openStore, type Store } from "../storage/openStore";
+import { formatPoolId } from "../lib/formatPoolId";
+import { listPools } from "../storage/pools";
+import { registerConfigApiKeys } from "../write/registerConfigApiKeys";
 import { loadAttesterKey, type LoadAttesterKeyReturnType } from "./attesterKey";
+import { DEMO_API_KEY_FILE, loadDemoApiKey, type LoadDemoApiKeyReturnType } from "./demoApiKey";
 import { createPassRunner } from "./ingestionPass";
 import { startScheduler } from "./scheduler";
 
@@ -48,6 +53,7 @@ export async function runService({ config, log, signal }: RunServiceParameters):
     const key = loadKey(config, log);
     const store = await openServiceStore(config, log);
     cleanups.push(() => store.close());
+    const demoKey = await registerApiKeys(config, store, log);
     const source = await openSource({ config, key, store, log, signal });
     cleanups.push(() => source.stop());
 
@@ -63,6 +69,7 @@ export async function runService({ config, log, signal }: RunServiceParameters):
     });
     cleanups.push(() => app.close().then(() => undefined));
     log(`serving ${url}/api/v1 (OpenAPI: ${url}/api/v1/openapi.json)`);
+    if (demoKey !== null) await logDemoRequest({ url, file: demoKey.file, store, log });
 
     const scheduler = startScheduler({
       intervalMs: config.ingestIntervalS * 1000,
@@ -94,6 +101,44 @@ function loadKey(config: ServiceConfig, log: (line: string) => void): LoadAttest
   const key = loadAttesterKey({ source: config.attesterKey });
   log(`attester ${key.address} (${key.origin}${key.file ? `: ${key.file}` : ""})`);
   return key;
+}
+
+/**
+ * The API keys of the keyed writes: `API_KEYS`, plus in demo mode the demo key (`DATA_DIR/api.key`, created once).
+ * The store keeps their SHA-256 only; a configured key no longer given is revoked. Never logs a key.
+ */
+async function registerApiKeys(
+  config: ServiceConfig,
+  store: Store,
+  log: (line: string) => void,
+): Promise<LoadDemoApiKeyReturnType | null> {
+  const demo = config.mode === "demo" ? loadDemoApiKey({ dataDir: config.dataDir }) : null;
+  const keys = config.apiKeys.map((key, i) => ({ key, label: `API_KEYS #${i + 1}` }));
+  if (demo !== null) keys.push({ key: demo.key, label: `demo key (DATA_DIR/${DEMO_API_KEY_FILE})` });
+  const now = () => Math.floor(Date.now() / 1000);
+  const { revoked } = await registerConfigApiKeys({ db: store.db, now }, { keys });
+  const from = [`${config.apiKeys.length} from API_KEYS`];
+  if (demo !== null) from.push(`demo key ${demo.origin}: ${demo.file}`);
+  log(`API keys: ${from.join(", ")}${revoked > 0 ? `; ${revoked} no longer configured, revoked` : ""}`);
+  return demo;
+}
+
+/** One line showing a keyed write with the demo key, read from its file by the shell (the key is never printed). */
+async function logDemoRequest(parameters: { url: string; file: string; store: Store; log: (line: string) => void }) {
+  const pool = (await listPools(parameters.store.db))[0];
+  if (pool === undefined) return;
+  const near = relative(process.cwd(), parameters.file);
+  const path = near.startsWith("..") || isAbsolute(near) ? parameters.file : near;
+  const quoted = /^[\w./-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`;
+  const body = {
+    chainId: Number(pool.chain_id),
+    pool: formatPoolId({ chainId: Number(pool.chain_id), address: pool.address }),
+    amountUsd: 250000,
+    horizonDays: 30,
+  };
+  parameters.log(
+    `try a keyed write: curl -s -X POST ${parameters.url}/api/v1/liquidity-requests -H "Authorization: Bearer $(cat ${quoted})" -H "Content-Type: application/json" -d '${JSON.stringify(body)}'`,
+  );
 }
 
 /** The store: PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR. */

@@ -7,6 +7,7 @@ import type { Store } from "../storage/openStore";
 import type { ServiceConfig } from "../config/loadConfig";
 import { toErrorBody } from "./errorBodies";
 import attesterPlugin from "./plugins/app/attester";
+import authPlugin from "./plugins/app/auth";
 import readContextPlugin from "./plugins/app/read-context";
 import responseCachePlugin from "./plugins/app/response-cache";
 import corsPlugin from "./plugins/external/cors";
@@ -27,9 +28,9 @@ export type AppOptions = {
 
 /**
  * The HTTP API as a Fastify plugin: external plugins (env, swagger, CORS, rate limit), then the app plugins
- * (attester, read context, response cache), one error handler, then every route folder under `routes/` (the folder
- * is the URL, as fastify/demo autoloads them). `server.ts` starts it. A new endpoint is one route folder, one schema
- * file and one test file: this file does not change.
+ * (attester, read context, response cache, API-key auth for the keyed routes), one error handler, then every route
+ * folder under `routes/` (the folder is the URL, as fastify/demo autoloads them). `server.ts` starts it. A new
+ * endpoint is one route folder, one schema file and one test file: this file does not change.
  *
  * @example
  * import Fastify from "fastify";
@@ -51,6 +52,7 @@ export const buildApp = fp(
     await fastify.register(attesterPlugin, attester);
     await fastify.register(readContextPlugin, { db: store.db, freshnessWindowS: config.freshnessWindowS, now });
     await fastify.register(responseCachePlugin, { ttlMs: config.cacheTtlMs });
+    await fastify.register(authPlugin, { db: store.db });
 
     fastify.setErrorHandler(function handleError(error: FastifyError | Error, request, reply) {
       const { status, body } = toErrorBody(error);

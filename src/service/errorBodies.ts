@@ -17,6 +17,19 @@ const STATUS_BY_DOMAIN_CODE: Record<string, number> = {
   NO_ATTESTATION: 404,
   AMBIGUOUS_POOL: 409,
   STORE_UNAVAILABLE: 503,
+  // The keyed writes (src/errors/auth.ts, src/errors/write.ts).
+  INVALID_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  CHAIN_MISMATCH: 400,
+  CHAIN_NOT_TRACKED: 404,
+  INVALID_IDEMPOTENCY_KEY: 400,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  // The market readers (src/errors/market.ts). MARKET_DATA_FILE_INVALID stays a 500: a bad shipped file, not input.
+  TOO_MANY_POOLS: 400,
+  NO_POOLS: 400,
+  REPEATED_POOL: 400,
+  INVALID_CURSOR: 400,
+  INVALID_PARAMETER: 400,
 };
 
 /** Members of a domain error that go into the body next to `code` and `message`. */

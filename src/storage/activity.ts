@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { PostgresAdapter, type Kysely } from "kysely";
 import type { ActivityEvent, Database } from "./schema";
 
 /** One event to append to the activity log. */
@@ -65,4 +65,32 @@ export async function countActivityByKind(db: Kysely<Database>): Promise<Record<
     .groupBy("kind")
     .execute();
   return Object.fromEntries(rows.map((row) => [row.kind, Number(row.n)]));
+}
+
+/**
+ * Every event whose kind starts with `prefix` (e.g. `registry.`), oldest first. On SQLite a range on the `(kind, id)`
+ * index (`kind >= prefix and kind < prefix⁺`, exact under its bytewise collation), so it stays cheap beside a large
+ * log of other kinds; on PostgreSQL a `LIKE 'prefix%'`, since a range is not a prefix test under a locale collation.
+ */
+export async function listActivityByKindPrefix(db: Kysely<Database>, prefix: string): Promise<ActivityEvent[]> {
+  if (prefix === "") throw new Error("listActivityByKindPrefix needs a non-empty prefix");
+  const upper = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const rows = await db
+    .selectFrom("activity_events")
+    .selectAll()
+    .$if(postgres, (qb) => qb.where("kind", "like", `${prefix.replace(/[\\%_]/g, "\\$&")}%`))
+    .$if(!postgres, (qb) => qb.where("kind", ">=", prefix).where("kind", "<", upper))
+    .orderBy("id", "asc")
+    .execute();
+  return rows.map((row) => ({ ...row, id: Number(row.id) }));
+}
+
+/** How many events the log holds. */
+export async function countActivity(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom("activity_events")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

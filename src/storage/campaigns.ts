@@ -15,7 +15,50 @@ export async function upsertCampaigns(db: Kysely<Database>, rows: Campaign[]): P
 
 /** Campaigns of one Merkl opportunity (matched on the opportunity id or its identifier), any status. */
 export async function getCampaignsFor(db: Kysely<Database>, chainId: number, merklId: string): Promise<Campaign[]> {
-  const key = merklId.toLowerCase();
   const rows = await db.selectFrom("campaigns").selectAll().where("chain_id", "=", chainId).execute();
-  return rows.filter((row) => row.opportunity_id.toLowerCase() === key || row.identifier.toLowerCase() === key);
+  return rows.filter((row) => campaignMatches(row, merklId));
+}
+
+/**
+ * The match rule of {@link getCampaignsFor}: a campaign belongs to a pool's Merkl opportunity when its opportunity id
+ * or its identifier equals the pool's `merkl_id`, any case (same chain). Never matched against yields: no shared key.
+ */
+export function campaignMatches(row: Pick<Campaign, "opportunity_id" | "identifier">, merklId: string): boolean {
+  const key = merklId.toLowerCase();
+  return row.opportunity_id.toLowerCase() === key || row.identifier.toLowerCase() === key;
+}
+
+/**
+ * {@link getCampaignsFor} for many pools in one query: the campaigns of each `(chainId, merklId)`, in the order given
+ * (an empty list where none matches). Campaigns are ordered by end time, then id.
+ */
+export async function getCampaignsForPools(
+  db: Kysely<Database>,
+  pools: readonly { chainId: number; merklId: string }[],
+): Promise<Campaign[][]> {
+  if (pools.length === 0) return [];
+  const chains = [...new Set(pools.map((pool) => pool.chainId))];
+  const rows = await db.selectFrom("campaigns").selectAll().where("chain_id", "in", chains).execute();
+  const byKey = new Map<string, Campaign[]>();
+  for (const row of rows) {
+    for (const key of new Set([row.opportunity_id.toLowerCase(), row.identifier.toLowerCase()])) {
+      const list = byKey.get(`${Number(row.chain_id)}:${key}`) ?? [];
+      list.push(row);
+      byKey.set(`${Number(row.chain_id)}:${key}`, list);
+    }
+  }
+  return pools.map((pool) =>
+    [...(byKey.get(`${pool.chainId}:${pool.merklId.toLowerCase()}`) ?? [])]
+      .filter((row) => campaignMatches(row, pool.merklId))
+      .sort((a, b) => Number(a.end_ts ?? 0) - Number(b.end_ts ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+  );
+}
+
+/** How many campaigns are stored (any status). */
+export async function countCampaigns(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom("campaigns")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

@@ -15,3 +15,33 @@ export async function upsertDexVolumes(db: Kysely<Database>, rows: DexVolume[]):
       .execute();
   }
 }
+
+/**
+ * The dex-volumes feed summed per chain and protocol over the UTC days `[fromDay, toDay]` (inclusive), with how many
+ * days each sum covers and when the feed last reported that chain and protocol (Unix seconds).
+ */
+export async function sumDexVolumes(
+  db: Kysely<Database>,
+  parameters: { fromDay: string; toDay: string },
+): Promise<{ chain: string; protocol: string; volumeUsd: number; days: number; observedAt: number }[]> {
+  const rows = await db
+    .selectFrom("dex_volumes")
+    .select((eb) => [
+      "chain",
+      "protocol",
+      eb.fn.sum<number>("volume_usd").as("volume_usd"),
+      eb.fn.countAll<number>().as("days"),
+      eb.fn.max("observed_at").as("observed_at"),
+    ])
+    .where("day", ">=", parameters.fromDay)
+    .where("day", "<=", parameters.toDay)
+    .groupBy(["chain", "protocol"])
+    .execute();
+  return rows.map((row) => ({
+    chain: row.chain,
+    protocol: row.protocol,
+    volumeUsd: Number(row.volume_usd),
+    days: Number(row.days),
+    observedAt: Number(row.observed_at),
+  }));
+}

@@ -70,6 +70,22 @@ export async function closeInterruptedRuns(
   return Number(result.numUpdatedRows);
 }
 
+/** Passes left "running" (except those in `exclude`, still in progress in this process), oldest first. */
+export async function listRunningRuns(
+  db: Kysely<Database>,
+  parameters: { exclude?: readonly string[] } = {},
+): Promise<IngestRun[]> {
+  const exclude = parameters.exclude ?? [];
+  return db
+    .selectFrom("ingest_runs")
+    .selectAll()
+    .where("status", "=", "running")
+    .$if(exclude.length > 0, (qb) => qb.where("id", "not in", exclude))
+    .orderBy("started_at")
+    .orderBy("id")
+    .execute();
+}
+
 /** The most recent passes, newest first. */
 export async function listIngestRuns(db: Kysely<Database>, limit = 20): Promise<IngestRun[]> {
   return db
@@ -79,4 +95,13 @@ export async function listIngestRuns(db: Kysely<Database>, limit = 20): Promise<
     .orderBy("id", "desc")
     .limit(limit)
     .execute();
+}
+
+/** How many ingestion passes have been recorded (any status). */
+export async function countIngestRuns(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom("ingest_runs")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

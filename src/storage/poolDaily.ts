@@ -130,3 +130,38 @@ export async function getDailyLowsBetween(
     .orderBy("day")
     .execute();
 }
+
+/**
+ * Per pool of one protocol and kind: how many days of history it has in `[fromDay, toDay]` (UTC days, inclusive) and
+ * the lowest daily depth among them. Pools without a row in the range are absent.
+ */
+export async function summarizeDailyLows(
+  db: Kysely<Database>,
+  parameters: { fromDay: string; toDay: string; protocol: string; kind: "amm" | "lending" },
+): Promise<{ chainId: number; address: string; days: number; lowestDepthUsd: number }[]> {
+  const rows = await db
+    // CROSS JOIN + WHERE: SQLite keeps this order (the protocol's pools first, then each pool's primary-key range of
+    // days); PostgreSQL plans it as the inner join it is.
+    .selectFrom("pools as p")
+    .crossJoin("pool_daily as d")
+    .whereRef("d.chain_id", "=", "p.chain_id")
+    .whereRef("d.address", "=", "p.address")
+    .select((eb) => [
+      "d.chain_id",
+      "d.address",
+      eb.fn.countAll<number>().as("days"),
+      eb.fn.min("d.min_depth_usd").as("lowest"),
+    ])
+    .where("p.protocol", "=", parameters.protocol)
+    .where("p.kind", "=", parameters.kind)
+    .where("d.day", ">=", parameters.fromDay)
+    .where("d.day", "<=", parameters.toDay)
+    .groupBy(["d.chain_id", "d.address"])
+    .execute();
+  return rows.map((row) => ({
+    chainId: Number(row.chain_id),
+    address: row.address,
+    days: Number(row.days),
+    lowestDepthUsd: Number(row.lowest),
+  }));
+}

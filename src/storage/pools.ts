@@ -90,3 +90,18 @@ export async function setIssueVerdict(
     .where("address", "=", parameters.address.toLowerCase())
     .execute();
 }
+
+/** The tracked pools of one protocol and kind (e.g. a lending market's reserves), ordered by chain then address. */
+export async function listPoolsOf(
+  db: Kysely<Database>,
+  parameters: { protocol: string; kind: "amm" | "lending" },
+): Promise<Pool[]> {
+  return db
+    .selectFrom("pools")
+    .selectAll()
+    .where("protocol", "=", parameters.protocol)
+    .where("kind", "=", parameters.kind)
+    .orderBy("chain_id")
+    .orderBy("address")
+    .execute();
+}

@@ -42,19 +42,27 @@ export interface PoolsTable {
   depth_usd: number | null;
   depth_observed_at: number | null;
   depth_block: string | null;
-  /** Exitability in USD where exact (lending: supplied − borrowed); null where not exact. */
+  /** Exitability in USD where exact (lending: supplied − borrowed); null where not exact. Time: exitable_observed_at. */
   exitable_usd: number | null;
   /** Raw on-chain state as JSON text (reserves, supplied, borrowed, tokens, decimals, prices used). */
   state_json: string | null;
   /** Lending supply rate, stored as a percent (3.2 means 3.2 %): never multiply by 100 again. */
   supply_rate_percent: number | null;
   supply_rate_observed_at: number | null;
-  /** From the DefiLlama yields feed. */
+  /** From the DefiLlama yields feed (`tvlUsd`); `feed_observed_at` is when the feed last listed the pool. */
   tvl_usd: number | null;
+  /**
+   * The yields feed's `apy` (base + reward, a percent), refreshed only when the feed's row carries a value; its time
+   * is `apy_observed_at`. The AMM yield dimension (a lending pool's yield is `supply_rate_percent`).
+   */
   apy_percent: number | null;
   feed_observed_at: number | null;
-  /** 24 h volume in USD, where a source reports it for this pool. */
+  /**
+   * AMM: USD volume of the pool's own `Swap` logs in the hourly buckets of the 24 h up to the block the pass was
+   * pinned to (`pool_volume_hourly`, hour > block time − 86 400). Lending: always null (not measured).
+   */
   volume_24h_usd: number | null;
+  /** The pinned block's time, or the older price's timestamp when a price was older (docs/data.md). */
   volume_observed_at: number | null;
   /**
    * Why the pool has no attestation from the last issuance check (e.g. "insufficient history: …", "no fresh depth
@@ -188,10 +196,16 @@ export interface PoolVolumeDailyTable {
   day: string;
   volume_usd: number;
   swaps: number;
-  /** Block range the day's logs came from (decimal text). */
+  /**
+   * First and last block of the reads that covered the day (decimal text): a superset of the day's blocks. A day
+   * with no swap has a row with volume 0 once a read covered it (no row: not read).
+   */
   first_block: string;
   last_block: string;
-  /** When the day's figure was last extended (the time of the last block read), Unix seconds. */
+  /**
+   * Timestamp of the last block read into the day's figure, Unix seconds. The day is complete once this is at or
+   * after the next UTC midnight; before that it is the day so far.
+   */
   observed_at: number;
 }
 
@@ -209,7 +223,14 @@ export interface LogCursorsTable {
   source: string;
   chain_id: number;
   address: string;
+  /** The first block not read yet, decimal text. */
   next_block: string;
+  /**
+   * Timestamp of block `next_block − 1`, the last one read (Unix seconds). A cursor started by the first pass's
+   * lookback holds the start of the lookback's UTC day minus one second.
+   */
+  last_block_time: number;
+  /** The pass that last moved it (its clock), Unix seconds. */
   updated_at: number;
 }
 
@@ -218,6 +239,7 @@ export interface TokenPricesTable {
   chain_id: number;
   token: string;
   price_usd: number;
+  /** The source's own timestamp of the price (DefiLlama's `timestamp`), not when it was fetched. */
   observed_at: number;
   /** `defillama-coins` or `onchain`. */
   source: string;
@@ -273,6 +295,9 @@ export type IngestRun = Selectable<IngestRunsTable>;
 export type ActivityEvent = Selectable<ActivityEventsTable>;
 export type NewActivityEvent = Insertable<ActivityEventsTable>;
 export type PoolVolumeDay = Selectable<PoolVolumeDailyTable>;
+export type PoolVolumeHour = Selectable<PoolVolumeHourlyTable>;
+export type LogCursor = Selectable<LogCursorsTable>;
+export type TokenPrice = Selectable<TokenPricesTable>;
 export type LiquidityRequest = Selectable<LiquidityRequestsTable>;
 export type ApiKey = Selectable<ApiKeysTable>;
 /** A column the database fills (an auto-increment id): optional on insert. */

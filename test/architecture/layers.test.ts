@@ -20,6 +20,9 @@ const LAYERS: Record<string, number> = {
   attest: 4,
   ingest: 5,
   read: 5,
+  // Above read, below service: a write resolves the pool it names with read's resolvePool (same-rank imports are
+  // refused), and the service calls both.
+  write: 5.5,
   service: 6,
   mcp: 6,
   demo: 7,

@@ -7,6 +7,8 @@ import { privateKeyToAddress } from "viem/accounts";
 import { issueAttestations } from "../../src/attest/issueAttestations";
 import type { PoolConfig } from "../../src/model/poolConfig";
 import { verifyAttestation } from "../../src/lib/verifyAttestation";
+import { sql } from "kysely";
+import { listActivity } from "../../src/storage/activity";
 import { getLatestAttestation } from "../../src/storage/attestations";
 import { upsertCampaigns } from "../../src/storage/campaigns";
 import { openStore, type Store } from "../../src/storage/openStore";
@@ -177,5 +179,37 @@ describe("issueAttestations", () => {
       expiresAt: String(NOW + DAY),
     });
     expect(eip712.signature).to.match(/^0x[0-9a-f]{130}$/);
+  });
+
+  describe("events", () => {
+    it("appends one attestation.issued per stored attestation, with its id, horizon, confidence and expiry", async () => {
+      await issue();
+      await issue({ now: NOW + 60 }); // kept: no event
+      const row = (await getLatestAttestation(store.db, 8453, POOL.address))!;
+      const events = await listActivity(store.db, { limit: 10, beforeId: null, kinds: ["attestation.issued"] });
+      expect(events).to.have.length(1);
+      expect(events[0]).to.include({ kind: "attestation.issued", at: NOW, chain_id: 8453, address: POOL.address });
+      expect(JSON.parse(events[0].data_json)).to.deep.equal({
+        poolId: `eip155:8453:${POOL.address}`,
+        attestationId: row.id,
+        horizon: 30,
+        confidence: 1,
+        expiry: NOW + DAY,
+        issuedAt: NOW,
+      });
+      expect(events[0].summary).to.match(/^Attestation issued for WETH-USDC eip155:8453:0x0+aa: horizon 30 days/);
+    });
+
+    it("stores the attestation and its event together or not at all", async () => {
+      await sql`drop table activity_events`.execute(store.db);
+      let failed = false;
+      try {
+        await issue();
+      } catch {
+        failed = true;
+      }
+      expect(failed).to.equal(true);
+      expect(await getLatestAttestation(store.db, 8453, POOL.address)).to.equal(undefined);
+    });
   });
 });

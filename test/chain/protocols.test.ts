@@ -4,23 +4,28 @@ import {
   aaveBorrow,
   aaveRepay,
   aaveSupply,
+  aaveViaMulticall,
   aaveWithdraw,
   deployAaveV3Market,
   type AaveMarket,
 } from "../../src/chain/aaveV3";
 import { aaveArtifact, linkBytecode, uniswapV2Artifact } from "../../src/chain/artifacts";
 import { createChainDriver, type ChainDriver } from "../../src/chain/chainDriver";
+import { deployMulticall3, multicallWrite } from "../../src/chain/multicall3";
 import { DemoChainError } from "../../src/errors/chain";
 import { LOCAL_CHAIN_ACCOUNTS, startLocalChain, type LocalChain } from "../../src/chain/startLocalChain";
 import {
   addLiquidity,
+  addLiquidityViaMulticall,
   createPair,
   deployToken,
   deployUniswapV2Factory,
+  getReserves,
   lpBalance,
   readPair,
   removeLiquidity,
   swapExactIn,
+  swapViaMulticall,
   type DemoToken,
 } from "../../src/chain/uniswapV2";
 import { getAmountOut } from "../../src/model/pairMath";
@@ -42,6 +47,7 @@ describe("protocol deployments from npm bytecode", function () {
     driver = createChainDriver({ chainId: 8453, provider: chain.provider });
     usdc = await deployToken(driver, ADMIN, { name: "USD Coin", symbol: "USDC", decimals: 6 });
     weth = await deployToken(driver, ADMIN, { name: "Wrapped Ether", symbol: "WETH", decimals: 18 });
+    await deployMulticall3(driver, ADMIN);
   });
 
   after(async function () {
@@ -129,6 +135,65 @@ describe("protocol deployments from npm bytecode", function () {
       expect(String((error as DemoChainError).details)).to.match(/UniswapV2: K/);
     });
 
+    it("adds liquidity and swaps in one transaction each through Multicall3, with the pair's own arithmetic", async function () {
+      const factory = await deployUniswapV2Factory(driver, ADMIN);
+      const other = await createPair(driver, ADMIN, factory, weth.address, usdc.address);
+      expect(other).to.not.equal(pair);
+      const tokens = await readPair(driver, other);
+      const sent = driver.transactions;
+      await addLiquidityViaMulticall(driver, {
+        from: LP,
+        pair: other,
+        token0: tokens.token0,
+        amount0: 4_000_000n,
+        token1: tokens.token1,
+        amount1: 9_000_000n,
+      });
+      expect(await lpBalance(driver, other, LP)).to.equal(6_000_000n - 1000n);
+      const before = await getReserves(driver, other);
+      expect(before).to.deep.equal({ reserve0: 4_000_000n, reserve1: 9_000_000n });
+      const out = await swapViaMulticall(driver, {
+        from: TRADER,
+        pair: other,
+        token0: tokens.token0,
+        token1: tokens.token1,
+        zeroForOne: false,
+        amountIn: 300_000n,
+        ...before,
+      });
+      expect(out).to.equal(getAmountOut({ amountIn: 300_000n, reserveIn: 9_000_000n, reserveOut: 4_000_000n }));
+      expect(await getReserves(driver, other)).to.deep.equal({ reserve0: 4_000_000n - out, reserve1: 9_300_000n });
+      // The output reached the trader; one transaction for the deposit, one for the swap.
+      const balance = await driver.read<bigint>({
+        address: tokens.token0,
+        abi: erc20,
+        functionName: "balanceOf",
+        args: [TRADER],
+      });
+      expect(balance).to.be.at.least(out);
+      expect(driver.transactions - sent).to.equal(2);
+    });
+
+    it("reverts a Multicall3 batch whole when one call fails", async function () {
+      const { reserve0, reserve1 } = await getReserves(driver, pair);
+      let error: unknown;
+      try {
+        await multicallWrite(driver, TRADER, [
+          { address: usdc.address, abi: aaveArtifact("MintableERC20").abi, functionName: "mint", args: [pair, 10n] },
+          {
+            address: pair,
+            abi: uniswapV2Artifact("UniswapV2Pair").abi,
+            functionName: "swap",
+            args: [0n, reserve1, TRADER, "0x"],
+          },
+        ]);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).to.be.instanceOf(DemoChainError);
+      expect(await getReserves(driver, pair)).to.deep.equal({ reserve0, reserve1 });
+    });
+
     it("returns a proportional share on burn", async function () {
       const { reserve0, reserve1 } = await readPair(driver, pair);
       const supply = await driver.read<bigint>({ address: pair, abi: erc20, functionName: "totalSupply" });
@@ -197,6 +262,42 @@ describe("protocol deployments from npm bytecode", function () {
       expect(
         await driver.read({ address: usdc.address, abi: erc20, functionName: "balanceOf", args: [r.aToken] }),
       ).to.equal(390_000n * E6);
+    });
+
+    it("supplies and repays on another's behalf in one transaction each through Multicall3", async function () {
+      const r = market.reserves[usdc.address.toLowerCase()];
+      const total = (token: Address) =>
+        driver.read<bigint>({ address: token, abi: erc20, functionName: "totalSupply" });
+      const supplied = await total(r.aToken);
+      const own = await driver.read<bigint>({
+        address: r.aToken,
+        abi: erc20,
+        functionName: "balanceOf",
+        args: [SUPPLIER],
+      });
+      const debt = await total(r.variableDebtToken);
+      const sent = driver.transactions;
+      await aaveViaMulticall(driver, market, {
+        action: "supply",
+        from: SUPPLIER,
+        onBehalfOf: SUPPLIER,
+        asset: usdc.address,
+        amount: 25_000n * E6,
+      });
+      await aaveViaMulticall(driver, market, {
+        action: "repay",
+        from: BORROWER,
+        onBehalfOf: BORROWER,
+        asset: usdc.address,
+        amount: 10_000n * E6,
+      });
+      expect(driver.transactions - sent).to.equal(2);
+      // Interest accrues by the second between blocks: within a few base units.
+      expect(await total(r.aToken)).to.be.closeTo(supplied + 25_000n * E6, 1_000n);
+      expect(
+        await driver.read<bigint>({ address: r.aToken, abi: erc20, functionName: "balanceOf", args: [SUPPLIER] }),
+      ).to.be.closeTo(own + 25_000n * E6, 1_000n);
+      expect(await total(r.variableDebtToken)).to.be.closeTo(debt - 10_000n * E6, 1_000n);
     });
 
     it("refuses a borrow beyond the collateral's loan-to-value (real Aave validation)", async function () {

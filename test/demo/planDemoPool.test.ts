@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { DemoChainError } from "../../src/errors/chain";
-import { DEMO_CHAINS, type DemoLendingSpec, type DemoPairSpec } from "../../src/demo/demoConfig";
+import { DEMO_CHAINS, demoPoolSpecs, type DemoLendingSpec, type DemoPairSpec } from "../../src/demo/demoConfig";
 import { createPrng, mixSeed } from "../../src/demo/prng";
 import { planDemoPool, type DemoPoolPlan } from "../../src/demo/planDemoPool";
 import { computeHorizon } from "../../src/model/horizon";
@@ -34,12 +34,13 @@ function horizonOf(series: number[]): string {
   return result.horizonDays === null ? "none" : String(result.horizonDays);
 }
 
-/** The 15 demo pools planned as `startDemoChains` plans them (one stream per pool). */
+/** The 17 demo pools planned as `startDemoChains` plans them (one stream per pool, in `demoPoolSpecs` order). */
 function planAll(seed: number, days: number) {
   return DEMO_CHAINS.flatMap((chain) =>
-    [...chain.pairs, ...chain.lending].map((spec, i) => ({
+    demoPoolSpecs(chain).map(({ spec, name, protocol }, i) => ({
       chainId: chain.chainId,
-      name: "base" in spec ? `${spec.base}-${spec.quote}` : spec.symbol,
+      name,
+      protocol,
       plan: planDemoPool({ spec, days, rng: createPrng(mixSeed(seed, chain.chainId, 1 + i)) }),
     })),
   );
@@ -136,24 +137,50 @@ describe("planDemoPool", function () {
 
   it("with the default seed, spreads the demo's 120-day horizons from 90 days down to none", function () {
     const outcomes = planAll(1, 120).map((p) => ({ ...p, horizon: horizonOf(depth(p.plan)) }));
+    expect(outcomes).to.have.length(17);
     const byHorizon = (h: string) => outcomes.filter((o) => o.horizon === h).length;
-    expect(byHorizon("90")).to.be.within(3, 6);
+    expect(byHorizon("90")).to.be.within(5, 8);
     expect(byHorizon("60") + byHorizon("30")).to.be.at.least(3);
     expect(byHorizon("14") + byHorizon("7")).to.be.at.least(3);
     expect(byHorizon("none")).to.equal(1);
     // Every chain keeps at least one attested pool, and the steady WETH-USDC pairs keep 90 days.
     for (const chain of DEMO_CHAINS) {
       expect(outcomes.some((o) => o.chainId === chain.chainId && o.horizon !== "none")).to.equal(true);
-      expect(outcomes.find((o) => o.chainId === chain.chainId && o.name === "WETH-USDC")!.horizon).to.equal("90");
+      const steady = outcomes.find(
+        (o) => o.chainId === chain.chainId && o.protocol === "uniswap-v2" && o.name === "WETH-USDC",
+      );
+      expect(steady!.horizon).to.equal("90");
     }
   });
 
   it("keeps WETH-USDC on every chain attestable on a 16-day history (what the end-to-end test runs)", function () {
     for (let seed = 1; seed <= 10; seed++) {
       for (const p of planAll(seed, 16).filter((o) => o.name === "WETH-USDC")) {
-        expect(horizonOf(depth(p.plan)), `seed ${seed} chain ${p.chainId}`).to.equal("7");
+        expect(horizonOf(depth(p.plan)), `seed ${seed} chain ${p.chainId} ${p.protocol}`).to.equal("7");
       }
     }
+  });
+
+  it("plans the second venue's pairs on streams after the first 15 pools, so those keep their plans", function () {
+    expect(DEMO_CHAINS.map((chain) => demoPoolSpecs(chain).map((p) => `${p.protocol} ${p.name}`))).to.deep.equal([
+      [
+        "uniswap-v2 WETH-USDC",
+        "uniswap-v2 WBTC-USDC",
+        "uniswap-v2 LINK-WETH",
+        "aave-v3 USDC",
+        "aave-v3 WETH",
+        "sushiswap-v2 WETH-USDC",
+      ],
+      [
+        "uniswap-v2 WETH-USDC",
+        "uniswap-v2 ARB-USDC",
+        "uniswap-v2 WBTC-WETH",
+        "aave-v3 USDC",
+        "aave-v3 WETH",
+        "sushiswap-v2 ARB-WETH",
+      ],
+      ["uniswap-v2 WETH-USDC", "uniswap-v2 cbETH-WETH", "uniswap-v2 AERO-USDC", "aave-v3 USDC", "aave-v3 WETH"],
+    ]);
   });
 
   describe("validations", function () {

@@ -1,8 +1,8 @@
 import { expect } from "chai";
-import { createPublicClient, http, parseAbi, type PublicClient } from "viem";
+import { createPublicClient, http, parseAbi, parseAbiItem, type Address, type PublicClient } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { DemoChainError } from "../../src/errors/chain";
-import { DEMO_CHAINS } from "../../src/demo/demoConfig";
+import { DEMO_CHAINS, demoPoolSpecs } from "../../src/demo/demoConfig";
 import { createPrng, mixSeed } from "../../src/demo/prng";
 import { planDemoPool } from "../../src/demo/planDemoPool";
 import { startDemoChains, type DemoChains, type DemoDay } from "../../src/demo/startDemoChains";
@@ -16,7 +16,10 @@ const registryAbi = parseAbi([
   "function getAttester(address attester) view returns (AttesterInfo)",
   "function minBond() view returns (uint256)",
 ]);
-const lpAbi = parseAbi(["function totalSupply() view returns (uint256)"]);
+const lpAbi = parseAbi(["function totalSupply() view returns (uint256)", "function factory() view returns (address)"]);
+const swapEvent = parseAbiItem(
+  "event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)",
+);
 
 /** Reserves of every AMM pool and supplied amount of every lending pool, keyed by chain and address. */
 async function snapshot(demo: DemoChains): Promise<Record<string, Record<string, string | number>>> {
@@ -40,8 +43,8 @@ describe("startDemoChains", function () {
   let demo: DemoChains;
   const days: DemoDay[] = [];
   const depthsOnDay: number[] = [];
-  /** Chain 1, per day, in DEMO_CHAINS order: each pair's LP supply, then each reserve's supplied and borrowed. */
-  const steeredOnDay: { lpSupply: bigint[]; supplied: bigint[]; borrowed: bigint[] }[] = [];
+  /** Chain 1, per day, in pool order: each pair's LP supply, then each reserve's supplied, borrowed and supply rate. */
+  const steeredOnDay: { lpSupply: bigint[]; supplied: bigint[]; borrowed: bigint[]; rate: number[] }[] = [];
   const lines: string[] = [];
   let startedAt: number;
 
@@ -77,6 +80,7 @@ describe("startDemoChains", function () {
           ),
           supplied: pools.filter((p) => p.kind === "lending").map((p) => BigInt(byAddress(p.address).state.supplied)),
           borrowed: pools.filter((p) => p.kind === "lending").map((p) => BigInt(byAddress(p.address).state.borrowed)),
+          rate: pools.filter((p) => p.kind === "lending").map((p) => byAddress(p.address).supplyRatePercent!),
         });
       },
     });
@@ -94,15 +98,59 @@ describe("startDemoChains", function () {
     }
   });
 
-  it("lists three Uniswap V2 pairs and two Aave v3 reserves per chain", function () {
+  it("lists three Uniswap V2 pairs and two Aave v3 reserves per chain, and SushiSwap V2 pairs on 1 and 42161", function () {
+    const sushi: Record<number, string[]> = { 1: ["WETH-USDC"], 42161: ["ARB-WETH"], 8453: [] };
     for (const chainId of [1, 42161, 8453]) {
       const pools = demo.pools.filter((p) => p.chainId === chainId);
       expect(pools.filter((p) => p.kind === "amm" && p.protocol === "uniswap-v2")).to.have.length(3);
+      expect(pools.filter((p) => p.protocol === "sushiswap-v2").map((p) => p.symbol)).to.deep.equal(sushi[chainId]);
       const lending = pools.filter((p) => p.kind === "lending" && p.protocol === "aave-v3");
       expect(lending.map((p) => p.symbol)).to.deep.equal(["USDC", "WETH"]);
       for (const p of lending) expect(p.lendingPool).to.match(/^0x[0-9a-fA-F]{40}$/);
     }
+    expect(demo.pools).to.have.length(17);
     expect(demo.tokens[1].USDC.decimals).to.equal(6);
+  });
+
+  it("deploys the second venue as its own factory running the Uniswap V2 pair bytecode", async function () {
+    for (const chainId of [1, 42161]) {
+      const client = createPublicClient({ transport: http(demo.chains.find((c) => c.chainId === chainId)!.rpcUrl) });
+      const factoryOf = (address: Address) => client.readContract({ address, abi: lpAbi, functionName: "factory" });
+      const uni = demo.pools.find((p) => p.chainId === chainId && p.protocol === "uniswap-v2")!;
+      const sushi = demo.pools.find((p) => p.chainId === chainId && p.protocol === "sushiswap-v2")!;
+      expect(await factoryOf(sushi.address)).to.not.equal(await factoryOf(uni.address));
+      expect(await client.getCode({ address: sushi.address })).to.equal(await client.getCode({ address: uni.address }));
+    }
+  });
+
+  it("swaps on every pair every day, in sessions spread through the day", async function () {
+    for (const chain of demo.chains) {
+      const client = createPublicClient({ transport: http(chain.rpcUrl) }) as PublicClient;
+      const pairs = demo.pools.filter((p) => p.chainId === chain.chainId && p.kind === "amm");
+      const logs = await client.getLogs({
+        address: pairs.map((p) => p.address),
+        event: swapEvent,
+        fromBlock: 0n,
+        toBlock: "latest",
+      });
+      const ends = days.map((d) => d.blocks.find((b) => b.chainId === chain.chainId)!.blockNumber);
+      const dayOf = (block: bigint) => ends.findIndex((end) => block <= end);
+      for (let d = 0; d < DAYS; d++) {
+        const today = logs.filter((log) => dayOf(log.blockNumber) === d);
+        for (const pair of pairs) {
+          const own = today.filter((log) => log.address.toLowerCase() === pair.address.toLowerCase());
+          expect(own.length, `chain ${chain.chainId} ${pair.protocol} ${pair.symbol} day ${d}`).to.be.at.least(1);
+        }
+        if (d === 0) continue; // day 0 follows the setup, an hour before its end
+        const times = await Promise.all(
+          [today[0], today[today.length - 1]].map(async (log) =>
+            Number((await client.getBlock({ blockNumber: log.blockNumber })).timestamp),
+          ),
+        );
+        // Several trading sessions through the day, not one moment.
+        expect(times[1] - times[0], `chain ${chain.chainId} day ${d}`).to.be.greaterThan(3600);
+      }
+    }
   });
 
   it("awaits onDay once per day, a day apart, the last at the present", function () {
@@ -128,20 +176,27 @@ describe("startDemoChains", function () {
 
   it("steers every pool on chain 1 to its planned liquidity and utilisation each day", function () {
     const chain = DEMO_CHAINS[0];
-    const specs = [...chain.pairs, ...chain.lending];
-    const plans = specs.map((spec, i) => planDemoPool({ spec, days: DAYS, rng: createPrng(mixSeed(7, 1, 1 + i)) }));
+    const specs = demoPoolSpecs(chain);
+    const plans = specs.map((p, i) =>
+      planDemoPool({ spec: p.spec, days: DAYS, rng: createPrng(mixSeed(7, 1, 1 + i)) }),
+    );
+    const planOf = (pool: { protocol: string; symbol: string }) =>
+      plans[specs.findIndex((p) => p.protocol === pool.protocol && p.name === pool.symbol)];
+    const pools = demo.pools.filter((p) => p.chainId === 1);
+    const pairs = pools.filter((p) => p.kind === "amm");
+    const reserves = pools.filter((p) => p.kind === "lending");
     const ratio = (a: bigint, b: bigint) => Number((a * 10n ** 12n) / b) / 1e12;
     expect(steeredOnDay).to.have.length(DAYS);
     for (let d = 0; d < DAYS; d++) {
-      chain.pairs.forEach((_, i) => {
+      pairs.forEach((pair, i) => {
         // LP supply relative to day 0 (which the plan pins at 1): exact up to rounding.
         expect(ratio(steeredOnDay[d].lpSupply[i], steeredOnDay[0].lpSupply[i])).to.be.closeTo(
-          plans[i].liquidity[d],
+          planOf(pair).liquidity[d],
           1e-6,
         );
       });
-      chain.lending.forEach((_, i) => {
-        const plan = plans[chain.pairs.length + i];
+      reserves.forEach((reserve, i) => {
+        const plan = planOf(reserve);
         const { supplied, borrowed } = steeredOnDay[d];
         // Interest accrues between the day's transactions and its last block: within 0.1 %.
         expect(ratio(supplied[i], steeredOnDay[0].supplied[i])).to.be.closeTo(
@@ -150,6 +205,16 @@ describe("startDemoChains", function () {
         );
         expect(ratio(borrowed[i], supplied[i])).to.be.closeTo(plan.utilization![d], 1e-3);
       });
+    }
+  });
+
+  it("moves each reserve's exitable liquidity and supply rate from day to day", function () {
+    for (let i = 0; i < 2; i++) {
+      const exitable = steeredOnDay.map((day) => day.supplied[i] - day.borrowed[i]);
+      const rates = steeredOnDay.map((day) => day.rate[i]);
+      expect(new Set(exitable).size, `reserve ${i} exitable`).to.equal(DAYS);
+      expect(new Set(rates).size, `reserve ${i} rate`).to.equal(DAYS);
+      for (const rate of rates) expect(rate).to.be.greaterThan(0);
     }
   });
 
@@ -183,7 +248,7 @@ describe("startDemoChains", function () {
       const client = createPublicClient({ transport: http(chain.rpcUrl) }) as PublicClient;
       const result = await readPools({ client, pools: demo.pools.filter((p) => p.chainId === chain.chainId) });
       expect(result.failures).to.deep.equal([]);
-      expect(result.observations).to.have.length(5);
+      expect(result.observations).to.have.length(chain.chainId === 8453 ? 5 : 6);
       for (const o of result.observations) {
         expect(o.depthUsd).to.be.greaterThan(100_000);
         if (o.kind === "lending") {
@@ -195,7 +260,10 @@ describe("startDemoChains", function () {
   });
 
   it("logs readable progress lines", function () {
-    expect(lines.some((l) => /^chain 1: .*3 pairs/.test(l))).to.equal(true);
+    expect(lines.some((l) => /^chain 1: .*uniswap-v2 factory 0x[0-9a-fA-F]{40}, 3 pairs/.test(l))).to.equal(true);
+    expect(lines.some((l) => /^chain 42161: sushiswap-v2 factory .*Uniswap V2 bytecode.*1 pair$/.test(l))).to.equal(
+      true,
+    );
     expect(lines.some((l) => /AttestationRegistry 0x[0-9a-fA-F]{40}/.test(l))).to.equal(true);
     expect(lines.some((l) => l.startsWith(`demo: ${DAYS} day(s) on 3 chains`))).to.equal(true);
     // The scripted decline of ARB-USDC (liquidity mining ended) is announced.

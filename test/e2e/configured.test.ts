@@ -51,7 +51,7 @@ describe("npm start with configuration (RPC_URL_<id>, POOLS_FILE, feeds, key, re
   });
 
   it("runs against the configured chains and pools, not the demo", async function () {
-    expect(job.output).to.match(/configured: 15 pool\(s\) on chain\(s\) 1, 8453, 42161/);
+    expect(job.output).to.match(/configured: 17 pool\(s\) on chain\(s\) 1, 8453, 42161/);
     expect(job.output).to.not.match(/demo: starting/);
     const body = (await (await fetch(`${base}/api/v1/pools`)).json()) as { pools: { id: string; stale: boolean }[] };
     expect(body.pools.map((p) => p.id).sort()).to.deep.equal(

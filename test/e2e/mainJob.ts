@@ -25,7 +25,7 @@ export function baseEnv(): Record<string, string> {
     Object.entries(process.env).filter(
       (entry): entry is [string, string] =>
         entry[1] !== undefined &&
-        !/^(RPC_URL_|POOLS_FILE|ATTESTER_|REGISTRY_|DATABASE_URL|DEFILLAMA_|MERKL_|HARDHAT_|TS_NODE_|npm_)/.test(
+        !/^(RPC_URL_|POOLS_FILE|ATTESTER_|REGISTRY_|DATABASE_URL|API_KEYS|DEFILLAMA_|MERKL_|HARDHAT_|TS_NODE_|npm_)/.test(
           entry[0],
         ),
     ),

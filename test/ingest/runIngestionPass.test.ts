@@ -94,6 +94,7 @@ describe("runIngestionPass", function () {
       "defillama-yields",
       "issue",
       "merkl",
+      "swaps:1",
     ]);
     expect(report.observedPools).to.equal(2);
 

@@ -6,6 +6,7 @@ import { getHealth } from "../../src/read/getHealth";
 import { getPoolAttestation } from "../../src/read/getPoolAttestation";
 import { listPools } from "../../src/read/listPools";
 import { resolvePool } from "../../src/read/resolvePool";
+import { setIssueVerdict } from "../../src/storage/pools";
 import { NOW, POOLS, openTempStore, seed } from "../service/helper";
 
 /** The readers every surface shares, called directly: they throw domain errors, never HTTP ones. */
@@ -88,6 +89,15 @@ describe("read layer (src/read, real SQLite)", function () {
       expect((error as NoAttestationError).reason)
         .to.be.a("string")
         .and.not.equal("");
+    });
+  });
+
+  describe("getPoolAttestation, after an issuance check", function () {
+    it("gives the issuer's own verdict as the reason (it knows campaign ends; the history alone does not)", async function () {
+      const verdict = "the first known campaign ends in 5 days, below the shortest horizon (7 days)";
+      await setIssueVerdict(context.db, { chainId: 1, address: POOLS.ausdc, reason: verdict, checkedAt: NOW });
+      const error = await thrown(getPoolAttestation(context, { id: `1:${POOLS.ausdc}` }));
+      expect((error as NoAttestationError).reason).to.equal(`${verdict}.`);
     });
   });
 

@@ -1,6 +1,4 @@
 import {
-  createPublicClient,
-  custom,
   getAddress,
   isAddress,
   parseAbi,
@@ -11,6 +9,7 @@ import {
 import { ReadPoolsError } from "../../errors/chain";
 import { MULTICALL3_ADDRESS } from "../../abi/multicall3";
 import { getExitCapacity, toUnits } from "../../model/pairMath";
+import { countingClient } from "./countingClient";
 
 /** A pool to read on chain. Lending pools are addressed by their reserve's aToken. */
 export interface OnchainPoolRef {
@@ -184,24 +183,6 @@ export async function readPools(parameters: ReadPoolsParameters): Promise<ReadPo
   }
   observations.push(...observeLendings(lendings, tokenData, debts, price, fail));
   return { blockNumber, observedAt, observations, failures, rpcRequests: requests() };
-}
-
-/** Wraps the caller's client so that every request is counted, whatever the caller's transport does. */
-function countingClient(client: PublicClient): { counted: PublicClient; requests: () => number } {
-  let rpcRequests = 0;
-  const counted = createPublicClient({
-    chain: client.chain,
-    transport: custom(
-      {
-        request: (args: { method: string; params?: unknown }) => {
-          rpcRequests++;
-          return client.request(args as never);
-        },
-      },
-      { retryCount: 0 },
-    ),
-  });
-  return { counted: counted as PublicClient, requests: () => rpcRequests };
 }
 
 /** A multicall at `blockNumber` with the caller's batch size and Multicall3 (or deployless) choice. */

@@ -4,6 +4,13 @@ import type { SourceReport } from "../../storage/ingestRuns";
 import { readPools, type OnchainPoolRef } from "../onchain/readPools";
 import type { OnchainReading } from "../rows/poolValues";
 import { failedReport, errorMessage, type StepResult } from "./stepResult";
+import type { PinnedBlock } from "./swapLogs";
+
+/** What one chain's read gave: the block it was pinned to (null when the chain could not be read) and the readings. */
+export interface ChainRead {
+  pinned: PinnedBlock | null;
+  readings: OnchainReading[];
+}
 
 /** Parameters of {@link readChainStep}. */
 export interface ReadChainStepParameters {
@@ -20,12 +27,13 @@ export interface ReadChainStepParameters {
  * the report's error and the others are still returned (report not ok, rows > 0); a chain that cannot be read at all
  * is reported with 0 rows. Never throws.
  *
- * @returns the chain's report and one {@link OnchainReading} per observed pool.
+ * @returns the chain's report, its pinned block and one {@link OnchainReading} per observed pool.
  */
-export async function readChainStep(parameters: ReadChainStepParameters): Promise<StepResult<OnchainReading[]>> {
+export async function readChainStep(parameters: ReadChainStepParameters): Promise<StepResult<ChainRead>> {
   const { chainId, pools, client, log } = parameters;
   const name = `chain:${chainId}`;
-  if (!client) return { report: { ok: false, error: "no RPC client configured for this chain", rows: 0 }, data: [] };
+  const none: ChainRead = { pinned: null, readings: [] };
+  if (!client) return { report: { ok: false, error: "no RPC client configured for this chain", rows: 0 }, data: none };
   try {
     const result = await readPools({ client, pools: pools.map((p) => onchainRef(chainId, p)) });
     const block = result.blockNumber.toString();
@@ -36,10 +44,10 @@ export async function readChainStep(parameters: ReadChainStepParameters): Promis
       rows: result.observations.length,
       ...(failed.length > 0 ? { error: `${failed.length} pool(s) failed: ${failed.join("; ").slice(0, 500)}` } : {}),
     };
-    return { report, data };
+    return { report, data: { pinned: { block: result.blockNumber, time: result.observedAt }, readings: data } };
   } catch (error) {
     log(`${name}: ${errorMessage(error)}`);
-    return { report: failedReport(error), data: [] };
+    return { report: failedReport(error), data: none };
   }
 }
 

@@ -14,6 +14,8 @@ export async function explainNoAttestation({ db, freshnessWindowS, now }: ReadCo
   const stale = isStale({ observedAt, now: now(), windowS: freshnessWindowS })
     ? " Its last depth observation is older than the freshness window."
     : "";
+  // The issuer's own verdict from its last check is authoritative (it also knows campaign ends, which cap a horizon).
+  if (pool.issue_reason !== null && pool.issue_reason !== "") return `${pool.issue_reason}.${stale}`;
   let verdict: string;
   try {
     const result = computeHorizon({

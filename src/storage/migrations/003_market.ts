@@ -84,14 +84,17 @@ async function createActivityAndVolume(db: Kysely<unknown>): Promise<void> {
     .addColumn("swaps", "integer", (c) => c.notNull())
     .addPrimaryKeyConstraint("pool_volume_hourly_pk", ["chain_id", "address", "hour"])
     .execute();
+  await db.schema.createIndex("pool_volume_hourly_hour_idx").on("pool_volume_hourly").column("hour").execute();
 
-  // Where each log reader resumes: the first block not read yet (decimal text), per source and contract.
+  // Where each log reader resumes: the first block not read yet (decimal text), per source and contract, and the
+  // timestamp of the last block read (the days between it and the next read's end are covered by that read).
   await db.schema
     .createTable("log_cursors")
     .addColumn("source", "text", (c) => c.notNull())
     .addColumn("chain_id", "integer", (c) => c.notNull())
     .addColumn("address", "text", (c) => c.notNull())
     .addColumn("next_block", "text", (c) => c.notNull())
+    .addColumn("last_block_time", "bigint", (c) => c.notNull())
     .addColumn("updated_at", "bigint", (c) => c.notNull())
     .addPrimaryKeyConstraint("log_cursors_pk", ["source", "chain_id", "address"])
     .execute();

@@ -11,7 +11,10 @@ export interface RouteAnswer {
 }
 export type Route = (request: { path: string; query: URLSearchParams; count: number }) => RouteAnswer;
 
-/** A real loopback HTTP server answering by path (`/pools`, `/chart/x` …), counting requests per path. */
+/**
+ * A real loopback HTTP server answering by path (`/pools`, `/chart/x` …, or a prefix such as `/prices/current/*`),
+ * counting requests per path.
+ */
 export interface RouteServer {
   url: string;
   routes: Map<string, Route>;
@@ -31,7 +34,11 @@ export async function startRouteServer(routes: Record<string, Route> = {}): Prom
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const count = (counts.get(url.pathname) ?? 0) + 1;
     counts.set(url.pathname, count);
-    const route = table.get(url.pathname);
+    // An exact path first, else the longest route ending in `*` whose prefix the path starts with.
+    const prefixed = [...table.keys()]
+      .filter((key) => key.endsWith("*") && url.pathname.startsWith(key.slice(0, -1)))
+      .sort((a, b) => b.length - a.length)[0];
+    const route = table.get(url.pathname) ?? (prefixed === undefined ? undefined : table.get(prefixed));
     const answer: RouteAnswer = route
       ? route({ path: url.pathname, query: url.searchParams, count })
       : { status: 404, body: { error: "not found" } };

@@ -42,20 +42,31 @@ describe("poolValues", () => {
     ).to.deep.equal({ defillama_id: "uuid-1", merkl_id: "m" });
   });
 
-  it("takes depth, exitability and supply rate from the reading, with the block's time and number", () => {
+  it("takes depth, exitability and supply rate from the reading, each with its own time and the block", () => {
     const values = poolValues({
-      config,
-      reading: reading({ depthUsd: 10, exitableUsd: 8, supplyRatePercent: 3.1 }),
+      config: { ...config, kind: "lending" },
+      reading: { ...reading({ kind: "lending", depthUsd: 10, exitableUsd: 8, supplyRatePercent: 3.1 }), valuedAt: 900 },
       feedsObservedAt: 2000,
     });
     expect(values).to.deep.equal({
       state_json: JSON.stringify({ reserve0: "1" }),
       depth_usd: 10,
-      depth_observed_at: 1000,
+      depth_observed_at: 900,
       depth_block: "42",
       exitable_usd: 8,
+      exitable_observed_at: 900,
       supply_rate_percent: 3.1,
       supply_rate_observed_at: 1000,
+    });
+  });
+
+  it("never sets exitability on an AMM pool, and values depth at the block's time by default", () => {
+    const values = poolValues({ config, reading: reading({ depthUsd: 10, exitableUsd: 8 }), feedsObservedAt: 2000 });
+    expect(values).to.deep.equal({
+      state_json: JSON.stringify({ reserve0: "1" }),
+      depth_usd: 10,
+      depth_observed_at: 1000,
+      depth_block: "42",
     });
   });
 
@@ -68,16 +79,24 @@ describe("poolValues", () => {
     expect(values).to.deep.equal({ state_json: JSON.stringify({ reserve0: "1" }) });
   });
 
-  it("takes TVL, APY and 24 h volume from the yields feed at the feeds' time, skipping missing ones", () => {
+  it("takes TVL and APY from the yields feed, the APY's time only with an APY, and never the feed's volume", () => {
     expect(poolValues({ config, llama, feedsObservedAt: 2000 })).to.deep.equal({
       tvl_usd: 2_000_000,
-      apy_percent: 4.2,
       feed_observed_at: 2000,
-      volume_24h_usd: 123,
-      volume_observed_at: 2000,
+      apy_percent: 4.2,
+      apy_observed_at: 2000,
     });
     expect(
       poolValues({ config, llama: { ...llama, apy: null, volumeUsd1d: undefined }, feedsObservedAt: 2000 }),
     ).to.deep.equal({ tvl_usd: 2_000_000, feed_observed_at: 2000 });
+  });
+
+  it("takes the 24 h volume from the swap logs for an AMM pool only", () => {
+    const volume = { usd: 1234.5, observedAt: 1900 };
+    expect(poolValues({ config, volume, feedsObservedAt: 2000 })).to.deep.equal({
+      volume_24h_usd: 1234.5,
+      volume_observed_at: 1900,
+    });
+    expect(poolValues({ config: { ...config, kind: "lending" }, volume, feedsObservedAt: 2000 })).to.deep.equal({});
   });
 });

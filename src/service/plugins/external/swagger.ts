@@ -20,7 +20,11 @@ export default fp(
           { name: "attestations", description: "Signed attestations and their verification" },
           { name: "pools", description: "Tracked pools" },
           { name: "service", description: "Probes and metadata" },
+          { name: "liquidity", description: "Keyed writes: liquidity requests (Authorization: Bearer <API key>)" },
         ],
+        components: {
+          securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "an API key (docs/keys.md)" } },
+        },
       },
     });
   },

@@ -1,0 +1,93 @@
+import type { Kysely } from "kysely";
+import type { Database, TokenPrice } from "../../storage/schema";
+import { getTokenPrices } from "../../storage/tokenPrices";
+import { DEFILLAMA_CHAINS } from "../feeds/defillamaDexVolumes";
+import { fetchDefillamaCoinPrices } from "../feeds/defillamaCoins";
+import type { FeedRequestOptions } from "../feeds/fetchJson";
+import type { PriceQuote } from "../rows/priceReading";
+import { errorMessage, requestsReport, type StepResult } from "./stepResult";
+
+/** The source name of DefiLlama's coin prices in reports and in `token_prices.source`. */
+export const COINS_SOURCE = "defillama-coins";
+
+/** Coins per request: keeps the URL short (about 50 characters a coin). */
+const COINS_PER_REQUEST = 50;
+
+/** The prices a pass values USD figures with when the coins API is configured. */
+export interface CoinPrices {
+  /** By `<chainId>:<token>` (lower case): this pass's answer, else the cached one (with its older timestamp). */
+  quotes: Map<string, PriceQuote>;
+  /** This pass's answers, to cache in `token_prices`. */
+  rows: TokenPrice[];
+}
+
+/** Parameters of {@link readCoinPricesStep}. */
+export interface ReadCoinPricesStepParameters {
+  /** The store, read only: the cached prices a failed or partial answer falls back to. */
+  db: Kysely<Database>;
+  coinsUrl: string | undefined;
+  /** The tokens of this pass's on-chain readings. */
+  tokens: readonly { chainId: number; token: string }[];
+  feedOptions: FeedRequestOptions;
+  log: (line: string) => void;
+}
+
+/**
+ * Source `defillama-coins`: current USD prices of the readings' tokens from DefiLlama's coins API, 50 coins a
+ * request. Not configured (no report, null: prices stay the ones derived on chain) without a URL. A token the answer
+ * lacks, or every token when the API fails, falls back to its cached price, whose older timestamp makes what it
+ * prices stale after the freshness window. Rows: tokens priced by this pass's answer. Throws only when the store
+ * cannot be read.
+ *
+ * @param {@link ReadCoinPricesStepParameters}
+ */
+export async function readCoinPricesStep(
+  parameters: ReadCoinPricesStepParameters,
+): Promise<StepResult<CoinPrices | null>> {
+  const { db, coinsUrl, feedOptions, log } = parameters;
+  if (!coinsUrl) return { report: undefined, data: null };
+  const quotes = new Map<string, PriceQuote>();
+  const chainIds = [...new Set(parameters.tokens.map((t) => t.chainId))];
+  for (const chainId of chainIds) {
+    for (const [token, row] of await getTokenPrices(db, { chainId, source: COINS_SOURCE })) {
+      quotes.set(`${chainId}:${token}`, { usd: row.price_usd, at: row.observed_at, source: COINS_SOURCE });
+    }
+  }
+  const wanted = new Map<string, { chainId: number; token: string }>();
+  for (const { chainId, token } of parameters.tokens) {
+    const slug = DEFILLAMA_CHAINS[chainId]?.slug;
+    if (slug) wanted.set(`${slug}:${token.toLowerCase()}`, { chainId, token: token.toLowerCase() });
+  }
+  const keys = [...wanted.keys()];
+  const rows: TokenPrice[] = [];
+  const priced = new Set<string>();
+  const errors: string[] = [];
+  for (let i = 0; i < keys.length; i += COINS_PER_REQUEST) {
+    const chunk = keys.slice(i, i + COINS_PER_REQUEST);
+    try {
+      const answer = await fetchDefillamaCoinPrices({ ...feedOptions, coinsUrl, coins: chunk });
+      for (const key of chunk) {
+        const coin = answer.get(key);
+        const { chainId, token } = wanted.get(key)!;
+        if (!coin) continue;
+        priced.add(key);
+        rows.push({
+          chain_id: chainId,
+          token,
+          price_usd: coin.price,
+          observed_at: coin.timestamp,
+          source: COINS_SOURCE,
+        });
+        const cached = quotes.get(`${chainId}:${token}`);
+        if (!cached || cached.at <= coin.timestamp) {
+          quotes.set(`${chainId}:${token}`, { usd: coin.price, at: coin.timestamp, source: COINS_SOURCE });
+        }
+      }
+    } catch (error) {
+      errors.push(errorMessage(error));
+    }
+  }
+  const missing = keys.filter((key) => !priced.has(key));
+  if (missing.length > 0 && errors.length === 0) log(`${COINS_SOURCE}: no price for ${missing.join(", ")}`);
+  return { report: requestsReport(rows.length, errors), data: { quotes, rows } };
+}

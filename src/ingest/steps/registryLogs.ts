@@ -1,0 +1,148 @@
+import type { Kysely } from "kysely";
+import type { AbiEvent, Address, Hex, PublicClient } from "viem";
+import { attestationRegistryAbi } from "../../abi/attestationRegistryAbi";
+import { getLogCursors, type LogCursorPosition } from "../../storage/logCursors";
+import type { Database } from "../../storage/schema";
+import { findDeployBlock } from "../onchain/blockSearch";
+import { getBlockTimes } from "../onchain/blockTimes";
+import { countingClient } from "../onchain/countingClient";
+import { readLogRanges } from "../onchain/readLogRanges";
+import { planLogRanges } from "../rows/logRanges";
+import { errorMessage, type StepResult } from "./stepResult";
+import type { LogReadOptions, PinnedBlock } from "./swapLogs";
+
+/** The `log_cursors.source` (and report name) of the AttestationRegistry's events. */
+export const REGISTRY_SOURCE = "registry";
+
+/** Every event of the AttestationRegistry ABI. */
+const registryEvents = attestationRegistryAbi.filter(
+  (item): item is Extract<typeof item, { type: "event" }> => item.type === "event",
+) as unknown as AbiEvent[];
+
+/** One registry event as read from its log. */
+export interface RegistryLogEvent {
+  eventName: string;
+  args: Record<string, unknown>;
+  block: bigint;
+  logIndex: number;
+  transactionHash: Hex;
+  /** The block's timestamp, Unix seconds. */
+  time: number;
+}
+
+/** What the registry step read: events from the cursor on, in chain order. */
+export interface RegistryRead {
+  chainId: number;
+  address: string;
+  from: LogCursorPosition;
+  /** Whether `from` is the stored cursor (false: the first read, from the deployment block). */
+  fromStored: boolean;
+  /** The last block read. */
+  readTo: bigint;
+  readToTime: number;
+  events: RegistryLogEvent[];
+  rpcRequests: number;
+}
+
+/** Parameters of {@link readRegistryStep}. */
+export interface ReadRegistryStepParameters {
+  /** The store, read only: the `registry` cursor. */
+  db: Kysely<Database>;
+  registry: { chainId: number; address: Address };
+  /** The registry chain's client; without one the source is reported as failing. */
+  client: PublicClient | undefined;
+  /** The block this pass read the registry's chain at; read from the client ("latest") when the chain has no pool. */
+  pinned?: PinnedBlock | undefined;
+  options: LogReadOptions;
+  log: (line: string) => void;
+}
+
+/**
+ * Source `registry`: the configured AttestationRegistry's events (every event of its ABI) from the cursor up to the
+ * pinned block, in ranges of `rangeBlocks`. The first read starts at the registry's deployment block (found by
+ * halving on `eth_getCode`). Each event carries its block's time. Writes nothing: the events and the cursor are
+ * written by the pass's transaction. Rows: events read. Throws only when the store cannot be read.
+ *
+ * @param {@link ReadRegistryStepParameters}
+ */
+export async function readRegistryStep(
+  parameters: ReadRegistryStepParameters,
+): Promise<StepResult<RegistryRead | null>> {
+  const { db, registry, options, log } = parameters;
+  if (!parameters.client) {
+    return {
+      report: { ok: false, rows: 0, error: `no RPC client for the registry's chain ${registry.chainId}` },
+      data: null,
+    };
+  }
+  const address = registry.address.toLowerCase();
+  const stored = (await getLogCursors(db, { source: REGISTRY_SOURCE, chainId: registry.chainId })).get(address);
+  const { counted, requests } = countingClient(parameters.client);
+  try {
+    const pinned = parameters.pinned ?? (await latestBlock(counted));
+    let from = stored;
+    if (!from) {
+      const deployed = await findDeployBlock({ client: counted, address: registry.address, upTo: pinned.block });
+      if (deployed === null) throw new Error(`no contract at ${registry.address} at block ${pinned.block}`);
+      from = { address, nextBlock: deployed, lastBlockTime: 0 };
+    }
+    const groups = planLogRanges({
+      members: [from],
+      toBlock: pinned.block,
+      rangeBlocks: options.rangeBlocks,
+      maxRanges: options.maxRangesPerPass,
+    });
+    const read = await readLogRanges({ client: counted, groups, events: registryEvents });
+    const member = read.members[0];
+    if (!member || member.readTo === null) {
+      if (read.error !== undefined) throw read.error;
+      return { report: { ok: true, rows: 0 }, data: null }; // already read past the pinned block
+    }
+    const known = new Map<bigint, number>([[pinned.block, pinned.time]]);
+    for (const l of member.logs) if (l.blockTimestamp !== undefined) known.set(l.blockNumber, l.blockTimestamp);
+    const times = await getBlockTimes({
+      client: counted,
+      blocks: [member.readTo, ...member.logs.map((l) => l.blockNumber)],
+      known,
+    });
+    const events = member.logs
+      .map((l): RegistryLogEvent => ({
+        eventName: l.eventName,
+        args: l.args,
+        block: l.blockNumber,
+        logIndex: l.logIndex,
+        transactionHash: l.transactionHash,
+        time: times.get(l.blockNumber)!,
+      }))
+      .sort((a, b) => (a.block === b.block ? a.logIndex - b.logIndex : a.block < b.block ? -1 : 1));
+    const data: RegistryRead = {
+      chainId: registry.chainId,
+      address,
+      from,
+      fromStored: stored !== undefined,
+      readTo: member.readTo,
+      readToTime: times.get(member.readTo)!,
+      events,
+      rpcRequests: requests(),
+    };
+    if (read.error !== undefined) {
+      return {
+        report: {
+          ok: false,
+          rows: events.length,
+          error: `eth_getLogs failed: ${errorMessage(read.error)}`.slice(0, 500),
+        },
+        data,
+      };
+    }
+    return { report: { ok: true, rows: events.length }, data };
+  } catch (error) {
+    log(`${REGISTRY_SOURCE}: ${errorMessage(error)}`);
+    return { report: { ok: false, rows: 0, error: errorMessage(error).slice(0, 500) }, data: null };
+  }
+}
+
+async function latestBlock(client: PublicClient): Promise<PinnedBlock> {
+  const block = await client.getBlock({ blockTag: "latest" });
+  return { block: block.number, time: Number(block.timestamp) };
+}

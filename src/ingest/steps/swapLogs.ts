@@ -1,0 +1,215 @@
+import type { Kysely } from "kysely";
+import { parseAbiItem, type PublicClient } from "viem";
+import { getLogCursors, type LogCursorPosition } from "../../storage/logCursors";
+import { utcDay } from "../../storage/poolDaily";
+import type { Database } from "../../storage/schema";
+import { findFirstBlockAtOrAfter } from "../onchain/blockSearch";
+import { getBlockTimes, resolveBlockHours } from "../onchain/blockTimes";
+import { countingClient } from "../onchain/countingClient";
+import { readLogRanges, type MemberLogs } from "../onchain/readLogRanges";
+import { planLogRanges } from "../rows/logRanges";
+import type { SwapEvent } from "../rows/swapVolume";
+import { errorMessage, type StepResult } from "./stepResult";
+
+/** The `log_cursors.source` of the pools' `Swap` logs. */
+export const SWAPS_SOURCE = "swaps";
+
+/** Uniswap V2's `Swap` event. */
+export const swapEvent = parseAbiItem(
+  "event Swap(address indexed sender, uint amount0In, uint amount1In, uint amount0Out, uint amount1Out, address indexed to)",
+);
+
+/** How log readers page through blocks (`RunIngestionPassParameters.logs`). */
+export interface LogReadOptions {
+  /** Most blocks in one `eth_getLogs` request. Default 2000. */
+  rangeBlocks: number;
+  /** Most `eth_getLogs` requests per chain and source in one pass; the rest is caught up by the next passes. Default 200. */
+  maxRangesPerPass: number;
+  /** A pool read for the first time starts at the UTC midnight before `pinned time − lookbackS`. Default 86 400. */
+  lookbackS: number;
+}
+
+export const DEFAULT_LOG_READ_OPTIONS: LogReadOptions = { rangeBlocks: 2000, maxRangesPerPass: 200, lookbackS: 86_400 };
+
+/** The block a pass read a chain at. */
+export interface PinnedBlock {
+  block: bigint;
+  /** Its timestamp, Unix seconds. */
+  time: number;
+}
+
+/** One pool's `Swap` logs read in this pass, from its cursor on. */
+export interface PoolSwapRead {
+  address: string;
+  /** Where the read started: the stored cursor, or the first pass's lookback. */
+  from: LogCursorPosition;
+  /** Whether `from` is a stored cursor (false: the lookback of a pool never read). */
+  fromStored: boolean;
+  /** The last block read (`from.nextBlock − 1` when nothing new was read). */
+  readTo: bigint;
+  /** Timestamp of `readTo`. */
+  readToTime: number;
+  /** Whether the pool's logs are now read up to the pinned block (its 24 h figure can be computed). */
+  reachedPinned: boolean;
+  swaps: SwapEvent[];
+}
+
+/** What the swap-log step of one chain read. */
+export interface SwapRead {
+  chainId: number;
+  pinned: PinnedBlock;
+  pools: PoolSwapRead[];
+  /** JSON-RPC requests the step sent (lookback search, `eth_getLogs`, block headers). */
+  rpcRequests: number;
+}
+
+/** Parameters of {@link readSwapLogsStep}. */
+export interface ReadSwapLogsStepParameters {
+  /** The store, read only: the `swaps` cursors. */
+  db: Kysely<Database>;
+  chainId: number;
+  client: PublicClient;
+  /** Lower-case addresses of the chain's AMM pools that this pass can value (read and priced). */
+  pools: readonly string[];
+  pinned: PinnedBlock;
+  options: LogReadOptions;
+  log: (line: string) => void;
+}
+
+/**
+ * Source `swaps:<chainId>`: the `Swap` logs of the chain's AMM pools from each pool's cursor up to the pass's pinned
+ * block, in ranges of `rangeBlocks` with every pool of a range in one request (`planLogRanges`), each swap with the
+ * UTC hour of its block. A pool without a cursor starts at the first block of the UTC day of
+ * `pinned time − lookbackS`. Writes nothing: the volume and the cursors are written by the pass's transaction. A
+ * failing request stops the reading; what was read before it is kept. Rows: pools read up to the pinned block.
+ * Throws only when the store cannot be read.
+ *
+ * @param {@link ReadSwapLogsStepParameters}
+ */
+export async function readSwapLogsStep(parameters: ReadSwapLogsStepParameters): Promise<StepResult<SwapRead>> {
+  const { db, chainId, pools, pinned, options, log } = parameters;
+  const { counted, requests } = countingClient(parameters.client);
+  const stored = await getLogCursors(db, { source: SWAPS_SOURCE, chainId });
+  const data: SwapRead = { chainId, pinned, pools: [], rpcRequests: 0 };
+  if (pools.length === 0) return { report: undefined, data };
+  try {
+    const cursors = await startingCursors(counted, pools, stored, pinned, options.lookbackS);
+    const groups = planLogRanges({
+      members: [...cursors.values()],
+      toBlock: pinned.block,
+      rangeBlocks: options.rangeBlocks,
+      maxRanges: options.maxRangesPerPass,
+    });
+    const read = await readLogRanges({ client: counted, groups, events: [swapEvent] });
+    data.pools = await poolReads(counted, { starting: cursors, stored }, read.members, pinned);
+    data.rpcRequests = requests();
+    const behind = groups.filter((g) => !g.complete).reduce((n, g) => n + g.members.length, 0);
+    if (behind > 0)
+      log(`swaps:${chainId}: ${behind} pool(s) still catching up (${options.maxRangesPerPass} ranges a pass)`);
+    const reached = data.pools.filter((p) => p.reachedPinned).length;
+    if (read.error !== undefined) {
+      return {
+        report: { ok: false, rows: reached, error: `eth_getLogs failed: ${errorMessage(read.error)}`.slice(0, 500) },
+        data,
+      };
+    }
+    return { report: { ok: true, rows: reached }, data };
+  } catch (error) {
+    data.rpcRequests = requests();
+    log(`swaps:${chainId}: ${errorMessage(error)}`);
+    return { report: { ok: false, rows: 0, error: errorMessage(error).slice(0, 500) }, data };
+  }
+}
+
+/** Every pool's cursor: the stored one, or (first read) the first block of the lookback's UTC day. */
+async function startingCursors(
+  client: PublicClient,
+  pools: readonly string[],
+  stored: ReadonlyMap<string, LogCursorPosition>,
+  pinned: PinnedBlock,
+  lookbackS: number,
+): Promise<Map<string, LogCursorPosition>> {
+  const cursors = new Map<string, LogCursorPosition>();
+  let lookback: LogCursorPosition | undefined;
+  for (const address of pools) {
+    const cursor = stored.get(address);
+    if (cursor) {
+      cursors.set(address, cursor);
+      continue;
+    }
+    if (!lookback) {
+      const dayStart = Date.parse(`${utcDay(pinned.time - lookbackS)}T00:00:00Z`) / 1000;
+      const first = await findFirstBlockAtOrAfter({
+        client,
+        time: dayStart,
+        upTo: { number: pinned.block, timestamp: pinned.time },
+      });
+      lookback = { address: "", nextBlock: first?.number ?? pinned.block + 1n, lastBlockTime: dayStart - 1 };
+    }
+    cursors.set(address, { ...lookback, address });
+  }
+  return cursors;
+}
+
+/** Each pool's read: its swaps with their hours and the time of the last block read. */
+async function poolReads(
+  client: PublicClient,
+  cursors: { starting: ReadonlyMap<string, LogCursorPosition>; stored: ReadonlyMap<string, LogCursorPosition> },
+  members: readonly MemberLogs[],
+  pinned: PinnedBlock,
+): Promise<PoolSwapRead[]> {
+  const known = new Map<bigint, number>([[pinned.block, pinned.time]]);
+  for (const m of members)
+    for (const l of m.logs) if (l.blockTimestamp !== undefined) known.set(l.blockNumber, l.blockTimestamp);
+  const ends = await getBlockTimes({
+    client,
+    blocks: members.flatMap((m) => (m.readTo === null ? [] : [m.readTo])),
+    known,
+  });
+  const hours = await resolveBlockHours({
+    client,
+    blocks: members.flatMap((m) => m.logs.map((l) => l.blockNumber)),
+    known,
+  });
+  const byAddress = new Map(members.map((m) => [m.address, m]));
+  const reads: PoolSwapRead[] = [];
+  for (const [address, from] of cursors.starting) {
+    const fromStored = cursors.stored.has(address);
+    const member = byAddress.get(address);
+    if (member?.readTo !== null && member?.readTo !== undefined) {
+      const swaps = member.logs
+        .map((l): SwapEvent => ({
+          block: l.blockNumber,
+          logIndex: l.logIndex,
+          hour: hours.get(l.blockNumber)!,
+          amount0In: l.args.amount0In as bigint,
+          amount1In: l.args.amount1In as bigint,
+          amount0Out: l.args.amount0Out as bigint,
+          amount1Out: l.args.amount1Out as bigint,
+        }))
+        .sort((a, b) => (a.block === b.block ? a.logIndex - b.logIndex : a.block < b.block ? -1 : 1));
+      const readTo = member.readTo;
+      reads.push({
+        address,
+        from,
+        fromStored,
+        readTo,
+        readToTime: ends.get(readTo)!,
+        reachedPinned: readTo >= pinned.block,
+        swaps,
+      });
+    } else if (from.nextBlock > pinned.block) {
+      // Already read past the pinned block (a pass at the same block): nothing new, the 24 h figure is recomputed.
+      reads.push({
+        address,
+        from,
+        fromStored,
+        readTo: from.nextBlock - 1n,
+        readToTime: from.lastBlockTime,
+        reachedPinned: true,
+        swaps: [],
+      });
+    }
+  }
+  return reads;
+}

@@ -1,0 +1,80 @@
+import { RepeatedPoolError, type NoPoolsError, type TooManyPoolsError } from "../errors/market";
+import { PoolNotFoundError } from "../errors/pool";
+import { getPool } from "../storage/pools";
+import type { ReadContext } from "./context";
+import { checkPoolList } from "./internal/checkPoolList";
+import {
+  DIMENSIONS,
+  isFreshValue,
+  poolDimensions,
+  staleEntriesOf,
+  type Dimension,
+  type PoolDimensions,
+  type StaleEntry,
+} from "./internal/poolDimensions";
+import { resolvePool } from "./resolvePool";
+
+export type ComparePoolsParameters = {
+  /** 1 to 4 distinct pools, in any of the three id shapes, in the order they come back. */
+  pools: readonly string[];
+  /** The request field that holds the ids, named in errors. Default `"pools"`. */
+  field?: string;
+};
+
+export type ComparePoolsReturnType = {
+  asOf: number;
+  freshnessWindowS: number;
+  /** In the order asked. */
+  pools: PoolDimensions[];
+  /** Per dimension, the pool(s) holding the largest FRESH value (ties list all; `[]` when no pool has a fresh one). */
+  largest: Record<Dimension, string[]>;
+  /** The compared pools' stale values, held out of `largest`. */
+  stale: StaleEntry[];
+};
+
+export type ComparePoolsErrorType =
+  NoPoolsError | TooManyPoolsError | RepeatedPoolError | import("./resolvePool").ResolvePoolErrorType;
+
+/**
+ * Up to four pools side by side, with their four dimensions, and for each dimension which pool(s) hold the largest
+ * fresh value. Nothing is ranked: `largest` names a column per field, and the pools keep the order asked.
+ *
+ * @param context the {@link ReadContext}.
+ * @param {@link ComparePoolsParameters}
+ * @returns {@link ComparePoolsReturnType}
+ * @throws {@link NoPoolsError} (none named), {@link TooManyPoolsError} (5 or more), `InvalidPoolIdError` (a malformed
+ * id), {@link RepeatedPoolError} (the same pool twice, in any shapes), `PoolNotFoundError`, `AmbiguousPoolError`.
+ * @example
+ * import { comparePools } from "./read/comparePools";
+ * const { pools, largest } = await comparePools(context, { pools: ["eip155:1:0xb4e1…", "8453:0x67ff…"] });
+ */
+export async function comparePools(
+  context: ReadContext,
+  { pools: ids, field = "pools" }: ComparePoolsParameters,
+): Promise<ComparePoolsReturnType> {
+  checkPoolList(ids, field);
+  const at = context.now();
+  const resolved: string[] = [];
+  const pools: PoolDimensions[] = [];
+  for (const id of ids) {
+    const pool = await resolvePool(context, { id, field });
+    if (resolved.includes(pool.id)) throw new RepeatedPoolError({ pool: pool.id, field });
+    resolved.push(pool.id);
+    const row = await getPool(context.db, pool.chainId, pool.address);
+    if (!row) throw new PoolNotFoundError({ pool: pool.id });
+    pools.push(poolDimensions(row, { now: at, windowS: context.freshnessWindowS }));
+  }
+  const largest = {} as Record<Dimension, string[]>;
+  for (const dimension of DIMENSIONS) {
+    const fresh = pools.filter((pool) => isFreshValue(pool, dimension));
+    const top = Math.max(...fresh.map((pool) => pool[dimension] as number));
+    largest[dimension] = fresh.filter((pool) => pool[dimension] === top).map((pool) => pool.id);
+  }
+  return {
+    asOf: at,
+    freshnessWindowS: context.freshnessWindowS,
+    pools,
+    largest,
+    stale: pools.flatMap((pool) => staleEntriesOf(pool)),
+  };
+}

@@ -1,0 +1,161 @@
+import { getCampaignsForPools } from "../storage/campaigns";
+import { utcDay } from "../storage/poolDaily";
+import { listPools as listPoolRows } from "../storage/pools";
+import type { Campaign } from "../storage/schema";
+import type { ReadContext } from "./context";
+import { checkInteger } from "./internal/checkInteger";
+import { compareText } from "./internal/compareText";
+import {
+  isFreshValue,
+  poolDimensions,
+  staleEntriesOf,
+  sumOrNull,
+  type PoolDimensions,
+  type StaleEntry,
+} from "./internal/poolDimensions";
+
+/** A campaign as the expiry calendar lists it (Merkl's fields; never joined to the yields feed). */
+export type CalendarCampaign = {
+  id: string;
+  name: string | null;
+  status: string | null;
+  /** Unix seconds; null when Merkl gave none. */
+  startsAt: number | null;
+  endsAt: number | null;
+};
+
+/** One date of the expiry calendar: the pools whose last known campaign ends that day. */
+export type ExpiryDate = {
+  /** UTC day, `YYYY-MM-DD`. */
+  date: string;
+  /** Sum of the fresh depths of the pools below (each counted once); null when none of them has a fresh depth. */
+  depthUsd: number | null;
+  pools: {
+    id: string;
+    /** The pool's stored depth (held out of `depthUsd` when `stale`). */
+    depthUsd: number | null;
+    stale: boolean;
+    /** Every known campaign of the pool, by end time; the last one places the pool on this date. */
+    campaigns: CalendarCampaign[];
+  }[];
+};
+
+export type GetLiquidityMapParameters = {
+  /** Only this chain (its entry, and its pools on the calendar). Default: every chain. */
+  chainId?: number;
+  /** Pools listed per chain, by id: 1–1000, default 50. Totals and `stale` always cover every pool. */
+  limit?: number;
+  /** Pools skipped per chain before listing (paging by id): default 0. */
+  offset?: number;
+};
+
+/** Largest and default page of pools per chain (a map of 1,000 pools is 675 KiB; a page of 50 per chain ~40 KiB). */
+export const LIQUIDITY_MAP_MAX_LIMIT = 1000;
+export const LIQUIDITY_MAP_DEFAULT_LIMIT = 50;
+
+export type GetLiquidityMapReturnType = {
+  asOf: number;
+  freshnessWindowS: number;
+  /** Chains with tracked pools, by chain id; pools by id. */
+  chains: {
+    chainId: number;
+    /** Sum of the chain's fresh depths; null when no pool of the chain has one. */
+    totalDepthUsd: number | null;
+    /** Pools whose fresh depth is in the total. */
+    depthPools: number;
+    /** How many pools the chain tracks; `pools` lists `limit` of them from `offset`, by id. */
+    poolsTotal: number;
+    pools: PoolDimensions[];
+    /** The chain's stale depths, held out of `totalDepthUsd`. */
+    stale: StaleEntry[];
+  }[];
+  /** By date, oldest first. */
+  expiryCalendar: ExpiryDate[];
+  /** Every stale value of the payload (any dimension), by pool id then field. */
+  stale: StaleEntry[];
+};
+
+/**
+ * The liquidity map: per chain, the fresh total depth and every pool with its four dimensions (each `null` when not
+ * measured, each judged stale by its own observation time); the expiry calendar, which places each pool's depth once
+ * on the date its last known incentive campaign ends (campaigns matched through the pool's `merkl_id`, never joined to
+ * yields); and every stale value beside the totals. No composite score: nothing here combines the dimensions.
+ *
+ * @param context the {@link ReadContext}.
+ * @returns {@link GetLiquidityMapReturnType}
+ * @example
+ * import { getLiquidityMap } from "./read/getLiquidityMap";
+ * const { chains, expiryCalendar, stale } = await getLiquidityMap(context);
+ */
+export async function getLiquidityMap(
+  context: ReadContext,
+  parameters: GetLiquidityMapParameters = {},
+): Promise<GetLiquidityMapReturnType> {
+  const { db, freshnessWindowS, now } = context;
+  const limit = checkInteger("limit", parameters.limit ?? LIQUIDITY_MAP_DEFAULT_LIMIT, 1, LIQUIDITY_MAP_MAX_LIMIT);
+  const offset = checkInteger("offset", parameters.offset ?? 0, 0, Number.MAX_SAFE_INTEGER);
+  const only = parameters.chainId === undefined ? null : checkInteger("chainId", parameters.chainId, 1, 2 ** 53 - 1);
+  const at = now();
+  const rows = (await listPoolRows(db)).filter((row) => only === null || Number(row.chain_id) === only);
+  const pools = rows.map((row) => poolDimensions(row, { now: at, windowS: freshnessWindowS }));
+  const withCampaigns = rows.flatMap((row, i) =>
+    row.merkl_id === null ? [] : [{ pool: pools[i], chainId: Number(row.chain_id), merklId: row.merkl_id }],
+  );
+  const campaigns = await getCampaignsForPools(db, withCampaigns);
+
+  const chainIds = [...new Set(pools.map((pool) => pool.chainId))].sort((a, b) => a - b);
+  const chains = chainIds.map((chainId) => {
+    const ofChain = pools.filter((pool) => pool.chainId === chainId).sort((a, b) => compareText(a.id, b.id));
+    const fresh = ofChain.filter((pool) => isFreshValue(pool, "depthUsd"));
+    return {
+      chainId,
+      totalDepthUsd: sumOrNull(fresh.map((pool) => pool.depthUsd as number)),
+      depthPools: fresh.length,
+      poolsTotal: ofChain.length,
+      pools: ofChain.slice(offset, offset + limit),
+      stale: ofChain.flatMap((pool) => staleEntriesOf(pool, ["depthUsd"])),
+    };
+  });
+  return {
+    asOf: at,
+    freshnessWindowS,
+    chains,
+    expiryCalendar: expiryCalendarOf(withCampaigns.map(({ pool }, i) => ({ pool, campaigns: campaigns[i] }))),
+    stale: pools.sort((a, b) => compareText(a.id, b.id)).flatMap((pool) => staleEntriesOf(pool)),
+  };
+}
+
+/** Each pool once, on the UTC day its last known campaign ends; pools whose campaigns all lack an end are left out. */
+function expiryCalendarOf(entries: { pool: PoolDimensions; campaigns: Campaign[] }[]): ExpiryDate[] {
+  const byDate = new Map<string, ExpiryDate["pools"]>();
+  for (const { pool, campaigns } of entries) {
+    const ends = campaigns.map((campaign) => campaign.end_ts).filter((end): end is number => end !== null);
+    if (ends.length === 0) continue;
+    const date = utcDay(Math.max(...ends.map(Number)));
+    const list = byDate.get(date) ?? [];
+    list.push({
+      id: pool.id,
+      depthUsd: pool.depthUsd,
+      stale: pool.depthUsd !== null && !isFreshValue(pool, "depthUsd"),
+      campaigns: campaigns.map(toCalendarCampaign),
+    });
+    byDate.set(date, list);
+  }
+  return [...byDate]
+    .sort(([a], [b]) => compareText(a, b))
+    .map(([date, list]) => {
+      const poolsOfDate = list.sort((a, b) => compareText(a.id, b.id));
+      const fresh = poolsOfDate.filter((pool) => pool.depthUsd !== null && !pool.stale);
+      return { date, depthUsd: sumOrNull(fresh.map((pool) => pool.depthUsd as number)), pools: poolsOfDate };
+    });
+}
+
+function toCalendarCampaign(row: Campaign): CalendarCampaign {
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    startsAt: row.start_ts === null ? null : Number(row.start_ts),
+    endsAt: row.end_ts === null ? null : Number(row.end_ts),
+  };
+}

@@ -1,0 +1,106 @@
+import { randomUUID } from "node:crypto";
+import type { Kysely } from "kysely";
+import type { ApiKey, Database } from "./schema";
+
+/**
+ * API keys, by the SHA-256 of the key (hex): the key itself is never stored. An owner is `env` for the keys the
+ * service's configuration holds (`API_KEYS`, the demo key) or the lower-case address of the wallet that created it.
+ */
+
+/** The owner of every key that comes from the service's configuration. */
+export const CONFIG_KEY_OWNER = "env";
+
+/** A new key's row (the id is given by the caller, so it can be returned with the key). */
+export type NewApiKey = { id: string; keySha256: string; owner: string; label: string | null; now: number };
+
+/** Stores a key's hash. Returns false (and stores nothing) when that hash is already stored. */
+export async function insertApiKey(db: Kysely<Database>, key: NewApiKey): Promise<boolean> {
+  const result = await db
+    .insertInto("api_keys")
+    .values({
+      id: key.id,
+      key_sha256: key.keySha256,
+      owner: key.owner,
+      label: key.label,
+      created_at: key.now,
+      revoked_at: null,
+    })
+    .onConflict((oc) => oc.column("key_sha256").doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+/** The key whose SHA-256 (hex, lower case) is `keySha256`, revoked or not. */
+export async function findApiKeyBySha256(db: Kysely<Database>, keySha256: string): Promise<ApiKey | undefined> {
+  return db.selectFrom("api_keys").selectAll().where("key_sha256", "=", keySha256).executeTakeFirst();
+}
+
+/** An owner's keys, oldest first, revoked ones included (the hash is left out: nobody needs it back). */
+export async function listApiKeys(db: Kysely<Database>, owner: string): Promise<Omit<ApiKey, "key_sha256">[]> {
+  return db
+    .selectFrom("api_keys")
+    .select(["id", "owner", "label", "created_at", "revoked_at"])
+    .where("owner", "=", owner)
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+}
+
+/** Revokes one of `owner`'s keys. Returns false when the owner has no such key or it is already revoked. */
+export async function revokeApiKey(
+  db: Kysely<Database>,
+  parameters: { id: string; owner: string; now: number },
+): Promise<boolean> {
+  const result = await db
+    .updateTable("api_keys")
+    .set({ revoked_at: parameters.now })
+    .where("id", "=", parameters.id)
+    .where("owner", "=", parameters.owner)
+    .where("revoked_at", "is", null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** What {@link syncConfigApiKeys} did. */
+export type SyncConfigApiKeysResult = { added: number; kept: number; restored: number; revoked: number };
+
+/**
+ * Makes the configuration's keys (owner `env`) exactly `keys`, in one transaction: a new hash is added, a configured
+ * hash that was revoked is restored, and every other `env` key is revoked (a key removed from `API_KEYS` stops
+ * working at the next start; its rows keep their id, so the requests it wrote still name it). Wallet keys are never
+ * touched, and a hash a wallet already holds is left to the wallet.
+ */
+export async function syncConfigApiKeys(
+  db: Kysely<Database>,
+  parameters: { keys: readonly { keySha256: string; label: string }[]; now: number },
+): Promise<SyncConfigApiKeysResult> {
+  const { keys, now } = parameters;
+  return db.transaction().execute(async (tx) => {
+    const result: SyncConfigApiKeysResult = { added: 0, kept: 0, restored: 0, revoked: 0 };
+    for (const { keySha256, label } of keys) {
+      const id = randomUUID();
+      if (await insertApiKey(tx, { id, keySha256, owner: CONFIG_KEY_OWNER, label, now })) {
+        result.added++;
+        continue;
+      }
+      const row = await findApiKeyBySha256(tx, keySha256);
+      if (row === undefined || row.owner !== CONFIG_KEY_OWNER) continue;
+      await tx.updateTable("api_keys").set({ label, revoked_at: null }).where("id", "=", row.id).execute();
+      if (row.revoked_at === null) result.kept++;
+      else result.restored++;
+    }
+    let stale = tx
+      .updateTable("api_keys")
+      .set({ revoked_at: now })
+      .where("owner", "=", CONFIG_KEY_OWNER)
+      .where("revoked_at", "is", null);
+    if (keys.length > 0)
+      stale = stale.where(
+        "key_sha256",
+        "not in",
+        keys.map((key) => key.keySha256),
+      );
+    result.revoked = Number((await stale.executeTakeFirst()).numUpdatedRows);
+    return result;
+  });
+}

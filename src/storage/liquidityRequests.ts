@@ -1,0 +1,56 @@
+import type { Kysely } from "kysely";
+import type { Database, LiquidityRequest } from "./schema";
+
+/** The demand side of the liquidity market: requests written through the keyed write (`src/write`). */
+
+/** A request row as it is stored (a pool or an asset, never both; the key's id, never the key). */
+export type NewLiquidityRequest = LiquidityRequest;
+
+/** Stores one request. Call it inside the transaction that also writes its idempotency record and its event. */
+export async function insertLiquidityRequest(db: Kysely<Database>, row: NewLiquidityRequest): Promise<void> {
+  await db
+    .insertInto("liquidity_requests")
+    .values({
+      ...row,
+      pool_address: row.pool_address === null ? null : row.pool_address.toLowerCase(),
+      asset_address: row.asset_address === null ? null : row.asset_address.toLowerCase(),
+    })
+    .execute();
+}
+
+/** One request by id. */
+export async function getLiquidityRequest(db: Kysely<Database>, id: string): Promise<LiquidityRequest | undefined> {
+  const row = await db.selectFrom("liquidity_requests").selectAll().where("id", "=", id).executeTakeFirst();
+  return row === undefined ? undefined : normalize(row);
+}
+
+/** Requests newest first, optionally only those one key wrote. */
+export async function listLiquidityRequests(
+  db: Kysely<Database>,
+  parameters: { apiKeyId?: string; limit: number },
+): Promise<LiquidityRequest[]> {
+  let query = db.selectFrom("liquidity_requests").selectAll();
+  if (parameters.apiKeyId !== undefined) query = query.where("api_key_id", "=", parameters.apiKeyId);
+  const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(parameters.limit).execute();
+  return rows.map(normalize);
+}
+
+/** How many requests have been received (the roadmap counts them). */
+export async function countLiquidityRequests(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom("liquidity_requests")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** PostgreSQL hands `double precision` back as a number and `bigint` as a number (openStore); keep one shape. */
+function normalize(row: LiquidityRequest): LiquidityRequest {
+  return {
+    ...row,
+    chain_id: Number(row.chain_id),
+    amount_usd: Number(row.amount_usd),
+    horizon_days: Number(row.horizon_days),
+    created_at: Number(row.created_at),
+  };
+}

@@ -1,0 +1,93 @@
+import { expect } from "chai";
+import { FeedRequestError, FeedValidationError } from "../../src/errors/feeds";
+import { fetchDefillamaCoinPrices } from "../../src/ingest/feeds/defillamaCoins";
+import { fixture, startRouteServer, type RouteServer } from "./helpers/routeServer";
+
+const fast = { timeoutMs: 300, retries: 2, backoffMs: 5 };
+const USDC = "ethereum:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48";
+const WETH = "ethereum:0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2";
+const ARB_USDC = "arbitrum:0xaf88d065e77c8cC2239327C5EDb3A432268e5831";
+const PATH = `/prices/current/${USDC},${WETH},${ARB_USDC}`;
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a rejection");
+}
+
+describe("fetchDefillamaCoinPrices", () => {
+  let server: RouteServer;
+  beforeEach(async () => {
+    server = await startRouteServer({ [PATH]: () => ({ body: fixture("defillama-coins.json") }) });
+  });
+  afterEach(() => server.close());
+
+  const fetchAll = (coinsUrl = server.url) =>
+    fetchDefillamaCoinPrices({ coinsUrl, coins: [USDC, WETH, ARB_USDC], ...fast });
+
+  it("asks for every coin in one request and returns the documented shape, keyed in lower case", async () => {
+    const prices = await fetchAll(`${server.url}/`);
+    expect([...prices.keys()]).to.deep.equal([USDC.toLowerCase(), WETH.toLowerCase(), ARB_USDC.toLowerCase()]);
+    expect(prices.get(WETH.toLowerCase())).to.deep.equal({
+      decimals: 18,
+      symbol: "WETH",
+      price: 3187.42,
+      timestamp: 1795174498,
+      confidence: 0.99,
+    });
+    expect(prices.get(ARB_USDC.toLowerCase())).to.deep.equal({
+      symbol: "USDC",
+      price: 1.000031,
+      timestamp: 1795174470,
+    });
+    expect(server.counts.get(PATH)).to.equal(1);
+  });
+
+  it("returns nothing without a request when asked for no coin", async () => {
+    expect((await fetchDefillamaCoinPrices({ coinsUrl: server.url, coins: [], ...fast })).size).to.equal(0);
+    expect(server.counts.size).to.equal(0);
+  });
+
+  it("gives up after the retries when the API times out", async () => {
+    server.routes.set(PATH, () => ({ delayMs: 1000, body: fixture("defillama-coins.json") }));
+    const error = await rejection(fetchAll());
+    expect(error).to.be.instanceOf(FeedRequestError);
+    expect((error as FeedRequestError).shortMessage).to.match(/timed out after 300 ms/);
+    expect(server.counts.get(PATH)).to.equal(3);
+  });
+
+  it("retries a 500, then gives up with the status", async () => {
+    server.routes.set(PATH, () => ({ status: 500, body: { error: "boom" } }));
+    const error = await rejection(fetchAll());
+    expect(error).to.be.instanceOf(FeedRequestError);
+    expect(error).to.include({ status: 500, attempts: 3, source: "defillama-coins" });
+  });
+
+  it("recovers when a retry succeeds", async () => {
+    server.routes.set(PATH, ({ count }) => (count === 1 ? { status: 500 } : { body: fixture("defillama-coins.json") }));
+    expect((await fetchAll()).size).to.equal(3);
+  });
+
+  it("rejects a body that is not JSON, without retrying", async () => {
+    server.routes.set(PATH, () => ({ body: "<html>502 Bad Gateway</html>" }));
+    const error = await rejection(fetchAll());
+    expect(error).to.be.instanceOf(FeedValidationError);
+    expect(server.counts.get(PATH)).to.equal(1);
+  });
+
+  it("rejects the whole response when one coin breaks the shape", async () => {
+    const body = fixture("defillama-coins.json") as { coins: Record<string, Record<string, unknown>> };
+    body.coins[WETH].price = "3187.42";
+    server.routes.set(PATH, () => ({ body }));
+    const error = await rejection(fetchAll());
+    expect(error).to.be.instanceOf(FeedValidationError);
+    expect((error as FeedValidationError).issues.join("\n")).to.include(`coins.${WETH}.price`);
+    for (const bad of [{ coins: [] }, { data: {} }, { coins: { [USDC]: { price: 1, symbol: "USDC" } } }]) {
+      server.routes.set(PATH, () => ({ body: bad }));
+      expect(await rejection(fetchAll()), JSON.stringify(bad)).to.be.instanceOf(FeedValidationError);
+    }
+  });
+});

@@ -1,0 +1,54 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sql } from "kysely";
+import { openStore, type Store } from "../../../src/storage/openStore";
+import { startPostgres, type TestPostgres } from "../../storage/helpers/startPostgres";
+
+/** Opens a fresh, empty, migrated store; every store opened is closed (and its files removed) by `closeAll`. */
+export type OpenFresh = () => Promise<Store>;
+
+/**
+ * Runs `suite` once per backend: SQLite (a temp file per store) and PostgreSQL (a throwaway local cluster, a fresh
+ * database per store). The readers go through one query layer, so the same assertions must hold on both.
+ */
+export function forEachBackend(suite: (openFresh: OpenFresh) => void): void {
+  describe("SQLite", function () {
+    const opened: { store: Store; dir: string }[] = [];
+    after(async function () {
+      for (const { store, dir } of opened) {
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+    suite(async () => {
+      const dir = mkdtempSync(join(tmpdir(), "market-read-"));
+      const store = await openStore({ file: join(dir, "service.sqlite") });
+      opened.push({ store, dir });
+      return store;
+    });
+  });
+
+  describe("PostgreSQL (throwaway local cluster)", function () {
+    let server: TestPostgres;
+    let n = 0;
+    const opened: Store[] = [];
+    before(async function () {
+      this.timeout(60_000);
+      server = await startPostgres();
+    });
+    after(async function () {
+      for (const store of opened) await store.close();
+      await server?.stop();
+    });
+    suite(async () => {
+      const admin = await openStore({ databaseUrl: server.url });
+      const name = `market${++n}`;
+      await sql.raw(`CREATE DATABASE ${name}`).execute(admin.db);
+      await admin.close();
+      const store = await openStore({ databaseUrl: server.url.replace(/\/postgres$/, `/${name}`) });
+      opened.push(store);
+      return store;
+    });
+  });
+}
