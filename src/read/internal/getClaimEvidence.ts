@@ -17,8 +17,6 @@ export type ClaimEvidence = {
   lowestDepthDay: string | null;
   /** Days with a recorded low inside the window so far. */
   daysObserved: number;
-  /** The daily lows inside the window so far, oldest first (what a chart of the window draws). */
-  days: { date: string; minDepthUsd: number }[];
   note: string;
 };
 
@@ -48,7 +46,6 @@ export async function getClaimEvidence({ db, now }: ReadContext, row: Attestatio
     lowestDepthObservedAt: lowest ? Number(lowest.min_observed_at) : null,
     lowestDepthDay: lowest ? lowest.day : null,
     daysObserved: lows.length,
-    days: lows.map((low) => ({ date: low.day, minDepthUsd: Number(low.min_depth_usd) })),
     note: "Evidence only: this settles nothing, and no outcome is graded.",
   };
 }

@@ -58,9 +58,6 @@ export const AttestationResponseSchema = Type.Object(
       lowestDepthObservedAt: Type.Union([uint("Unix seconds"), Type.Null()]),
       lowestDepthDay: Type.Union([Type.String(), Type.Null()]),
       daysObserved: Type.Integer({ minimum: 0 }),
-      days: Type.Array(Type.Object({ date: Type.String(), minDepthUsd: Type.Number() }), {
-        description: "the daily lows inside the window so far, oldest first",
-      }),
       note: Type.String(),
     }),
   },
