@@ -1,17 +1,10 @@
-import { formatPoolId } from "../lib/formatPoolId";
 import { isStale } from "../model/freshness";
 import { listPools as listPoolRows } from "../storage/pools";
 import { toNumberOrNull, type ReadContext } from "./context";
+import { poolIdentity, type PoolIdentity } from "./internal/poolIdentity";
 
 /** One tracked pool as every surface lists it. */
-export type PoolListItem = {
-  /** `eip155:<chainId>:<address>`. */
-  id: string;
-  chainId: number;
-  address: string;
-  symbol: string;
-  protocol: string;
-  kind: "amm" | "lending";
+export type PoolListItem = PoolIdentity & {
   depthUsd: number | null;
   /** Unix seconds of the depth observation. */
   observedAt: number | null;
@@ -43,14 +36,8 @@ export async function listPools({ db, freshnessWindowS, now }: ReadContext): Pro
   const at = now();
   const pools: PoolListItem[] = (await listPoolRows(db)).map((row) => {
     const observedAt = toNumberOrNull(row.depth_observed_at);
-    const chainId = Number(row.chain_id);
     return {
-      id: formatPoolId({ chainId, address: row.address }),
-      chainId,
-      address: row.address.toLowerCase(),
-      symbol: row.symbol,
-      protocol: row.protocol,
-      kind: row.kind,
+      ...poolIdentity(row),
       depthUsd: toNumberOrNull(row.depth_usd),
       observedAt,
       stale: isStale({ observedAt, now: at, windowS: freshnessWindowS }),

@@ -1,7 +1,7 @@
-import { formatPoolId } from "../../lib/formatPoolId";
 import { isStale } from "../../model/freshness";
 import type { Pool } from "../../storage/schema";
 import { toNumberOrNull } from "../context";
+import { poolIdentity, type PoolIdentity } from "./poolIdentity";
 
 /** The four liquidity dimensions every market surface publishes per pool (DESIGN §6), in their published order. */
 export const DIMENSIONS = ["depthUsd", "volume24hUsd", "yieldPct", "exitabilityUsd"] as const;
@@ -18,13 +18,7 @@ export type StaleEntry = {
 };
 
 /** One pool with its four dimensions, each with its own observation time and freshness. */
-export type PoolDimensions = {
-  id: string;
-  chainId: number;
-  address: string;
-  symbol: string;
-  protocol: string;
-  kind: "amm" | "lending";
+export type PoolDimensions = PoolIdentity & {
   /** USD the pool holds now (lending: supplied − borrowed). */
   depthUsd: number | null;
   /** Last 24 h of swaps in USD (AMM); null for lending. */
@@ -58,7 +52,6 @@ function measured(row: Pool): Record<Dimension, [number | null | string, number 
  * to age instead of passing for fresh. A dimension that is not measured is never stale.
  */
 export function poolDimensions(row: Pool, { now, windowS }: { now: number; windowS: number }): PoolDimensions {
-  const chainId = Number(row.chain_id);
   const values = {} as Record<Dimension, number | null>;
   const observedAt = {} as Record<Dimension, number | null>;
   const staleFields: Dimension[] = [];
@@ -71,12 +64,7 @@ export function poolDimensions(row: Pool, { now, windowS }: { now: number; windo
     if (value !== null && isStale({ observedAt: at, now, windowS })) staleFields.push(dimension);
   }
   return {
-    id: formatPoolId({ chainId, address: row.address }),
-    chainId,
-    address: row.address.toLowerCase(),
-    symbol: row.symbol,
-    protocol: row.protocol,
-    kind: row.kind,
+    ...poolIdentity(row),
     ...values,
     observedAt,
     staleFields,
