@@ -28,6 +28,12 @@ export const EnvSchema = Type.Object({
   ATTESTER_KEY_FILE: Type.Optional(Type.String({ minLength: 1, description: "file holding the attester key" })),
   REGISTRY_ADDRESS: Type.Optional(Type.String({ pattern: "^0x[0-9a-fA-F]{40}$", description: "registry address" })),
   REGISTRY_CHAIN_ID: Type.Optional(integer({ minimum: 1, description: "chain of the registry" })),
+  PUBLIC_ORIGIN: Type.Optional(
+    Type.String({
+      pattern: "^https?://[^/\\s?#]+$",
+      description: "the origin browsers and wallets see (scheme://host[:port]); unset = http://<HOST>:<PORT>",
+    }),
+  ),
   API_KEYS: Type.Optional(
     Type.String({ description: "keys of the keyed writes, comma-separated, each at least 32 characters" }),
   ),
@@ -72,6 +78,11 @@ export interface ServiceConfig {
   attestationLifetimeS: number;
   rateLimit: RateLimitConfig;
   cacheTtlMs: number;
+  /**
+   * `PUBLIC_ORIGIN`: the service's own origin (a SIWE message's domain and URI, the allowed `Origin` of `/mcp` and the
+   * dapp's POSTs). `null` = `http://<HOST>:<PORT>` of the listening socket (see the service's `publicOrigin()`).
+   */
+  publicOrigin: string | null;
   /** `API_KEYS`: the keys of the keyed writes (`POST /api/v1/liquidity-requests`). Secret: never log them. */
   apiKeys: string[];
   /** `demo` when neither POOLS_FILE nor any RPC_URL_<chainId> is set. */
@@ -192,6 +203,7 @@ export function loadConfig({ env, cwd = process.cwd() }: LoadConfigParameters): 
             windowMs: parsed.RATE_LIMIT_WINDOW_S * 1000,
           },
     cacheTtlMs: parsed.API_CACHE_TTL_MS,
+    publicOrigin: parsed.PUBLIC_ORIGIN === undefined ? null : new URL(parsed.PUBLIC_ORIGIN).origin,
     apiKeys,
     mode: hasRpc ? "configured" : "demo",
     demo: { days: parsed.DEMO_DAYS, seed: parsed.DEMO_SEED },

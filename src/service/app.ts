@@ -8,6 +8,7 @@ import type { ServiceConfig } from "../config/loadConfig";
 import { toErrorBody } from "./errorBodies";
 import attesterPlugin from "./plugins/app/attester";
 import authPlugin from "./plugins/app/auth";
+import publicOriginPlugin from "./plugins/app/public-origin";
 import readContextPlugin from "./plugins/app/read-context";
 import responseCachePlugin from "./plugins/app/response-cache";
 import corsPlugin from "./plugins/external/cors";
@@ -49,6 +50,7 @@ export const buildApp = fp(
     await fastify.register(corsPlugin);
     await fastify.register(rateLimitPlugin, { rateLimit: config.rateLimit });
 
+    await fastify.register(publicOriginPlugin, { publicOrigin: config.publicOrigin, host: config.host });
     await fastify.register(attesterPlugin, attester);
     await fastify.register(readContextPlugin, { db: store.db, freshnessWindowS: config.freshnessWindowS, now });
     await fastify.register(responseCachePlugin, { ttlMs: config.cacheTtlMs });

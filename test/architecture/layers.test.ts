@@ -20,11 +20,18 @@ const LAYERS: Record<string, number> = {
   attest: 4,
   ingest: 5,
   read: 5,
+  // Sign-In with Ethereum (nonces, sessions, the EOA-only check) and alerts (subscriptions, outbox delivery, the
+  // target rules) sit beside read: they use storage and lib, and the service and main call them.
+  auth: 5,
+  alerts: 5,
   // Above read, below service: a write resolves the pool it names with read's resolvePool (same-rank imports are
   // refused), and the service calls both.
   write: 5.5,
+  // The agent interface and the dapp's pages are adapters over read (and auth, alerts, write); the service mounts
+  // them on its server (`POST /mcp`, `/app/`) and the CLI serves MCP over stdio.
+  mcp: 5.8,
+  web: 5.8,
   service: 6,
-  mcp: 6,
   demo: 7,
   main: 8,
   cli: 8,
