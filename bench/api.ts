@@ -3,6 +3,11 @@
  * bare Fastify route that returns a constant JSON body of the same size, with the same server options (rate limit
  * off, logging off), on loopback, in the same run.
  *
+ * Then `POST /api/v1/verify` (the strict parser, the library's verification against the service's attester) beside a
+ * bare Fastify POST route that takes the same JSON bodies and answers a constant body as large as the verify response:
+ * once with the pure-JS recovery backend forced (`setVerifyBackend({backend: "js"})`, how the route ran before the
+ * libsecp256k1 backend) and once with the native one (the default), interleaved, best of BENCH_ROUNDS.
+ *
  * Then the market reads (volume, liquidity map, compare, roadmap, launch, activity) over a SQLite store seeded at
  * scale (1,000 pools × 365 days of daily lows and Swap-log volume, 100,000 activity events): each with the response
  * cache on, with it off (`API_CACHE_TTL_MS=0`), and off again over 100 pools, so the table shows the cached rate
@@ -24,6 +29,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { keccak256, stringToHex, type Hex } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { createAttestationMessage } from "../src/lib/createAttestationMessage";
+import { setVerifyBackend } from "../src/lib/setVerifyBackend";
 import { signAttestation } from "../src/lib/signAttestation";
 import { loadConfig } from "../src/config/loadConfig";
 import { createServer, serverOptions } from "../src/service/server";
@@ -46,13 +52,15 @@ async function listen(app: FastifyInstance): Promise<string> {
 
 type Measurement = { rps: number; p99: number; errors: number };
 
-async function measure(url: string, paths: string[], seconds = SECONDS): Promise<Measurement> {
+type Request = { method: "GET" | "POST"; path: string; body?: string; headers?: Record<string, string> };
+
+async function measure(url: string, paths: (string | Request)[], seconds = SECONDS): Promise<Measurement> {
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
     duration: seconds,
     workers: 1,
-    requests: paths.map((path) => ({ method: "GET", path })),
+    requests: paths.map((path) => (typeof path === "string" ? { method: "GET", path } : path)),
   });
   return {
     rps: result.requests.average,
@@ -157,11 +165,72 @@ async function main() {
   console.log(`\nratio pool / bare (same body size): ${(ratio * 100).toFixed(1)} % (target >= 70 %)`);
   console.log(`ratio pool / bare {"ok":true}: ${((best.pool.rps / best.tiny.rps) * 100).toFixed(1)} %`);
 
+  await benchVerify({ app, appUrl, ids });
   await app.close();
   await store.close();
   if (process.env.BENCH_MARKET !== "0") await benchMarket({ bareUrl, dir });
   await bare.close();
   rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * `POST /api/v1/verify` with the js backend forced, then native (interleaved rounds), beside a bare POST route that
+ * parses the same bodies and answers a constant body of the verify response's size.
+ */
+async function benchVerify(b: { app: FastifyInstance; appUrl: string; ids: string[] }) {
+  const bodies = await Promise.all(
+    b.ids.map(async (id) => (await b.app.inject({ method: "GET", url: `/api/v1/pool/${id}` })).body),
+  );
+  const post = (path: string) =>
+    bodies.map((body): Request => ({ method: "POST", path, body, headers: { "content-type": "application/json" } }));
+  const check = await b.app.inject({
+    method: "POST",
+    url: "/api/v1/verify",
+    payload: bodies[0],
+    headers: { "content-type": "application/json" },
+  });
+  const verdict = JSON.parse(check.body) as { valid: boolean };
+  if (check.statusCode !== 200 || !verdict.valid)
+    throw new Error(`POST /api/v1/verify: ${check.statusCode} ${check.body}`);
+  // Same server options as the app (rate limit off, logging off), one POST route.
+  const barePost = Fastify(serverOptions(loadConfig({ env: { RATE_LIMIT_MAX: "0", LOG_LEVEL: "silent" } })));
+  barePost.post("/verify-constant", async () => verdict);
+  const barePostUrl = await listen(barePost);
+
+  const zero = { rps: 0, p99: 0, errors: 0 };
+  const best = { bare: zero, js: zero, native: zero };
+  for (let round = 0; round < ROUNDS; round++) {
+    const bareRound = await measure(barePostUrl, post("/verify-constant"));
+    setVerifyBackend({ backend: "js" });
+    const jsRound = await measure(b.appUrl, post("/api/v1/verify"));
+    setVerifyBackend({ backend: "native" });
+    const nativeRound = await measure(b.appUrl, post("/api/v1/verify"));
+    if (bareRound.rps > best.bare.rps) best.bare = bareRound;
+    if (jsRound.rps > best.js.rps) best.js = jsRound;
+    if (nativeRound.rps > best.native.rps) best.native = nativeRound;
+    const line = [bareRound, jsRound, nativeRound].map((m) => Math.round(m.rps)).join(" / ");
+    process.stderr.write(
+      `verify round ${round + 1}/${ROUNDS} (bare POST / verify js / verify native): ${line} req/s\n`,
+    );
+  }
+  setVerifyBackend({ backend: "auto" });
+  await barePost.close();
+
+  console.log(
+    `\nPOST /api/v1/verify, ${CONNECTIONS} connections, ${SECONDS} s per round, best of ${ROUNDS}, ${bodies.length} attestations rotating (${bodies[0].length} B each)\n`,
+  );
+  console.log("| target | req/s | p99 latency (ms) | errors | vs bare POST |");
+  console.log("|---|---:|---:|---:|---:|");
+  const row = (name: string, m: Measurement) =>
+    console.log(
+      `| ${name} | ${Math.round(m.rps)} | ${m.p99} | ${m.errors} | ${((m.rps / best.bare.rps) * 100).toFixed(1)} % |`,
+    );
+  row("bare Fastify POST route: same bodies in, constant verify-sized body out", best.bare);
+  row("POST /api/v1/verify, before: js backend forced (@noble/curves)", best.js);
+  row("POST /api/v1/verify, after: native backend (libsecp256k1, the default)", best.native);
+  console.log(
+    `\nratio verify / bare POST: before ${((best.js.rps / best.bare.rps) * 100).toFixed(1)} %, after ${((best.native.rps / best.bare.rps) * 100).toFixed(1)} % (${(best.native.rps / best.js.rps).toFixed(1)}x the requests per second)`,
+  );
 }
 
 /** The market reads measured, each with the paths it rotates over. */

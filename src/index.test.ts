@@ -9,6 +9,7 @@ describe("public API (src/index.ts)", () => {
     "signAttestation",
     "recoverAttestationSigner",
     "verifyAttestation",
+    "verifyAttestations",
     "parseAttestationJson",
     "parseAttestationSignature",
     // pool ids
@@ -22,6 +23,9 @@ describe("public API (src/index.ts)", () => {
     "signTypedAttestation",
     "recoverTypedAttestationSigner",
     "verifyTypedAttestation",
+    // recovery backend
+    "getVerifyBackend",
+    "setVerifyBackend",
     // registry actions
     "registerAttester",
     "addBond",

@@ -66,6 +66,13 @@ export {
   type VerifyAttestationReturnType,
   verifyAttestation,
 } from "./lib/verifyAttestation";
+export {
+  type VerifyAttestationsErrorType,
+  type VerifyAttestationsParameters,
+  type VerifyAttestationsResult,
+  type VerifyAttestationsReturnType,
+  verifyAttestations,
+} from "./lib/verifyAttestations";
 
 // v2: EIP-712 (what the registry checks)
 export {
@@ -112,6 +119,21 @@ export {
   type VerifyTypedAttestationReturnType,
   verifyTypedAttestation,
 } from "./lib/verifyTypedAttestation";
+
+// Signature recovery backend: libsecp256k1 (N-API) where it loads, else pure JS; both accept exactly the same inputs
+export {
+  type GetVerifyBackendErrorType,
+  type GetVerifyBackendReturnType,
+  type VerifyBackend,
+  type VerifyBackendSetting,
+  getVerifyBackend,
+} from "./lib/getVerifyBackend";
+export {
+  type SetVerifyBackendErrorType,
+  type SetVerifyBackendParameters,
+  type SetVerifyBackendReturnType,
+  setVerifyBackend,
+} from "./lib/setVerifyBackend";
 
 // Pool identifiers (the three shapes every reader accepts)
 export {
@@ -165,6 +187,12 @@ export {
   type UnreadableKeyFileErrorType,
 } from "./errors/attestation";
 export { InvalidPoolIdError, type InvalidPoolIdErrorType } from "./errors/pool";
+export {
+  InvalidVerifyBackendError,
+  type InvalidVerifyBackendErrorType,
+  VerifyBackendUnavailableError,
+  type VerifyBackendUnavailableErrorType,
+} from "./errors/verifyBackend";
 
 // Registry: ABI and attester operations (viem actions; need a client)
 export { attestationRegistryAbi } from "./abi/attestationRegistryAbi";

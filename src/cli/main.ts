@@ -15,6 +15,7 @@ const commands: Record<string, () => Promise<CliCommand>> = {
   withdraw: async () => (await import("./commands/withdraw")).withdrawCommand,
   revoke: async () => (await import("./commands/revoke")).revokeCommand,
   status: async () => (await import("./commands/status")).statusCommand,
+  mcp: async () => (await import("./commands/mcp")).mcpCommand,
 };
 
 /** The process's own streams and environment. */

@@ -7,6 +7,8 @@ import { parseApiKeys } from "./parseApiKeys";
 
 const integer = (options: { default?: number; minimum: number; maximum?: number; description: string }) =>
   Type.Integer({ maximum: Number.MAX_SAFE_INTEGER, ...options });
+/** DESIGN §9: the delays between alert delivery attempts, in seconds. */
+export const DEFAULT_ALERTS_RETRY_SCHEDULE_S = "5,30,120,600,1800,7200,21600";
 const url = (description: string) => Type.Optional(Type.String({ pattern: "^https?://[^\\s]+$", description }));
 
 /** The environment the service reads (DESIGN §4 names and defaults), as a TypeBox schema for `env-schema`. */
@@ -43,9 +45,38 @@ export const EnvSchema = Type.Object({
   RATE_LIMIT_MAX: integer({ default: 600, minimum: 0, description: "requests per window per client; 0 = off" }),
   RATE_LIMIT_VERIFY_MAX: integer({ default: 60, minimum: 1, description: "POST /verify per window per client" }),
   RATE_LIMIT_WINDOW_S: integer({ default: 60, minimum: 1, description: "rate limit window" }),
+  RATE_LIMIT_SIGN_IN_MAX: integer({
+    default: 20,
+    minimum: 1,
+    description: "GET /auth/nonce and POST /auth/verify, each, per window per client",
+  }),
+  SESSION_TTL_S: integer({
+    default: 86400,
+    minimum: 60,
+    maximum: 2_592_000,
+    description: "dapp session lifetime in seconds (never beyond the signed message's Expiration Time)",
+  }),
+  SIWE_CHAIN_IDS: Type.Optional(
+    Type.String({
+      pattern: "^ *[1-9][0-9]{0,15} *(, *[1-9][0-9]{0,15} *)*$",
+      description:
+        "chain ids a sign-in message may name, comma-separated; unset = 1, 8453, 42161 and each RPC_URL_<id>",
+    }),
+  ),
   API_CACHE_TTL_MS: integer({ default: 5000, minimum: 0, description: "how long a served response is reused" }),
   DEMO_DAYS: integer({ default: 120, minimum: 1, maximum: 365, description: "simulated days of demo history" }),
   DEMO_SEED: integer({ default: 1, minimum: 0, description: "seed of the deterministic demo" }),
+  ALERTS_RETRY_SCHEDULE_S: Type.String({
+    default: DEFAULT_ALERTS_RETRY_SCHEDULE_S,
+    pattern: "^ *[0-9]+(\\.[0-9]+)? *(, *[0-9]+(\\.[0-9]+)? *)*$",
+    description: "alert retry delays in seconds between attempts, comma-separated (±10 % jitter), then failed",
+  }),
+  ALERTS_ALLOW_PRIVATE_TARGETS: Type.Unsafe<"0" | "1">({
+    type: "string",
+    enum: ["0", "1"],
+    default: "0",
+    description: "1 lets alert targets be private addresses and plain http (demo and tests only)",
+  }),
   LOG_LEVEL: Type.Unsafe<"fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent">({
     type: "string",
     enum: ["fatal", "error", "warn", "info", "debug", "trace", "silent"],
@@ -89,6 +120,21 @@ export interface ServiceConfig {
   mode: "demo" | "configured";
   demo: { days: number; seed: number };
   logLevel: Env["LOG_LEVEL"];
+  /** Sign-In with Ethereum and the dapp's sessions (docs/sign-in.md). */
+  signIn: {
+    /** `SESSION_TTL_S`: a session's lifetime, capped by the signed message's Expiration Time. */
+    sessionTtlS: number;
+    /** `SIWE_CHAIN_IDS`: the chain ids a message may name, ascending. */
+    chainIds: number[];
+    /** `RATE_LIMIT_SIGN_IN_MAX` (at most `RATE_LIMIT_MAX`): nonce and verify requests per window per client. */
+    rateLimitMax: number;
+  };
+  alerts: {
+    /** `ALERTS_RETRY_SCHEDULE_S`: the delays between delivery attempts, in seconds (1–20 of them, each ≤ 7 days). */
+    retryScheduleS: number[];
+    /** `ALERTS_ALLOW_PRIVATE_TARGETS=1`: targets may be private addresses and plain http (demo and tests only). */
+    allowPrivateTargets: boolean;
+  };
 }
 
 export type LoadConfigParameters = { env: NodeJS.ProcessEnv; cwd?: string };
@@ -208,7 +254,43 @@ export function loadConfig({ env, cwd = process.cwd() }: LoadConfigParameters): 
     mode: hasRpc ? "configured" : "demo",
     demo: { days: parsed.DEMO_DAYS, seed: parsed.DEMO_SEED },
     logLevel: parsed.LOG_LEVEL,
+    signIn: {
+      sessionTtlS: parsed.SESSION_TTL_S,
+      chainIds: siweChainIds(parsed.SIWE_CHAIN_IDS, rpcUrls),
+      rateLimitMax: Math.min(parsed.RATE_LIMIT_SIGN_IN_MAX, parsed.RATE_LIMIT_MAX || Infinity),
+    },
+    alerts: {
+      retryScheduleS: parseRetrySchedule(parsed.ALERTS_RETRY_SCHEDULE_S),
+      allowPrivateTargets: parsed.ALERTS_ALLOW_PRIVATE_TARGETS === "1",
+    },
   };
+}
+
+/** `ALERTS_RETRY_SCHEDULE_S` as numbers: 1 to 20 delays, each above 0 and at most 7 days (604,800 s). */
+function parseRetrySchedule(value: string): number[] {
+  const delays = value.split(",").map((part) => Number(part.trim()));
+  if (delays.length > 20 || delays.some((delay) => !(delay > 0 && delay <= 604_800))) {
+    throw new ConfigError({
+      variable: "ALERTS_RETRY_SCHEDULE_S",
+      message: `must be 1 to 20 delays in seconds, each above 0 and at most 604800, comma-separated (got "${value}")`,
+    });
+  }
+  return delays;
+}
+
+/** `SIWE_CHAIN_IDS` as numbers, or by default 1, 8453, 42161 and every chain with an `RPC_URL_<chainId>`. */
+function siweChainIds(value: string | undefined, rpcUrls: Record<number, string>): number[] {
+  const ids =
+    value === undefined
+      ? [1, 8453, 42161, ...Object.keys(rpcUrls).map(Number)]
+      : value.split(",").map((id) => Number(id));
+  if (ids.some((id) => !Number.isSafeInteger(id))) {
+    throw new ConfigError({
+      variable: "SIWE_CHAIN_IDS",
+      message: `each chain id must be at most 2^53 - 1 (got "${value}")`,
+    });
+  }
+  return [...new Set(ids)].sort((a, b) => a - b);
 }
 
 /** Turns env-schema's Ajv error into one line naming the first bad variable (never echoing a key). */

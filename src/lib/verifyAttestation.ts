@@ -1,16 +1,13 @@
-import type { Address } from "viem";
-import {
-  type InvalidExpectedAddressErrorType,
-  type InvalidTimeErrorType,
-  MissingAttestationFieldError,
-  type MissingAttestationFieldErrorType,
+import type {
+  InvalidExpectedAddressErrorType,
+  InvalidTimeErrorType,
+  MissingAttestationFieldErrorType,
 } from "../errors/attestation";
-import { createAttestationMessage, type CreateAttestationMessageErrorType } from "./createAttestationMessage";
-import { hashPersonalMessage } from "./internal/hashPersonalMessage";
+import type { VerifyBackendUnavailableErrorType } from "../errors/verifyBackend";
+import type { CreateAttestationMessageErrorType } from "./createAttestationMessage";
 import { parseExpectedAddress } from "./internal/parseExpectedAddress";
-import { parseIntegerField } from "./internal/parseIntegerField";
-import { recoverSignerOrNull } from "./internal/recoverSignerOrNull";
 import { unixSeconds } from "./internal/unixSeconds";
+import { type AttestationVerdict, verifyAttestationAt } from "./internal/verifyAttestationAt";
 import type { AttestationFields } from "./types";
 
 export type VerifyAttestationParameters = {
@@ -22,22 +19,15 @@ export type VerifyAttestationParameters = {
   time?: Date | undefined;
 };
 
-export type VerifyAttestationReturnType = {
-  /** The signature passes the strict rules and recovers to `address` (compared case-insensitively). */
-  valid: boolean;
-  /** The recovered signer (EIP-55), or null when the signature is malformed or unrecoverable. */
-  attester: Address | null;
-  /** `expiry <= now`. Independent of `valid`: an expired attestation can be authentic. */
-  expired: boolean;
-  /** The canonical message that was checked. */
-  canonical: string;
-};
+/** `{ valid, attester, expired, canonical }`: see {@link AttestationVerdict}. */
+export type VerifyAttestationReturnType = AttestationVerdict;
 
 export type VerifyAttestationErrorType =
   | CreateAttestationMessageErrorType
   | MissingAttestationFieldErrorType
   | InvalidExpectedAddressErrorType
-  | InvalidTimeErrorType;
+  | InvalidTimeErrorType
+  | VerifyBackendUnavailableErrorType;
 
 /**
  * Verifies a v1 attestation offline: rebuilds the canonical message from the fields, recovers the signer under the
@@ -45,7 +35,9 @@ export type VerifyAttestationErrorType =
  *
  * A malformed attestation (missing or invalid signed field, missing signature) throws a typed error naming the
  * field. A signature string that breaks the rules (wrong length, high-s, bad v...) or recovers to no key is not an
- * error: it gives `valid: false, attester: null`.
+ * error: it gives `valid: false, attester: null`. The strict rules run here, then the recovery backend (libsecp256k1
+ * where it loads, else @noble/curves: see {@link setVerifyBackend}); both give the same answer for every input.
+ * To check many attestations against one attester, {@link verifyAttestations} parses the parameters once.
  *
  * @param parameters - {@link VerifyAttestationParameters}
  * @returns `{ valid, attester, expired, canonical }`. {@link VerifyAttestationReturnType}
@@ -64,13 +56,5 @@ export function verifyAttestation({
   address,
   time = new Date(),
 }: VerifyAttestationParameters): VerifyAttestationReturnType {
-  const expected = parseExpectedAddress("address", address);
-  const now = unixSeconds(time);
-  const canonical = createAttestationMessage({ attestation });
-  const expired = !(parseIntegerField("expiry", attestation.expiry) > now);
-  const signature = (attestation as { signature?: unknown }).signature;
-  if (signature === undefined) throw new MissingAttestationFieldError({ field: "signature" });
-
-  const attester = recoverSignerOrNull(hashPersonalMessage(canonical), signature);
-  return { valid: attester !== null && attester.toLowerCase() === expected, attester, expired, canonical };
+  return verifyAttestationAt(attestation, parseExpectedAddress("address", address), unixSeconds(time));
 }

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { isAbsolute, relative } from "node:path";
 import type { Address } from "viem";
+import { startAlertWorker } from "../alerts/startAlertWorker";
 import type { ServiceConfig } from "../config/loadConfig";
 import { StartupAbortedError } from "../errors/startup";
 import { errorLine } from "../errors/utils";
@@ -38,7 +39,8 @@ export type RunServiceParameters = {
 /**
  * The main job: the attester key, the store, the source (the demo when nothing is configured: local chains with
  * simulated history; else POOLS_FILE and RPC_URL_<chainId>), the source's history ingested without issuing, one
- * pass that issues attestations, the HTTP API, then a pass every `INGEST_INTERVAL_S`.
+ * pass that issues attestations, the HTTP API, the alert delivery worker (polls the outbox every second and after
+ * every pass), then a pass every `INGEST_INTERVAL_S`.
  *
  * @param {@link RunServiceParameters}
  * @returns the {@link RunningService}; call `stop()` to shut everything down.
@@ -68,14 +70,26 @@ export async function runService({ config, log, signal }: RunServiceParameters):
       attester: { address: key.address, registry: source.registry },
     });
     cleanups.push(() => app.close().then(() => undefined));
-    log(`serving ${url}/api/v1 (OpenAPI: ${url}/api/v1/openapi.json)`);
+    log(`serving ${url}/api/v1 (OpenAPI: ${url}/api/v1/openapi.json), MCP at ${url}/mcp, the dapp at ${url}/app/`);
     if (demoKey !== null) await logDemoRequest({ url, file: demoKey.file, store, log });
+
+    const alerts = startAlertWorker({
+      db: store.db,
+      ...config.alerts,
+      onOutcome: (outcome) => {
+        if (outcome.result === "failed") log(`alert ${outcome.webhookId} failed for good; its subscription is paused`);
+      },
+      onError: (error) => log(`alert delivery: ${errorLine(error)}`),
+    });
+    cleanups.push(() => alerts.stop());
+    log(`alert delivery worker started (retry schedule ${config.alerts.retryScheduleS.join(",")} s)`);
 
     const scheduler = startScheduler({
       intervalMs: config.ingestIntervalS * 1000,
       run: async () => {
         await passes.live("ingestion pass");
         app.responseCache.invalidate();
+        alerts.wake();
       },
       onError: (error) => log(`ingestion pass failed: ${errorLine(error)}`),
     });

@@ -1,6 +1,5 @@
 import { InvalidParameterError } from "../errors/market";
-import { formatPoolId } from "../lib/formatPoolId";
-import { listActivity } from "../storage/activity";
+import { listActivity, toActivityItem, type ActivityItem } from "../storage/activity";
 import type { ReadContext } from "./context";
 import { decodeActivityCursor, encodeActivityCursor } from "./internal/activityCursor";
 import { checkInteger } from "./internal/checkInteger";
@@ -14,18 +13,8 @@ export type GetActivityParameters = {
   kinds?: readonly string[];
 };
 
-/** One event of the activity log. */
-export type ActivityItem = {
-  /** Grows with every event: the log's order. */
-  id: number;
-  kind: string;
-  /** Unix seconds. */
-  at: number;
-  /** The pool the event is about (`eip155:<chainId>:<address>`), or null. */
-  poolId: string | null;
-  summary: string;
-  data: Record<string, unknown>;
-};
+/** One event of the activity log (shaped in storage, where the alert deliveries shape it too). */
+export type { ActivityItem };
 
 export type GetActivityReturnType = {
   /** Newest first. */
@@ -62,28 +51,7 @@ export async function getActivity(
   const rows = await listActivity(db, { limit: limit + 1, beforeId, kinds });
   const page = rows.slice(0, limit);
   return {
-    events: page.map((row) => ({
-      id: Number(row.id),
-      kind: row.kind,
-      at: Number(row.at),
-      poolId:
-        row.chain_id === null || row.address === null
-          ? null
-          : formatPoolId({ chainId: Number(row.chain_id), address: row.address }),
-      summary: row.summary,
-      data: parseData(row.data_json),
-    })),
+    events: page.map(toActivityItem),
     next: rows.length > limit ? encodeActivityCursor(Number(page[page.length - 1].id)) : null,
   };
-}
-
-/** The event's data object (a row whose text is not a JSON object keeps it under `text`). */
-function parseData(text: string): Record<string, unknown> {
-  try {
-    const value = JSON.parse(text) as unknown;
-    if (value !== null && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    // fall through
-  }
-  return { text };
 }

@@ -8,9 +8,11 @@ import type { ServiceConfig } from "../config/loadConfig";
 import { toErrorBody } from "./errorBodies";
 import attesterPlugin from "./plugins/app/attester";
 import authPlugin from "./plugins/app/auth";
+import dappPlugin from "./plugins/app/dapp";
 import publicOriginPlugin from "./plugins/app/public-origin";
 import readContextPlugin from "./plugins/app/read-context";
 import responseCachePlugin from "./plugins/app/response-cache";
+import sessionPlugin from "./plugins/app/session";
 import corsPlugin from "./plugins/external/cors";
 import envPlugin from "./plugins/external/env";
 import rateLimitPlugin from "./plugins/external/rate-limit";
@@ -29,7 +31,7 @@ export type AppOptions = {
 
 /**
  * The HTTP API as a Fastify plugin: external plugins (env, swagger, CORS, rate limit), then the app plugins
- * (attester, read context, response cache, API-key auth for the keyed routes), one error handler, then every route
+ * (attester, read context, response cache, API-key auth for the keyed routes, the dapp's sign-in sessions), one error handler, then every route
  * folder under `routes/` (the folder is the URL, as fastify/demo autoloads them). `server.ts` starts it. A new
  * endpoint is one route folder, one schema file and one test file: this file does not change.
  *
@@ -55,6 +57,8 @@ export const buildApp = fp(
     await fastify.register(readContextPlugin, { db: store.db, freshnessWindowS: config.freshnessWindowS, now });
     await fastify.register(responseCachePlugin, { ttlMs: config.cacheTtlMs });
     await fastify.register(authPlugin, { db: store.db });
+    await fastify.register(sessionPlugin, { db: store.db, now, signIn: config.signIn });
+    await fastify.register(dappPlugin);
 
     fastify.setErrorHandler(function handleError(error: FastifyError | Error, request, reply) {
       const { status, body } = toErrorBody(error);

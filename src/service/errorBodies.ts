@@ -1,22 +1,25 @@
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance } from "fastify";
-import { BaseError } from "../errors/base";
 import { ApiError, ApiErrorCode } from "../errors/http";
+import { isPublicError, publicErrorBody, type ErrorBody, type PublicErrorCode } from "../errors/publicErrorBody";
 
 /** An error body: `{"error": {"code", "message", …}}`. */
-export type ErrorBody = { code: string; message: string; [extra: string]: unknown };
+export type { ErrorBody };
 
 /**
- * The HTTP status of each domain error the shared readers throw (by its stable `code`); the body keeps the code.
- * An MCP tool maps the same errors to `isError` results with the same code.
+ * The HTTP status of each domain error the shared readers throw (by its stable `code`); the body keeps the code
+ * (`publicErrorBody`, which the MCP tools use too: the same code and message in an `isError` result).
  */
-const STATUS_BY_DOMAIN_CODE: Record<string, number> = {
+const STATUS_BY_DOMAIN_CODE: Record<PublicErrorCode, number> = {
   INVALID_POOL_ID: 400,
   POOL_NOT_FOUND: 404,
   NO_ATTESTATION: 404,
   AMBIGUOUS_POOL: 409,
   STORE_UNAVAILABLE: 503,
+  // An attestation handed in to POST /verify (src/errors/verify.ts).
+  INVALID_ATTESTATION: 400,
+  INVALID_JSON: 400,
   // The keyed writes (src/errors/auth.ts, src/errors/write.ts).
   INVALID_REQUEST: 400,
   UNAUTHORIZED: 401,
@@ -30,25 +33,41 @@ const STATUS_BY_DOMAIN_CODE: Record<string, number> = {
   REPEATED_POOL: 400,
   INVALID_CURSOR: 400,
   INVALID_PARAMETER: 400,
+  // Alerts (src/errors/alerts.ts): a refused target is bad input; another owner's subscription is not found.
+  ALERT_TARGET_REFUSED: 400,
+  ALERT_SUBSCRIPTION_NOT_FOUND: 404,
+  ALERT_SUBSCRIPTION_LIMIT: 409,
+  // Sign-in (src/errors/siwe.ts): 400 when the message or signature cannot be read, 401 when it is read but refused.
+  INVALID_SIWE_MESSAGE: 400,
+  SIGNATURE_MALFORMED: 400,
+  SIGNATURE_INVALID: 401,
+  NONCE_INVALID: 401,
+  SIWE_DOMAIN_MISMATCH: 401,
+  SIWE_URI_MISMATCH: 401,
+  SIWE_CHAIN_REFUSED: 401,
+  SIWE_EXPIRED: 401,
+  SIWE_NOT_YET_VALID: 401,
+  SIWE_ISSUED_IN_FUTURE: 401,
+  SIWE_EXPIRATION_TOO_FAR: 401,
+  SESSION_REQUIRED: 401,
+  // A state-changing dapp request from another origin, or without an Origin header (the CSRF rule).
+  ORIGIN_REFUSED: 403,
 };
-
-/** Members of a domain error that go into the body next to `code` and `message`. */
-const EXTRA_MEMBERS = ["field", "pool", "candidates", "reason"] as const;
 
 /** The status an error is answered with (500 for anything unknown). */
 export function httpStatusOf(error: Error): number {
   if (error instanceof ApiError) return error.statusCode;
-  if (error instanceof BaseError && error.code in STATUS_BY_DOMAIN_CODE) return STATUS_BY_DOMAIN_CODE[error.code];
+  if (isPublicError(error)) return STATUS_BY_DOMAIN_CODE[error.code];
   const status = (error as FastifyError).statusCode;
   return status !== undefined && status >= 400 && status < 600 ? status : 500;
 }
 
 /** Maps any error to a status and a stable body. Bad input is always a 4xx; a 5xx never shows internals. */
 export function toErrorBody(error: FastifyError | Error): { status: number; body: ErrorBody } {
-  if (error instanceof ApiError) {
-    return { status: error.statusCode, body: { code: error.code, message: error.shortMessage, ...error.extra } };
+  if (error instanceof ApiError || isPublicError(error)) {
+    // A store that does not answer is the service's problem: its body hides the cause, like every 5xx.
+    return { status: httpStatusOf(error), body: publicErrorBody(error)! };
   }
-  if (error instanceof BaseError && error.code in STATUS_BY_DOMAIN_CODE) return domainErrorBody(error);
   const validation = (error as FastifyError).validation;
   if (validation && validation.length > 0) return validationErrorBody(error as FastifyError);
   const byFastifyCode: Record<string, [number, ApiErrorCode, string]> = {
@@ -70,18 +89,6 @@ export function toErrorBody(error: FastifyError | Error): { status: number; body
   }
   if (status === 503) return { status, body: { code: ApiErrorCode.unavailable, message: "Service unavailable." } };
   return { status: 500, body: { code: ApiErrorCode.internal, message: "Internal server error." } };
-}
-
-function domainErrorBody(error: BaseError): { status: number; body: ErrorBody } {
-  const status = STATUS_BY_DOMAIN_CODE[error.code];
-  // A store that does not answer is the service's problem: its body hides the cause, like every 5xx.
-  if (status >= 500) return { status, body: { code: ApiErrorCode.unavailable, message: error.shortMessage } };
-  const extra: Record<string, unknown> = {};
-  for (const member of EXTRA_MEMBERS) {
-    const value = (error as unknown as Record<string, unknown>)[member];
-    if (value !== undefined) extra[member] = value;
-  }
-  return { status, body: { code: error.code, message: error.shortMessage, ...extra } };
 }
 
 function validationErrorBody(error: FastifyError): { status: number; body: ErrorBody } {

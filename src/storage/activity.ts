@@ -1,4 +1,6 @@
 import { PostgresAdapter, type Kysely } from "kysely";
+import { formatPoolId } from "../lib/formatPoolId";
+import { enqueueAlertDeliveries } from "./alertOutbox";
 import type { ActivityEvent, Database } from "./schema";
 
 /** One event to append to the activity log. */
@@ -17,7 +19,8 @@ export type NewActivity = {
 
 /**
  * Appends events to the activity log. Call it with the transaction that makes the change the events report, so an
- * event exists exactly when its change does (the alert outbox reads the same log).
+ * event exists exactly when its change does. With the same `db`, it writes the alert outbox: one row per (event,
+ * active subscription that wants its kind), so a delivery exists exactly when its event does.
  *
  * @param db an open transaction (or the store's Kysely instance for a change of one statement).
  * @returns the ids given to the events, in order.
@@ -39,7 +42,52 @@ export async function appendActivity(db: Kysely<Database>, events: readonly NewA
       .executeTakeFirstOrThrow();
     ids.push(Number(row.id));
   }
+  await enqueueAlertDeliveries(db, ids);
   return ids;
+}
+
+/** One event as every surface serves it (`GET /api/v1/activity`, the MCP tool, the webhook body). */
+export type ActivityItem = {
+  /** Grows with every event: the log's order. */
+  id: number;
+  kind: string;
+  /** Unix seconds. */
+  at: number;
+  /** The pool the event is about (`eip155:<chainId>:<address>`), or null. */
+  poolId: string | null;
+  summary: string;
+  data: Record<string, unknown>;
+};
+
+/**
+ * A stored event in its served shape: the one place that shapes an event, for the activity reader and the alert
+ * deliveries alike (a row whose data text is not a JSON object keeps that text under `data.text`).
+ */
+export function toActivityItem(
+  row: Pick<ActivityEvent, "id" | "kind" | "at" | "chain_id" | "address" | "summary" | "data_json">,
+): ActivityItem {
+  return {
+    id: Number(row.id),
+    kind: row.kind,
+    at: Number(row.at),
+    poolId:
+      row.chain_id === null || row.address === null
+        ? null
+        : formatPoolId({ chainId: Number(row.chain_id), address: row.address }),
+    summary: row.summary,
+    data: parseData(row.data_json),
+  };
+}
+
+/** The event's data object (a row whose text is not a JSON object keeps it under `text`). */
+function parseData(text: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // fall through
+  }
+  return { text };
 }
 
 /**

@@ -35,6 +35,30 @@ export async function listLiquidityRequests(
   return rows.map(normalize);
 }
 
+/** A request with the label of the key that wrote it. */
+export type OwnedLiquidityRequest = LiquidityRequest & { key_label: string | null };
+
+/**
+ * The requests written with any key `owner` holds (revoked keys included: the request stays theirs), newest first.
+ * `owner` is an `api_keys.owner`: a lower-case wallet address for keys created in the dapp.
+ */
+export async function listLiquidityRequestsByKeyOwner(
+  db: Kysely<Database>,
+  parameters: { owner: string; limit: number },
+): Promise<OwnedLiquidityRequest[]> {
+  const rows = await db
+    .selectFrom("liquidity_requests")
+    .innerJoin("api_keys", "api_keys.id", "liquidity_requests.api_key_id")
+    .selectAll("liquidity_requests")
+    .select("api_keys.label as key_label")
+    .where("api_keys.owner", "=", parameters.owner)
+    .orderBy("liquidity_requests.created_at", "desc")
+    .orderBy("liquidity_requests.id", "desc")
+    .limit(parameters.limit)
+    .execute();
+  return rows.map((row) => ({ ...normalize(row), key_label: row.key_label }));
+}
+
 /** How many requests have been received (the roadmap counts them). */
 export async function countLiquidityRequests(db: Kysely<Database>): Promise<number> {
   const row = await db

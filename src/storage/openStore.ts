@@ -15,6 +15,12 @@ export interface OpenStoreParameters {
   file?: string;
   /** How long a SQLite writer waits for a lock before failing, in ms. Default 5000. */
   busyTimeoutMs?: number;
+  /**
+   * Open an existing store for reading only (`attest mcp`): the SQLite file must exist and is opened read-only
+   * (`query_only` too); PostgreSQL sessions are read-only transactions. No migration runs: a schema behind this
+   * version is an error that says to start the service once. Default false.
+   */
+  readOnly?: boolean;
 }
 
 /** An open store: the one query layer (Kysely) over SQLite or PostgreSQL. */
@@ -51,7 +57,7 @@ const provider: MigrationProvider = {
  * await store.close();
  */
 export async function openStore(parameters: OpenStoreParameters): Promise<Store> {
-  const { databaseUrl, file, busyTimeoutMs = 5000 } = parameters;
+  const { databaseUrl, file, busyTimeoutMs = 5000, readOnly = false } = parameters;
   let store: Store;
   if (databaseUrl !== undefined && databaseUrl !== "") {
     if (!/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -63,6 +69,8 @@ export async function openStore(parameters: OpenStoreParameters): Promise<Store>
     const pool = new pg.Pool({
       connectionString: databaseUrl,
       max: 5,
+      // Every transaction of a read-only store is READ ONLY: the server refuses any write.
+      ...(readOnly ? { options: "-c default_transaction_read_only=on" } : {}),
       types: {
         getTypeParser: ((oid: number, format?: "text" | "binary") => {
           if (oid === PG_INT8_OID) return (value: string) => Number(value);
@@ -94,16 +102,24 @@ export async function openStore(parameters: OpenStoreParameters): Promise<Store>
     }
     let sqlite: BetterSqlite3.Database;
     try {
-      if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
-      sqlite = new BetterSqlite3(file);
-      sqlite.pragma("journal_mode = WAL");
-      sqlite.pragma("synchronous = NORMAL");
-      sqlite.pragma("foreign_keys = ON");
+      if (readOnly) {
+        // The writer (the service) set WAL mode; a reader only needs to wait for its locks.
+        sqlite = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
+        sqlite.pragma("query_only = ON");
+      } else {
+        if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+        sqlite = new BetterSqlite3(file);
+        sqlite.pragma("journal_mode = WAL");
+        sqlite.pragma("synchronous = NORMAL");
+        sqlite.pragma("foreign_keys = ON");
+      }
       sqlite.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
     } catch (error) {
       throw new StoreOpenError({
-        shortMessage: `Cannot open the SQLite database at ${file}.`,
-        fix: "Check that DATA_DIR exists or can be created and is writable.",
+        shortMessage: `Cannot open the SQLite database at ${file}${readOnly ? " for reading" : ""}.`,
+        fix: readOnly
+          ? "Check DATA_DIR (or DATABASE_URL): start the service once (npm start) to create the store there."
+          : "Check that DATA_DIR exists or can be created and is writable.",
         cause: error,
       });
     }
@@ -111,6 +127,10 @@ export async function openStore(parameters: OpenStoreParameters): Promise<Store>
     store = { db, dialect: "sqlite", close: () => db.destroy() };
   }
 
+  if (readOnly) {
+    await checkSchemaCurrent(store);
+    return store;
+  }
   const { error } = await new Migrator({ db: store.db, provider }).migrateToLatest();
   if (error !== undefined) {
     await store.close().catch(() => undefined);
@@ -121,4 +141,27 @@ export async function openStore(parameters: OpenStoreParameters): Promise<Store>
     });
   }
   return store;
+}
+
+/** A read-only store cannot migrate: its schema must already be at the latest migration (else it is closed). */
+async function checkSchemaCurrent(store: Store): Promise<void> {
+  let pending: string[];
+  try {
+    const known = await new Migrator({ db: store.db, provider }).getMigrations();
+    pending = known.filter((migration) => migration.executedAt === undefined).map((migration) => migration.name);
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    throw new StoreOpenError({
+      shortMessage: `Cannot read the store's schema (${store.dialect}).`,
+      fix: "Check that the database is reachable and that the service has created it (npm start).",
+      cause: error,
+    });
+  }
+  if (pending.length > 0) {
+    await store.close().catch(() => undefined);
+    throw new StoreOpenError({
+      shortMessage: `The store's schema is behind this version (${pending.length} migration(s) pending: ${pending.join(", ")}).`,
+      fix: "Start the service once (npm start) to migrate it; a read-only reader never changes the schema.",
+    });
+  }
 }

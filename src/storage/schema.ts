@@ -25,6 +25,12 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   accuracy_records: AccuracyRecordsTable;
   campaign_announcements: CampaignAnnouncementsTable;
+  siwe_nonces: SiweNoncesTable;
+  sessions: SessionsTable;
+  alert_subscriptions: AlertSubscriptionsTable;
+  alert_subscription_kinds: AlertSubscriptionKindsTable;
+  alert_outbox: AlertOutboxTable;
+  alert_attempts: AlertAttemptsTable;
 }
 
 /** One tracked pool, keyed by (chain_id, address), with the latest observed value of every measured field. */
@@ -283,6 +289,92 @@ export interface AccuracyRecordsTable {
   lowest_depth_usd: number | null;
 }
 
+/** An alert subscription (DESIGN §9): a target URL that receives the activity events of the kinds it names. */
+export interface AlertSubscriptionsTable {
+  id: string;
+  /** `key:<api_keys.id>` (the keyed routes) or `wallet:<lower-case address>` (the dapp). */
+  owner: string;
+  /** The target, as normalized by the WHATWG URL parser. */
+  url: string;
+  /** `whsec_` + base64 of 32 random bytes, shown once. Stored as is: delivery signs with it (HMAC). */
+  secret: string;
+  /** `active`, or `paused` (a delivery reached the failed state; nothing is sent until resumed). */
+  state: "active" | "paused";
+  created_at: number;
+  paused_at: number | null;
+  paused_reason: string | null;
+  /** The last failed attempt's error and time (Unix seconds). */
+  last_error: string | null;
+  last_error_at: number | null;
+  last_delivered_at: number | null;
+}
+
+/** The kinds a subscription wants, one row each (`position` keeps the order given). */
+export interface AlertSubscriptionKindsTable {
+  kind: string;
+  subscription_id: string;
+  position: number;
+}
+
+/**
+ * The outbox: one row per (activity event, subscription), inserted in the event's own transaction. The `webhook-id`
+ * is derived from the pair, so it is the same on every attempt. Times are Unix milliseconds.
+ */
+export interface AlertOutboxTable {
+  id: Generated<number>;
+  subscription_id: string;
+  event_id: number;
+  /** `pending` (to send or to retry), `delivered` (a 2xx), `failed` (the retry schedule ran out). */
+  status: "pending" | "delivered" | "failed";
+  /** Attempts finished (each has its `alert_attempts` row). */
+  attempts: number;
+  /** Not sent before this time (0: at once). */
+  next_attempt_at_ms: number;
+  /** The worker's claim: a token and when it lapses (a crashed worker's claim lapses; another worker takes over). */
+  lease_token: string | null;
+  lease_expires_at_ms: number | null;
+  last_status: number | null;
+  last_error: string | null;
+  delivered_at_ms: number | null;
+}
+
+/** One delivery attempt of an outbox row. */
+export interface AlertAttemptsTable {
+  id: Generated<number>;
+  outbox_id: number;
+  /** 1, 2, …: unique per outbox row. */
+  attempt: number;
+  started_at_ms: number;
+  duration_ms: number;
+  /** The HTTP status, or null when no response came (refused target, network error, timeout). */
+  status_code: number | null;
+  /** 1 for a 2xx, else 0. */
+  ok: number;
+  error: string | null;
+  /** The worker that made the attempt. */
+  worker: string;
+}
+
+/** Sign-In with Ethereum nonces the service issued: single use (deleted when a sign-in names one), expiring. */
+export interface SiweNoncesTable {
+  /** Letters and digits from `crypto.randomBytes`. */
+  nonce: string;
+  created_at: number;
+  expires_at: number;
+}
+
+/** The dapp's server-side sessions (migration 004). Deleting a row ends the session for every copy of its cookie. */
+export interface SessionsTable {
+  /** SHA-256 (hex) of the cookie's random id: the id itself is never stored. */
+  id_sha256: string;
+  /** The signed-in wallet, lower case. */
+  address: string;
+  /** The chain id of the signed message. */
+  chain_id: number;
+  created_at: number;
+  expires_at: number;
+}
+
 export type Pool = Selectable<PoolsTable>;
 export type NewPool = Insertable<PoolsTable>;
 export type PoolUpdate = Updateable<PoolsTable>;
@@ -300,5 +392,8 @@ export type LogCursor = Selectable<LogCursorsTable>;
 export type TokenPrice = Selectable<TokenPricesTable>;
 export type LiquidityRequest = Selectable<LiquidityRequestsTable>;
 export type ApiKey = Selectable<ApiKeysTable>;
+export type AlertSubscription = Selectable<AlertSubscriptionsTable>;
+export type AlertOutboxRow = Selectable<AlertOutboxTable>;
+export type AlertAttempt = Selectable<AlertAttemptsTable>;
 /** A column the database fills (an auto-increment id): optional on insert. */
 export type Generated<T> = ColumnType<T, T | undefined, never>;

@@ -19,6 +19,7 @@ const b01 = vectors.cases[0];
 const USAGE = [
   "usage: attest verify <file|-> --attester <address> [--now <unix-seconds>]",
   "       attest verify --url <base_url> --pool <id> [--attester <address>] [--now <unix-seconds>]",
+  "       attest verify --batch [file|-] --attester <address> [--now <unix-seconds>] [--workers <n>]",
 ];
 
 function file(name: string, text: string): string {

@@ -263,7 +263,13 @@ describe("openStore", () => {
       await store.close();
       const again = await openStore({ file });
       const applied = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`.execute(again.db);
-      expect(applied.rows.map((r) => r.name)).to.deep.equal(["001_initial", "002_issue_reason", "003_market"]);
+      expect(applied.rows.map((r) => r.name)).to.deep.equal([
+        "001_initial",
+        "002_issue_reason",
+        "003_market",
+        "004_auth",
+        "005_alerts",
+      ]);
       await again.close();
     });
 
@@ -305,7 +311,13 @@ describe("openStore", () => {
       const store = await openStore({ databaseUrl: server.url });
       expect(store.dialect).to.equal("postgres");
       const applied = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`.execute(store.db);
-      expect(applied.rows.map((r) => r.name)).to.deep.equal(["001_initial", "002_issue_reason", "003_market"]);
+      expect(applied.rows.map((r) => r.name)).to.deep.equal([
+        "001_initial",
+        "002_issue_reason",
+        "003_market",
+        "004_auth",
+        "005_alerts",
+      ]);
       await store.close();
     });
 

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
 import { BaseError } from "../../errors/base";
 import { InputError, UsageError } from "../../errors/cli";
@@ -7,14 +8,10 @@ import type { Attestation } from "../../lib/types";
 import { verifyAttestation } from "../../lib/verifyAttestation";
 import { argsUsageError } from "../shared/args";
 import { fetchText, readInputText } from "../shared/input";
-import type { CliCommand } from "../types";
+import type { CliCommand, CliIo } from "../types";
+import { EXIT_EXPIRED, EXIT_INVALID, EXIT_VALID } from "./verify/exitCodes";
 
-/** Exit status: authentic and fresh. */
-export const EXIT_VALID = 0;
-/** Exit status: not authentic, or not a well-formed attestation, or unreadable input. */
-export const EXIT_INVALID = 1;
-/** Exit status: authentic but expired. */
-export const EXIT_EXPIRED = 2;
+export { EXIT_EXPIRED, EXIT_INVALID, EXIT_VALID } from "./verify/exitCodes";
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const UNIX_SECONDS = /^(0|[1-9][0-9]*)$/;
@@ -41,6 +38,8 @@ function parseOptions(argv: string[]) {
         now: { type: "string" },
         url: { type: "string" },
         pool: { type: "string" },
+        batch: { type: "boolean" },
+        workers: { type: "string" },
       },
     });
   } catch (error) {
@@ -48,20 +47,54 @@ function parseOptions(argv: string[]) {
   }
 }
 
+/** Most worker threads `--workers` accepts. */
+const MAX_WORKERS = 256;
+
+/**
+ * `attest verify --batch [file|-]`: checks the options that only make sense with it (or without it), then streams the
+ * lines through worker threads (`./verify/batch.ts`, loaded only here: the single verification never loads it).
+ */
+async function runBatch(
+  values: ReturnType<typeof parseOptions>["values"],
+  positionals: string[],
+  time: Date,
+  io: CliIo,
+): Promise<number> {
+  if (values.url !== undefined || values.pool !== undefined)
+    throw new UsageError("--batch reads attestations from a file or standard input, not from --url/--pool");
+  if (positionals.length > 1) throw new UsageError("--batch takes one NDJSON file, or - for standard input");
+  if (values.attester === undefined)
+    throw new UsageError("--attester <address> is required: pin the attester you expect (never the payload's)");
+  let workers = availableParallelism();
+  if (values.workers !== undefined) {
+    if (!/^[1-9][0-9]{0,2}$/.test(values.workers) || Number(values.workers) > MAX_WORKERS)
+      throw new UsageError(
+        `--workers must be an integer from 1 to ${MAX_WORKERS}, got ${JSON.stringify(values.workers.slice(0, 40))}`,
+      );
+    workers = Number(values.workers);
+  }
+  const { runVerifyBatch } = await import("./verify/batch");
+  return runVerifyBatch({ file: positionals[0] ?? "-", address: values.attester, time, workers, io });
+}
+
 /**
  * `attest verify <file|-> --attester <address> [--now <unix-seconds>]`
  * `attest verify --url <base_url> --pool <id> [--attester <address>] [--now <unix-seconds>]`
+ * `attest verify --batch [file|-] --attester <address> [--now <unix-seconds>] [--workers <n>]`
  *
  * Prints one JSON line `{"valid","attester","expired","canonical"}` (plus `"error"` when the input is unreadable or
  * not a well-formed attestation). Exit 0 authentic and fresh, 1 not authentic or bad input, 2 authentic but
- * expired, 64 usage error.
+ * expired, 64 usage error. With `--batch`, one line `{"line","valid","expired","attester","error"}` per NDJSON input
+ * line, in input order, on all cores; exit 0 only when every line is authentic and fresh, else 1 if any line is not,
+ * else 2 (docs/verification.md).
  */
 export const verifyCommand: CliCommand = {
   name: "verify",
-  summary: "verify a v1 attestation offline against a pinned (or served) attester",
+  summary: "verify a v1 attestation (or an NDJSON batch, on all cores) offline against a pinned (or served) attester",
   usage:
     "attest verify <file|-> --attester <address> [--now <unix-seconds>]\n" +
-    "       attest verify --url <base_url> --pool <id> [--attester <address>] [--now <unix-seconds>]",
+    "       attest verify --url <base_url> --pool <id> [--attester <address>] [--now <unix-seconds>]\n" +
+    "       attest verify --batch [file|-] --attester <address> [--now <unix-seconds>] [--workers <n>]",
   async run(argv, io) {
     const { values, positionals } = parseOptions(argv);
     if (values.attester !== undefined && !ADDRESS.test(values.attester))
@@ -76,6 +109,8 @@ export const verifyCommand: CliCommand = {
         );
     }
     const time = values.now === undefined ? new Date() : new Date(Number(values.now) * 1000);
+    if (values.batch === true) return runBatch(values, positionals, time, io);
+    if (values.workers !== undefined) throw new UsageError("--workers needs --batch");
 
     let expected = values.attester;
     let getText: () => Promise<string>;

@@ -2,10 +2,14 @@ import type { Migration } from "kysely";
 import { initial } from "./001_initial";
 import { issueReason } from "./002_issue_reason";
 import { market } from "./003_market";
+import { auth } from "./004_auth";
+import { alerts } from "./005_alerts";
 
 /** Versioned migrations, applied in key order by Kysely's Migrator. Never edit one that has shipped: add another. */
 export const migrations: Record<string, Migration> = {
   "001_initial": initial,
   "002_issue_reason": issueReason,
   "003_market": market,
+  "004_auth": auth,
+  "005_alerts": alerts,
 };

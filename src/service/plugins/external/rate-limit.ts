@@ -6,7 +6,8 @@ import { ApiError, ApiErrorCode } from "../../../errors/http";
 
 /**
  * Per-client-address rate limit on every route (`max` per window); `POST /api/v1/verify` sets its own stricter
- * limit in its route config. With `false` nothing is registered (benchmarks).
+ * limit in its route config, and so do `GET /auth/nonce` and `POST /auth/verify` (`RATE_LIMIT_SIGN_IN_MAX`, each
+ * route its own count per client). With `false` nothing is registered (benchmarks).
  */
 export default fp(
   async function rateLimitPlugin(fastify: FastifyInstance, { rateLimit: limits }: { rateLimit: RateLimitConfig }) {

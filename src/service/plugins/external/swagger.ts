@@ -21,6 +21,7 @@ export default fp(
           { name: "pools", description: "Tracked pools" },
           { name: "service", description: "Probes and metadata" },
           { name: "liquidity", description: "Keyed writes: liquidity requests (Authorization: Bearer <API key>)" },
+          { name: "alerts", description: "Keyed: alert subscriptions (webhooks, Standard Webhooks signatures)" },
         ],
         components: {
           securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "an API key (docs/keys.md)" } },

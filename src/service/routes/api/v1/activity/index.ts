@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { getActivity } from "../../../../../read/getActivity";
+import { splitList } from "../../../../../read/splitList";
 import { ActivityQuerySchema, ActivityResponseSchema } from "../../../../schemas/activity";
 import { errorResponses } from "../../../../schemas/error";
 import { sendJson } from "../../../../sendJson";
@@ -21,7 +22,7 @@ const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
     },
     async function activity(request, reply) {
       const { limit, cursor = null, kind } = request.query;
-      const kinds = kind === undefined || kind === "" ? [] : kind.split(",").map((k) => k.trim());
+      const kinds = splitList(kind);
       const key = `activity:${limit}:${cursor ?? ""}:${kinds.join(",")}`;
       return sendJson(reply, await responseCache.json(key, () => getActivity(readContext, { limit, cursor, kinds })));
     },

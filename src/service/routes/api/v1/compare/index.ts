@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { comparePools } from "../../../../../read/comparePools";
 import { checkPoolList } from "../../../../../read/internal/checkPoolList";
+import { splitList } from "../../../../../read/splitList";
 import { CompareQuerySchema, CompareResponseSchema } from "../../../../schemas/compare";
 import { errorResponses } from "../../../../schemas/error";
 import { sendJson } from "../../../../sendJson";
@@ -21,7 +22,7 @@ const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
       },
     },
     async function compare(request, reply) {
-      const ids = request.query.pools.split(",").map((id) => id.trim());
+      const ids = splitList(request.query.pools);
       // Checked before the cache: the errors quote the caller's own spelling, and the key is case-folded.
       checkPoolList(ids);
       const key = `compare:${ids.map((id) => id.toLowerCase()).join(",")}`;

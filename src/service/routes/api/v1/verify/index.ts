@@ -1,8 +1,6 @@
 import { TypeBoxValidatorCompiler, type FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { BaseError } from "../../../../../errors/base";
-import { parseAttestationJson } from "../../../../../lib/parseAttestationJson";
-import { verifyAttestation } from "../../../../../lib/verifyAttestation";
-import { ApiError, ApiErrorCode } from "../../../../../errors/http";
+import { parseAttestationText } from "../../../../../read/parseAttestationText";
+import { verifyAgainstAttester } from "../../../../../read/verifyAgainstAttester";
 import { errorResponses } from "../../../../schemas/error";
 import { VerifyBodySchema, VerifyResponseSchema } from "../../../../schemas/verify";
 
@@ -18,23 +16,12 @@ const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
     config.rateLimit === false ? false : { max: config.rateLimit.verifyMax, timeWindow: config.rateLimit.windowMs };
 
   fastify.removeAllContentTypeParsers();
+  // The strict parser: INVALID_JSON (a repeated member is one), or INVALID_ATTESTATION naming a bad signed field.
   fastify.addContentTypeParser("application/json", { parseAs: "string" }, (_request, text, done) => {
     try {
-      done(null, parseAttestationJson({ text: text as string }));
+      done(null, parseAttestationText({ text: text as string }));
     } catch (error) {
-      const key = (error as { key?: unknown }).key;
-      // The strict parser also rejects a field's value (e.g. an integer written with a fraction or a sign): that is
-      // a well-formed JSON body with a bad attestation field, named like the library's other field errors.
-      const field = (error as { field?: unknown }).field;
-      done(
-        new ApiError({
-          statusCode: 400,
-          code: typeof field === "string" ? ApiErrorCode.invalidAttestation : ApiErrorCode.invalidJson,
-          message: error instanceof BaseError ? error.shortMessage : "The body is not valid JSON.",
-          extra: typeof field === "string" ? { field } : typeof key === "string" ? { field: key } : {},
-        }),
-        undefined,
-      );
+      done(error as Error, undefined);
     }
   });
 
@@ -55,18 +42,7 @@ const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
       config: rateLimit === false ? {} : { rateLimit },
     },
     async function verify(request) {
-      try {
-        return verifyAttestation({ attestation: request.body, address: attesterInfo.attester });
-      } catch (error) {
-        if (!(error instanceof BaseError)) throw error;
-        const field = (error as { field?: unknown }).field;
-        throw new ApiError({
-          statusCode: 400,
-          code: ApiErrorCode.invalidAttestation,
-          message: error.shortMessage,
-          extra: typeof field === "string" ? { field } : {},
-        });
-      }
+      return verifyAgainstAttester({ attestation: request.body, attester: attesterInfo.attester });
     },
   );
 };

@@ -1,0 +1,15 @@
+/**
+ * The limits of Sign-In with Ethereum on this service (docs/sign-in.md#lifetimes). Durations in seconds.
+ */
+
+/** A nonce from `GET /auth/nonce` can be used for this long, once. */
+export const NONCE_TTL_S = 600;
+/** How far in the future a message's `Issued At` may lie (a device clock running ahead). */
+export const ISSUED_AT_SKEW_S = 300;
+/** A message whose `Expiration Time` is further ahead than this is refused. */
+export const MAX_EXPIRATION_S = 7 * 86_400;
+/** A session's lifetime when `SESSION_TTL_S` is not set; never beyond the message's `Expiration Time`. */
+export const DEFAULT_SESSION_TTL_S = 86_400;
+/** Where a page request without a session is sent, and where sign-in returns when no safe `next` is given. */
+export const SIGN_IN_PATH = "/app/sign-in";
+export const DEFAULT_NEXT_PATH = "/app/";

@@ -1,0 +1,73 @@
+import { BaseError } from "./base";
+
+/**
+ * Errors of the alerts (`src/alerts`: subscriptions, the target rules, delivery). Every surface (the keyed REST routes,
+ * the dapp) maps them by `code`; the HTTP statuses are in `src/service/errorBodies.ts`.
+ */
+
+const DOCS = "docs/alerts.md";
+
+export type InvalidAlertSubscriptionErrorType = InvalidAlertSubscriptionError & {
+  name: "InvalidAlertSubscriptionError";
+};
+/**
+ * A subscription's member breaks a rule (`kinds` empty, repeated or unknown; an owner that is not `key:<id>` or
+ * `wallet:<address>`): `field` names it. The code is the API's `INVALID_REQUEST` (HTTP 400).
+ */
+export class InvalidAlertSubscriptionError extends BaseError {
+  /** The member that is wrong. */
+  readonly field: string;
+  constructor({ field, message }: { field: string; message: string }) {
+    super(message, { code: "INVALID_REQUEST", docsPath: `${DOCS}#subscribing`, name: "InvalidAlertSubscriptionError" });
+    this.field = field;
+  }
+}
+
+export type AlertTargetRefusedErrorType = AlertTargetRefusedError & { name: "AlertTargetRefusedError" };
+/**
+ * A target URL the delivery rules refuse (HTTP 400 `ALERT_TARGET_REFUSED` at subscribe time; a failed attempt at
+ * delivery time): not `https`, credentials in the URL, an IP address in a non-standard spelling, a name that does not
+ * resolve, or an address that is not public (loopback, private, link-local, CGNAT, multicast, reserved, …).
+ * `ALERTS_ALLOW_PRIVATE_TARGETS=1` lifts the address rule and allows `http` (demo and tests only).
+ */
+export class AlertTargetRefusedError extends BaseError {
+  readonly field = "url";
+  /** Why, in a few words (also the whole message after "Target refused: "). */
+  readonly reason: string;
+  constructor({ reason }: { reason: string }) {
+    super(`Target refused: ${reason}.`, {
+      code: "ALERT_TARGET_REFUSED",
+      docsPath: `${DOCS}#target-rules`,
+      name: "AlertTargetRefusedError",
+    });
+    this.reason = reason;
+  }
+}
+
+export type AlertSubscriptionNotFoundErrorType = AlertSubscriptionNotFoundError & {
+  name: "AlertSubscriptionNotFoundError";
+};
+/** No subscription with this id belongs to the caller (another owner's id answers the same: HTTP 404). */
+export class AlertSubscriptionNotFoundError extends BaseError {
+  constructor() {
+    super("No alert subscription with this id belongs to you; GET /api/v1/alert-subscriptions lists yours.", {
+      code: "ALERT_SUBSCRIPTION_NOT_FOUND",
+      docsPath: `${DOCS}#subscribing`,
+      name: "AlertSubscriptionNotFoundError",
+    });
+  }
+}
+
+export type AlertSubscriptionLimitErrorType = AlertSubscriptionLimitError & { name: "AlertSubscriptionLimitError" };
+/** The owner already has the most subscriptions one owner may hold (HTTP 409 `ALERT_SUBSCRIPTION_LIMIT`). */
+export class AlertSubscriptionLimitError extends BaseError {
+  readonly limit: number;
+  constructor({ limit }: { limit: number }) {
+    super(`An owner may hold at most ${limit} alert subscriptions; delete one first.`, {
+      code: "ALERT_SUBSCRIPTION_LIMIT",
+      docsPath: `${DOCS}#subscribing`,
+      name: "AlertSubscriptionLimitError",
+    });
+    this.limit = limit;
+  }
+}

@@ -1,0 +1,44 @@
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { getActivity } from "../../read/getActivity";
+import { splitList } from "../../read/splitList";
+import type { McpDeps } from "../deps";
+import { answer } from "../internal/answer";
+import { READ_ONLY } from "../internal/descriptions";
+import { integerInput, listInput, stringInput, toInteger, toList, toText } from "../internal/inputs";
+import { ActivityOutputSchema } from "../schemas/activity";
+
+/** `get_activity`: a page of the activity log, newest first (`GET /api/v1/activity`). */
+export function registerGetActivityTool(server: McpServer, deps: McpDeps): RegisteredTool {
+  return server.registerTool(
+    "get_activity",
+    {
+      title: "Activity feed",
+      description: [
+        "The activity log, newest first: attestations issued, pools turning stale or fresh, registry events,",
+        "campaigns starting or ending, ingestion passes. One page at a time: pass `next` back as `cursor`, unchanged,",
+        "for older events (null at the oldest); pages neither skip nor repeat while new events arrive. `at` is Unix",
+        "seconds; `poolId` is eip155:<chainId>:<address> or null. Errors: INVALID_CURSOR (a cursor this service did not",
+        "hand out), INVALID_PARAMETER. The same JSON as GET /api/v1/activity.",
+      ].join(" "),
+      inputSchema: {
+        limit: integerInput({ description: "events per page", minimum: 1, maximum: 200, default: 50 }),
+        cursor: stringInput("the `next` of the previous page, unchanged; omit for the newest page", {
+          maxLength: 100,
+        }).optional(),
+        kind: listInput("only these event kinds, e.g. pool.stale, attestation.issued; omit for every kind", {
+          maxItems: 20,
+        }).optional(),
+      },
+      outputSchema: ActivityOutputSchema,
+      annotations: { title: "Activity feed", ...READ_ONLY },
+    },
+    async ({ limit, cursor, kind }) =>
+      answer("get_activity", deps, () =>
+        getActivity(deps.readContext, {
+          limit: toInteger(limit),
+          cursor: cursor === undefined || cursor === null ? null : toText(cursor),
+          kinds: toList(kind, splitList),
+        }),
+      ),
+  );
+}

@@ -1,0 +1,47 @@
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { LIQUIDITY_MAP_DEFAULT_LIMIT, LIQUIDITY_MAP_MAX_LIMIT, getLiquidityMap } from "../../read/getLiquidityMap";
+import type { McpDeps } from "../deps";
+import { answer } from "../internal/answer";
+import { READ_ONLY, UNITS, freshnessRule } from "../internal/descriptions";
+import { integerInput, toInteger } from "../internal/inputs";
+import { LiquidityMapOutputSchema } from "../schemas/liquidityMap";
+
+/** `get_liquidity_map`: depth by chain, four dimensions per pool, the campaign expiry calendar. */
+export function registerGetLiquidityMapTool(server: McpServer, deps: McpDeps): RegisteredTool {
+  return server.registerTool(
+    "get_liquidity_map",
+    {
+      title: "Liquidity map",
+      description: [
+        "Per chain: the total fresh depth in USD and its pools with four dimensions each: depthUsd, volume24hUsd (AMM),",
+        "yieldPct (APY in percent) and exitabilityUsd (lending: supplied − borrowed), each with its own observation time",
+        "and judged stale on its own (`staleFields`); null means not measured, never zero. Also the campaign expiry",
+        "calendar (each pool once, on the UTC date its last known incentive campaign ends) and every stale value",
+        `beside the totals. No composite score. ${UNITS} ${freshnessRule(deps.readContext.freshnessWindowS)}`,
+        "Bounded: each chain lists `limit` pools from `offset`, by id; `poolsTotal` says how many it tracks (page with",
+        "offset); totals, the calendar and `stale` always cover every pool. Errors: INVALID_PARAMETER.",
+        "The same JSON as GET /api/v1/liquidity-map.",
+      ].join(" "),
+      inputSchema: {
+        chainId: integerInput({ description: "only this chain", minimum: 1 }),
+        limit: integerInput({
+          description: "pools listed per chain, by id",
+          minimum: 1,
+          maximum: LIQUIDITY_MAP_MAX_LIMIT,
+          default: LIQUIDITY_MAP_DEFAULT_LIMIT,
+        }),
+        offset: integerInput({ description: "pools skipped per chain before listing", minimum: 0, default: 0 }),
+      },
+      outputSchema: LiquidityMapOutputSchema,
+      annotations: { title: "Liquidity map", ...READ_ONLY },
+    },
+    async ({ chainId, limit, offset }) =>
+      answer("get_liquidity_map", deps, () =>
+        getLiquidityMap(deps.readContext, {
+          chainId: toInteger(chainId),
+          limit: toInteger(limit),
+          offset: toInteger(offset),
+        }),
+      ),
+  );
+}

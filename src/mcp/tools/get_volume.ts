@@ -1,0 +1,46 @@
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { getVolume } from "../../read/getVolume";
+import type { McpDeps } from "../deps";
+import { answer } from "../internal/answer";
+import { READ_ONLY, UNITS, freshnessRule } from "../internal/descriptions";
+import { integerInput, toInteger } from "../internal/inputs";
+import { VolumeOutputSchema } from "../schemas/volume";
+
+/** `get_volume`: swap volume by day, venue × day, chain, venue and turnover (`GET /api/v1/volume`). */
+export function registerGetVolumeTool(server: McpServer, deps: McpDeps): RegisteredTool {
+  return server.registerTool(
+    "get_volume",
+    {
+      title: "Swap volume",
+      description: [
+        "On-chain swap volume in USD, read from the pools' own Swap logs: a daily series over `days` complete UTC days",
+        "ending yesterday (today's partial day is in `today`, never summed), a venue × day heatmap, totals by chain and",
+        "by venue, and pools by turnover (24 h volume / depth, highest first). null means no data, never zero.",
+        "DefiLlama's dex-volume feed is published beside them in `feed`, as separate figures. Pools whose volume is",
+        `stale are held out of every total and listed in \`stale\` with what they would have added. ${UNITS}`,
+        `${freshnessRule(deps.readContext.freshnessWindowS)} Bounded: byTurnover lists at most turnoverLimit pools`,
+        "(byTurnoverTotal says of how many). Errors: INVALID_PARAMETER. The same JSON as GET /api/v1/volume.",
+      ].join(" "),
+      inputSchema: {
+        days: integerInput({
+          description: "complete UTC days in the window, ending yesterday",
+          minimum: 1,
+          maximum: 365,
+          default: 30,
+        }),
+        turnoverLimit: integerInput({
+          description: "how many pools byTurnover lists, highest turnover first",
+          minimum: 1,
+          maximum: 1000,
+          default: 50,
+        }),
+      },
+      outputSchema: VolumeOutputSchema,
+      annotations: { title: "Swap volume", ...READ_ONLY },
+    },
+    async ({ days, turnoverLimit }) =>
+      answer("get_volume", deps, () =>
+        getVolume(deps.readContext, { days: toInteger(days), turnoverLimit: toInteger(turnoverLimit) }),
+      ),
+  );
+}

@@ -1,0 +1,26 @@
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { listPools } from "../../read/listPools";
+import type { McpDeps } from "../deps";
+import { answer } from "../internal/answer";
+import { READ_ONLY, UNITS, freshnessRule } from "../internal/descriptions";
+import { PoolsOutputSchema } from "../schemas/pools";
+
+/** `list_pools`: every tracked pool with its depth and stale flag (`GET /api/v1/pools`). */
+export function registerListPoolsTool(server: McpServer, deps: McpDeps): RegisteredTool {
+  return server.registerTool(
+    "list_pools",
+    {
+      title: "List tracked pools",
+      description: [
+        "Every pool the service tracks (id eip155:<chainId>:<address>, chain, address, symbol, venue, kind amm or",
+        "lending) with its current depth in USD, when that depth was observed and whether it is stale; `total` sums the",
+        "fresh depths and `heldOut` lists the stale ones beside it. Start here: pass a pool's `id` to get_attestation or",
+        `compare_pools. ${UNITS} ${freshnessRule(deps.readContext.freshnessWindowS)}`,
+        "The same JSON as GET /api/v1/pools.",
+      ].join(" "),
+      outputSchema: PoolsOutputSchema,
+      annotations: { title: "List tracked pools", ...READ_ONLY },
+    },
+    async () => answer("list_pools", deps, () => listPools(deps.readContext)),
+  );
+}

@@ -1,0 +1,77 @@
+import { TypeBoxValidatorCompiler, type FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { listWalletApiKeys } from "../../../../../read/listWalletApiKeys";
+import { createApiKey } from "../../../../../write/createApiKey";
+import { revokeApiKey } from "../../../../../write/revokeApiKey";
+import {
+  CreateWalletApiKeyBodySchema,
+  CreatedWalletApiKeySchema,
+  RevokedWalletApiKeySchema,
+  WalletApiKeyParamsSchema,
+  WalletApiKeysResponseSchema,
+} from "../../../../schemas/appApi";
+import { errorResponses } from "../../../../schemas/error";
+
+/**
+ * The signed-in wallet's API keys (owner: its lower-case address), for the keys page:
+ * `GET /app/api/keys` lists them; `POST /app/api/keys` creates one and answers the key once (201);
+ * `DELETE /app/api/keys/{id}` revokes one of the wallet's own. Each needs the session (401 without); the POST and the
+ * DELETE also need an `Origin` equal to the service's own (403 otherwise: the CSRF rule).
+ */
+const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
+  const { readContext } = fastify;
+  const changes = [fastify.requireSession, fastify.requireSameOrigin];
+
+  fastify.get(
+    "/",
+    {
+      schema: { hide: true, response: { 200: WalletApiKeysResponseSchema, ...errorResponses(401, 429) } },
+      preHandler: fastify.requireSession,
+    },
+    async function listKeys(request) {
+      return listWalletApiKeys(readContext, { address: request.session!.address });
+    },
+  );
+
+  fastify.post(
+    "/",
+    {
+      schema: {
+        hide: true,
+        body: CreateWalletApiKeyBodySchema,
+        response: { 201: CreatedWalletApiKeySchema, ...errorResponses(400, 401, 403, 415, 429) },
+      },
+      preHandler: changes,
+      // Checked as written: an unknown member or a label that is not a string is a 400, never dropped or coerced.
+      validatorCompiler: (route) =>
+        TypeBoxValidatorCompiler(route as unknown as Parameters<typeof TypeBoxValidatorCompiler>[0]),
+    },
+    async function createKey(request, reply) {
+      const created = await createApiKey(readContext, {
+        owner: request.session!.address,
+        label: request.body.label ?? null,
+      });
+      reply.header("cache-control", "no-store");
+      return reply
+        .code(201)
+        .send({ id: created.id, key: created.key, label: created.label, createdAt: created.createdAt });
+    },
+  );
+
+  fastify.delete(
+    "/:id",
+    {
+      schema: {
+        hide: true,
+        params: WalletApiKeyParamsSchema,
+        response: { 200: RevokedWalletApiKeySchema, ...errorResponses(400, 401, 403, 429) },
+      },
+      preHandler: changes,
+    },
+    async function revokeKey(request) {
+      const revoked = await revokeApiKey(readContext, { id: request.params.id, owner: request.session!.address });
+      return { id: request.params.id, revoked };
+    },
+  );
+};
+
+export default plugin;

@@ -1,0 +1,44 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { BaseError } from "../../../../errors/base";
+import { comparePools, type ComparePoolsReturnType } from "../../../../read/comparePools";
+import { listPools } from "../../../../read/listPools";
+import { renderComparePage } from "../../../../web/pages/compare";
+import { httpStatusOf } from "../../../errorBodies";
+import { ComparePageQuerySchema } from "../../../schemas/appPages";
+
+/**
+ * `GET /app/compare?pools=a&pools=b`: the picker (`listPools`) and the comparison (`comparePools`, the reader of
+ * `GET /api/v1/compare`). A refusal of the reader (five pools, a repeated or unknown pool) is shown above the picker
+ * with the API's status and message.
+ */
+const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
+  const { dapp, readContext } = fastify;
+  fastify.setErrorHandler(dapp.pageErrorHandler);
+  fastify.get(
+    "/",
+    { schema: { hide: true, querystring: ComparePageQuerySchema }, preHandler: fastify.requirePageSession },
+    async function comparePage(request, reply) {
+      const asked = request.query.pools ?? [];
+      const selected = (Array.isArray(asked) ? asked : [asked])
+        .flatMap((value) => value.split(","))
+        .map((id) => id.trim())
+        .filter((id) => id !== "");
+      const { pools } = await listPools(readContext);
+      let result: ComparePoolsReturnType | null = null;
+      let error: string | null = null;
+      let status = 200;
+      if (selected.length > 0) {
+        try {
+          result = await comparePools(readContext, { pools: selected });
+        } catch (caught) {
+          if (!(caught instanceof BaseError) || httpStatusOf(caught) >= 500) throw caught;
+          error = caught.shortMessage;
+          status = httpStatusOf(caught);
+        }
+      }
+      return dapp.sendPage(reply, renderComparePage({ pools, selected, result, error }, dapp.chrome(request)), status);
+    },
+  );
+};
+
+export default plugin;

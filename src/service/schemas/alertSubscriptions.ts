@@ -1,0 +1,74 @@
+import { Type } from "@sinclair/typebox";
+import { ALERT_KINDS } from "../../alerts/alertKinds";
+import { MAX_TARGET_URL_LENGTH } from "../../alerts/checkAlertTarget";
+import { MAX_KINDS_PER_SUBSCRIPTION } from "../../alerts/createSubscription";
+import { uint } from "./common";
+import { closed, nullable } from "./market";
+
+const kind = Type.String({ maxLength: 64, description: `an activity kind: ${ALERT_KINDS.join(", ")}` });
+
+/** `POST /api/v1/alert-subscriptions` body (checked without coercion; unknown members refused). */
+export const AlertSubscriptionBodySchema = closed(
+  {
+    url: Type.String({
+      minLength: 1,
+      maxLength: MAX_TARGET_URL_LENGTH,
+      description: "the target: https on a public address (see docs/alerts.md#target-rules)",
+    }),
+    kinds: Type.Array(kind, {
+      minItems: 1,
+      maxItems: MAX_KINDS_PER_SUBSCRIPTION,
+      description: "the activity kinds to receive, distinct",
+    }),
+  },
+  { examples: [{ url: "https://hooks.example.com/attestations", kinds: ["pool.stale", "attestation.issued"] }] },
+);
+
+/** The `{id}` of one subscription. */
+export const AlertSubscriptionParamsSchema = Type.Object({
+  id: Type.String({ maxLength: 100, description: "the subscription's id" }),
+});
+
+/** `POST /api/v1/alert-subscriptions` answer (201): the only time the secret is shown. */
+export const CreatedAlertSubscriptionSchema = closed(
+  {
+    id: Type.String(),
+    url: Type.String({ description: "the target, normalized" }),
+    kinds: Type.Array(Type.String()),
+    secret: Type.String({
+      description: "whsec_…: verifies every delivery's webhook-signature (Standard Webhooks); shown once, keep it",
+    }),
+    state: Type.Literal("active"),
+    createdAt: uint("Unix seconds"),
+  },
+  { title: "CreatedAlertSubscription" },
+);
+
+/** A subscription with its delivery state (never its secret). */
+export const AlertSubscriptionSchema = closed(
+  {
+    id: Type.String(),
+    url: Type.String(),
+    kinds: Type.Array(Type.String()),
+    state: Type.Union([Type.Literal("active"), Type.Literal("paused")], {
+      description: "paused after a delivery failed for good; POST …/{id}/resume to deliver again",
+    }),
+    createdAt: uint("Unix seconds"),
+    pausedAt: nullable(uint("Unix seconds")),
+    pausedReason: nullable(Type.String()),
+    deliveries: closed(
+      { pending: uint("to send or to retry"), delivered: uint("answered 2xx"), failed: uint("schedule ran out") },
+      { description: "outbox rows by state" },
+    ),
+    lastError: nullable(Type.String(), "the last failed attempt's error"),
+    lastErrorAt: nullable(uint("Unix seconds")),
+    lastDeliveredAt: nullable(uint("Unix seconds")),
+  },
+  { title: "AlertSubscription" },
+);
+
+/** `GET /api/v1/alert-subscriptions`. */
+export const AlertSubscriptionListSchema = closed(
+  { subscriptions: Type.Array(AlertSubscriptionSchema, { description: "the key's own, oldest first" }) },
+  { title: "AlertSubscriptions" },
+);

@@ -1,0 +1,42 @@
+import { Type } from "@sinclair/typebox";
+
+/**
+ * Query strings of the dapp's pages (`/app/...`). Pages answer HTML, so they have no response schema; a query that
+ * fails its schema is an HTML error page with the same 400 and message as the API gives.
+ */
+
+/** `GET /app/sign-in?next=/app/...`: where to go after signing in (anything not under `/app/` goes to the pools). */
+export const SignInQuerySchema = Type.Object({
+  next: Type.Optional(Type.String({ maxLength: 2000 })),
+});
+
+/** `GET /app/pools/{pool}`: any of the three pool id shapes. */
+export const PoolPageParamsSchema = Type.Object({ pool: Type.String({ maxLength: 500 }) });
+
+/** `GET /app/volume?days=N`. */
+export const VolumePageQuerySchema = Type.Object({
+  days: Type.Integer({ minimum: 1, maximum: 365, default: 30 }),
+});
+
+/** `GET /app/liquidity-map?offset=K`. */
+export const LiquidityMapPageQuerySchema = Type.Object({
+  offset: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 }),
+});
+
+/** `GET /app/compare?pools=a&pools=b` (the picker's checkboxes) or `?pools=a,b` (the API's form). */
+export const ComparePageQuerySchema = Type.Object({
+  pools: Type.Optional(
+    Type.Union([Type.String({ maxLength: 2000 }), Type.Array(Type.String({ maxLength: 500 }), { maxItems: 50 })]),
+  ),
+});
+
+/** `GET /app/activity?limit=N&cursor=C`. */
+export const ActivityPageQuerySchema = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+  cursor: Type.Optional(Type.String({ maxLength: 200 })),
+});
+
+/** `GET /app/liquidity-requests?created=<id>`: the request the form just wrote. */
+export const LiquidityRequestsPageQuerySchema = Type.Object({
+  created: Type.Optional(Type.String({ maxLength: 100 })),
+});

@@ -1,0 +1,79 @@
+import { formatUsdCompact } from "../format";
+import { html, type Html } from "../html";
+import { linearScale, niceTicks, px } from "./scale";
+
+export type BarChartParameters = {
+  /** The chart's id (for `aria-labelledby`); unique on the page. */
+  id: string;
+  /** One line saying what the chart shows (the figure's caption). */
+  caption: string;
+  /** One bar per label (e.g. UTC days). */
+  labels: readonly string[];
+  /** `null` is "no data" and is drawn as a gap marker, never as a zero bar. */
+  values: readonly (number | null)[];
+  /** Labels of bars drawn hatched (e.g. days that are not complete). */
+  partial?: ReadonlySet<string>;
+};
+
+const W = 640;
+const H = 240;
+const M = { top: 12, right: 12, bottom: 36, left: 64 };
+
+/**
+ * A bar chart of USD values in SVG (`role="img"`, titled by its caption). Its text equivalent is the table the page
+ * shows beside it: the chart only draws what that table lists.
+ */
+export function barChart({ id, caption, labels, values, partial = new Set() }: BarChartParameters): Html {
+  const max = Math.max(0, ...values.map((v) => v ?? 0));
+  const ticks = niceTicks(max);
+  const y = linearScale(0, ticks[ticks.length - 1] || 1, H - M.bottom, M.top);
+  const band = (W - M.left - M.right) / Math.max(1, labels.length);
+  const barWidth = Math.max(1, band * 0.7);
+  const every = Math.max(1, Math.ceil(labels.length / 8));
+
+  const grid = ticks.map(
+    (t) =>
+      html`<g class="tick"
+        ><line x1="${M.left}" x2="${W - M.right}" y1="${px(y(t))}" y2="${px(y(t))}"></line>
+        <text x="${M.left - 6}" y="${px(y(t) + 4)}" text-anchor="end">${formatUsdCompact(t)}</text></g
+      >`,
+  );
+  const bars = labels.map((label, i) => {
+    const x = M.left + i * band + (band - barWidth) / 2;
+    const value = values[i];
+    const tick =
+      i % every === 0
+        ? html`<text class="xlabel" x="${px(x + barWidth / 2)}" y="${H - M.bottom + 16}" text-anchor="middle"
+            >${label.slice(5)}</text
+          >`
+        : "";
+    if (value === null) {
+      return html`<g
+        ><title>${label}: no data</title
+        ><rect class="nodata" x="${px(x)}" y="${px(H - M.bottom - 4)}" width="${px(barWidth)}" height="4"></rect
+        >${tick}</g
+      >`;
+    }
+    const top = y(value);
+    const cls = partial.has(label) ? "bar partial" : "bar";
+    return html`<g
+      ><title>${label}: ${formatUsdCompact(value)}</title
+      ><rect
+        class="${cls}"
+        x="${px(x)}"
+        y="${px(top)}"
+        width="${px(barWidth)}"
+        height="${px(H - M.bottom - top)}"
+      ></rect
+      >${tick}</g
+    >`;
+  });
+  return html`<figure class="chart">
+    <svg viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="${id}-caption">
+      ${grid}
+      <line class="axis" x1="${M.left}" x2="${W - M.right}" y1="${H - M.bottom}" y2="${H - M.bottom}"></line>
+      ${bars}
+    </svg>
+    <figcaption id="${id}-caption">${caption}</figcaption>
+  </figure>`;
+}

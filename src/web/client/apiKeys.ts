@@ -1,0 +1,113 @@
+import { errorMessage, requestJson, say } from "./http";
+
+type CreatedKey = { id: string; key: string; label: string | null; createdAt: number };
+
+function formatUtc(seconds: number): string {
+  return `${new Date(seconds * 1000).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+function cell(tag: "td" | "th", text: string, attributes: Record<string, string> = {}): HTMLElement {
+  const element = document.createElement(tag);
+  element.textContent = text;
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+  return element;
+}
+
+/** The row of a key just created (the server renders the same cells for the others). */
+function keyRow(key: CreatedKey): HTMLTableRowElement {
+  const row = document.createElement("tr");
+  row.dataset.keyId = key.id;
+  const state = cell("td", "", { "data-label": "State", "data-key-state": "" });
+  const tag = Object.assign(document.createElement("span"), { className: "tag fresh", textContent: "active" });
+  state.append(tag);
+  const action = document.createElement("td");
+  const revoke = Object.assign(document.createElement("button"), {
+    type: "button",
+    className: "danger",
+    textContent: "Revoke",
+  });
+  revoke.dataset.action = "revoke-key";
+  revoke.dataset.keyId = key.id;
+  revoke.setAttribute("aria-label", `Revoke key ${key.label ?? "unlabelled"}`);
+  action.append(revoke);
+  const code = Object.assign(document.createElement("code"), { textContent: key.id });
+  const idCell = cell("td", "", { "data-label": "Id" });
+  idCell.append(code);
+  row.append(
+    cell("th", key.label ?? "unlabelled", { scope: "row" }),
+    idCell,
+    cell("td", formatUtc(key.createdAt), { "data-label": "Created" }),
+    state,
+    action,
+  );
+  return row;
+}
+
+/** The keys page: create (`POST /app/api/keys`, the key shown once), revoke (`DELETE /app/api/keys/{id}`). */
+export function initApiKeys(): void {
+  const form = document.querySelector<HTMLFormElement>("[data-key-form]");
+  const status = document.querySelector("[data-key-status]");
+  const shown = document.querySelector<HTMLElement>("[data-new-key]");
+  const value = document.querySelector<HTMLInputElement>("[data-new-key-value]");
+  const tbody = document.querySelector("table tbody");
+  if (form === null) return;
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]');
+    if (submit) submit.disabled = true;
+    const label = (new FormData(form).get("label") ?? "").toString().trim();
+    try {
+      const response = await requestJson("/app/api/keys", {
+        method: "POST",
+        body: { label: label === "" ? null : label },
+      });
+      if (response.status !== 201) {
+        say(status, "error", errorMessage(response, "The key was not created"));
+        return;
+      }
+      const key = response.body as CreatedKey;
+      if (shown !== null && value !== null) {
+        value.value = key.key;
+        shown.hidden = false;
+        value.focus();
+        value.select();
+      }
+      tbody?.querySelector("tr.empty")?.remove();
+      tbody?.append(keyRow(key));
+      form.reset();
+      say(status, "ok", `Key ${key.label ?? key.id} created. Copy it now: it is shown once.`);
+    } catch (error) {
+      say(status, "error", `The key was not created: ${(error as Error).message}`);
+    } finally {
+      if (submit) submit.disabled = false;
+    }
+  });
+
+  document.addEventListener("click", async (event) => {
+    const button = (event.target as Element | null)?.closest<HTMLButtonElement>('[data-action="revoke-key"]');
+    if (!button) return;
+    const id = button.dataset.keyId ?? "";
+    button.disabled = true;
+    const response = await requestJson(`/app/api/keys/${encodeURIComponent(id)}`, { method: "DELETE" });
+    if (!response.ok || (response.body as { revoked?: unknown } | null)?.revoked !== true) {
+      button.disabled = false;
+      say(
+        status,
+        "error",
+        response.ok
+          ? "This wallet has no working key with that id."
+          : errorMessage(response, "The key was not revoked"),
+      );
+      return;
+    }
+    const row = button.closest("tr");
+    const state = row?.querySelector("[data-key-state]");
+    if (state) {
+      const tag = Object.assign(document.createElement("span"), { className: "tag stale", textContent: "revoked" });
+      state.replaceChildren(tag);
+    }
+    button.remove();
+    say(status, "ok", "Key revoked: it now answers 401 everywhere.");
+  });
+}

@@ -1,0 +1,121 @@
+import type { SubscriptionView } from "../../alerts/listSubscriptions";
+import { scrollTable } from "../components";
+import { formatTime } from "../format";
+import { html, type Html } from "../html";
+import { renderPage, type PageChrome } from "../layout";
+
+export type AlertsPageParameters = {
+  /** The wallet's subscriptions (`listSubscriptions` with owner `wallet:<address>`, also `GET /app/api/alert-subscriptions`). */
+  subscriptions: readonly SubscriptionView[];
+  /** The activity kinds a subscription may name (`ALERT_KINDS`). */
+  kinds: readonly string[];
+};
+
+function subscriptionRow(s: SubscriptionView): Html {
+  const state =
+    s.state === "active"
+      ? html`<span class="tag fresh">active</span>`
+      : html`<span class="tag stale">paused</span> ${formatTime(s.pausedAt)}<br /><span class="muted"
+            >${s.pausedReason}</span
+          >`;
+  const lastError =
+    s.lastError === null
+      ? ""
+      : html`<br /><span class="muted">last error ${formatTime(s.lastErrorAt)}: ${s.lastError}</span>`;
+  return html`<tr data-subscription-id="${s.id}">
+    <th scope="row"><code>${s.url}</code></th>
+    <td data-label="Kinds">${s.kinds.join(", ")}</td>
+    <td data-label="State">${state}</td>
+    <td data-label="Deliveries">
+      ${s.deliveries.pending} pending, ${s.deliveries.delivered} delivered, ${s.deliveries.failed} failed${lastError}
+    </td>
+    <td>
+      ${
+        s.state === "paused"
+          ? html`<button type="button" class="secondary" data-action="resume-alert" data-subscription-id="${s.id}">
+              Resume
+            </button>`
+          : ""
+      }
+      <button
+        type="button"
+        class="danger"
+        data-action="delete-alert"
+        data-subscription-id="${s.id}"
+        aria-label="Delete the subscription to ${s.url}"
+      >
+        Delete
+      </button>
+    </td>
+  </tr>`;
+}
+
+/**
+ * The wallet's alert subscriptions (owner `wallet:<lower-case address>`): each target with its kinds and delivery
+ * state (pending, delivered, failed, the last error, paused), a form that subscribes a webhook (the signing secret is
+ * shown once, by the client bundle, from the answer of `POST /app/api/alert-subscriptions`), and delete and resume.
+ */
+export function renderAlertsPage({ subscriptions, kinds }: AlertsPageParameters, chrome: PageChrome): string {
+  const boxes = kinds.map(
+    (kind, i) =>
+      html`<li>
+        <input type="checkbox" id="kind-${i}" name="kinds" value="${kind}" /><label for="kind-${i}"
+          ><code>${kind}</code></label
+        >
+      </li>`,
+  );
+  const body = html`<p>
+      A subscription sends each activity event of the kinds it names to a URL of yours, as a signed webhook (Standard
+      Webhooks: <code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>). Failed
+      deliveries are retried with backoff; after the last retry the subscription pauses until you resume it.
+    </p>
+    <section aria-labelledby="subscribe-heading">
+      <h2 id="subscribe-heading">Subscribe a webhook</h2>
+      <form class="stack" data-alert-form novalidate>
+        <div class="field">
+          <label for="alert-url">Target URL</label>
+          <input
+            id="alert-url"
+            name="url"
+            type="url"
+            required
+            placeholder="https://hooks.example.com/in"
+            autocomplete="off"
+            spellcheck="false"
+          />
+        </div>
+        <fieldset>
+          <legend>Event kinds</legend>
+          <ul class="picker">
+            ${boxes}
+          </ul>
+        </fieldset>
+        <p class="status" role="status" data-alert-status></p>
+        <button type="submit">Subscribe</button>
+      </form>
+      <div class="notice ok" data-new-secret hidden>
+        <p><strong>The signing secret, shown once.</strong> Keep it to check each delivery's signature.</p>
+        <p>
+          <label for="new-secret">Secret</label>
+          <input id="new-secret" class="key" type="text" readonly data-new-secret-value />
+        </p>
+      </div>
+    </section>
+    <section aria-labelledby="subscriptions-heading">
+      <h2 id="subscriptions-heading">Your subscriptions</h2>
+      ${scrollTable(
+        "Alert subscriptions of this wallet, oldest first",
+        html`<tr>
+          <th scope="col">Target</th>
+          <th scope="col">Kinds</th>
+          <th scope="col">State</th>
+          <th scope="col">Deliveries</th>
+          <th scope="col"><span class="visually-hidden">Actions</span></th>
+        </tr>`,
+        subscriptions.map(subscriptionRow),
+        "No subscription yet.",
+        true,
+      )}
+    </section>`;
+  return renderPage({ page: "alerts", title: "Alert subscriptions", chrome, body });
+}

@@ -1,0 +1,161 @@
+import type { TSchema } from "@sinclair/typebox";
+import { ActivityResponseSchema } from "../../../src/service/schemas/activity";
+import { AttesterResponseSchema } from "../../../src/service/schemas/attester";
+import { CompareResponseSchema } from "../../../src/service/schemas/compare";
+import { LaunchResponseSchema } from "../../../src/service/schemas/launch";
+import { LiquidityMapResponseSchema } from "../../../src/service/schemas/liquidityMap";
+import { AttestationResponseSchema } from "../../../src/service/schemas/pool";
+import { PoolsResponseSchema } from "../../../src/service/schemas/pools";
+import { RoadmapResponseSchema } from "../../../src/service/schemas/roadmap";
+import { VerifyResponseSchema } from "../../../src/service/schemas/verify";
+import { VolumeResponseSchema } from "../../../src/service/schemas/volume";
+import { IDS, M } from "../../read/helpers/seedMarket";
+import { POOLS } from "../../service/helper";
+
+/** The ten tools, in the order `tools/list` gives them. */
+export const TOOL_NAMES = [
+  "list_pools",
+  "get_attestation",
+  "verify_attestation",
+  "get_attester",
+  "get_volume",
+  "get_launch",
+  "get_activity",
+  "get_liquidity_map",
+  "get_roadmap",
+  "compare_pools",
+] as const;
+export type ToolName = (typeof TOOL_NAMES)[number];
+
+/** Each tool's REST route response schema (TypeBox): the tool's output schema must describe the same object. */
+export const REST_SCHEMAS: Record<ToolName, TSchema> = {
+  list_pools: PoolsResponseSchema,
+  get_attestation: AttestationResponseSchema,
+  verify_attestation: VerifyResponseSchema,
+  get_attester: AttesterResponseSchema,
+  get_volume: VolumeResponseSchema,
+  get_launch: LaunchResponseSchema,
+  get_activity: ActivityResponseSchema,
+  get_liquidity_map: LiquidityMapResponseSchema,
+  get_roadmap: RoadmapResponseSchema,
+  compare_pools: CompareResponseSchema,
+};
+
+/** The service fixture's pool with a v2 block (chain 1). */
+export const WETH = `eip155:1:${POOLS.weth.toLowerCase()}`;
+
+/** A tool call and the GET that must answer the same JSON (the tool's `structuredContent`). */
+export type GetCase = { tool: ToolName; args: Record<string, unknown>; url: string };
+
+/** A success case per tool and argument shape (verify_attestation is checked with an attestation taken live). */
+export const GET_CASES: GetCase[] = [
+  { tool: "list_pools", args: {}, url: "/api/v1/pools" },
+  { tool: "get_attestation", args: { pool: WETH }, url: `/api/v1/pool/${WETH}` },
+  { tool: "get_attestation", args: { pool: POOLS.weth }, url: `/api/v1/pool/${POOLS.weth}` },
+  { tool: "get_attestation", args: { pool: IDS.e }, url: `/api/v1/pool/${IDS.e}` },
+  { tool: "get_attester", args: {}, url: "/api/v1/attester" },
+  { tool: "get_volume", args: {}, url: "/api/v1/volume" },
+  { tool: "get_volume", args: { days: 7, turnoverLimit: 1 }, url: "/api/v1/volume?days=7&turnoverLimit=1" },
+  { tool: "get_volume", args: { days: "3" }, url: "/api/v1/volume?days=3" },
+  { tool: "get_launch", args: {}, url: "/api/v1/launch" },
+  { tool: "get_activity", args: {}, url: "/api/v1/activity" },
+  { tool: "get_activity", args: { limit: 2 }, url: "/api/v1/activity?limit=2" },
+  { tool: "get_activity", args: { limit: "3", kind: ["pool.stale"] }, url: "/api/v1/activity?limit=3&kind=pool.stale" },
+  {
+    tool: "get_activity",
+    args: { kind: "ingest.pass, registry.Registered" },
+    url: "/api/v1/activity?kind=ingest.pass,registry.Registered",
+  },
+  { tool: "get_liquidity_map", args: {}, url: "/api/v1/liquidity-map" },
+  {
+    tool: "get_liquidity_map",
+    args: { chainId: 8453, limit: "1", offset: 1 },
+    url: "/api/v1/liquidity-map?chainId=8453&limit=1&offset=1",
+  },
+  { tool: "get_roadmap", args: {}, url: "/api/v1/roadmap" },
+  { tool: "compare_pools", args: { pools: [IDS.a, IDS.b] }, url: `/api/v1/compare?pools=${IDS.a},${IDS.b}` },
+  {
+    tool: "compare_pools",
+    args: { pools: `${IDS.e}, ${IDS.f},${IDS.h}` },
+    url: `/api/v1/compare?pools=${IDS.e},${IDS.f},${IDS.h}`,
+  },
+];
+
+/** A bad call, the code it answers, and (when the route answers the same error) the GET that must match it. */
+export type ErrorCase = { tool: ToolName; args: Record<string, unknown>; code: string; field?: string; url?: string };
+
+const UNKNOWN = "eip155:1:0x00000000000000000000000000000000000000aa";
+
+export const ERROR_CASES: ErrorCase[] = [
+  { tool: "get_attestation", args: { pool: "nope" }, code: "INVALID_POOL_ID", field: "pool", url: "/api/v1/pool/nope" },
+  { tool: "get_attestation", args: {}, code: "INVALID_POOL_ID", field: "pool" },
+  { tool: "get_attestation", args: { pool: 12 }, code: "INVALID_POOL_ID", field: "pool" },
+  { tool: "get_attestation", args: { pool: UNKNOWN }, code: "POOL_NOT_FOUND", url: `/api/v1/pool/${UNKNOWN}` },
+  {
+    tool: "get_attestation",
+    args: { pool: POOLS.shared },
+    code: "AMBIGUOUS_POOL",
+    url: `/api/v1/pool/${POOLS.shared}`,
+  },
+  { tool: "get_attestation", args: { pool: IDS.g }, code: "NO_ATTESTATION", url: `/api/v1/pool/${IDS.g}` },
+  { tool: "get_volume", args: { days: 0 }, code: "INVALID_PARAMETER", field: "days" },
+  { tool: "get_volume", args: { days: "a week" }, code: "INVALID_PARAMETER", field: "days" },
+  { tool: "get_volume", args: { turnoverLimit: 1001 }, code: "INVALID_PARAMETER", field: "turnoverLimit" },
+  { tool: "get_volume", args: { days: true }, code: "INVALID_PARAMETER", field: "days" },
+  {
+    tool: "get_activity",
+    args: { cursor: "bogus" },
+    code: "INVALID_CURSOR",
+    field: "cursor",
+    url: "/api/v1/activity?cursor=bogus",
+  },
+  {
+    tool: "get_activity",
+    args: { kind: ["not a kind!"] },
+    code: "INVALID_PARAMETER",
+    field: "kind",
+    url: "/api/v1/activity?kind=not%20a%20kind!",
+  },
+  { tool: "get_activity", args: { limit: 201 }, code: "INVALID_PARAMETER", field: "limit" },
+  { tool: "get_liquidity_map", args: { limit: 0 }, code: "INVALID_PARAMETER", field: "limit" },
+  { tool: "get_liquidity_map", args: { chainId: "base" }, code: "INVALID_PARAMETER", field: "chainId" },
+  { tool: "get_liquidity_map", args: { offset: -1 }, code: "INVALID_PARAMETER", field: "offset" },
+  { tool: "compare_pools", args: { pools: [] }, code: "NO_POOLS", field: "pools" },
+  { tool: "compare_pools", args: {}, code: "NO_POOLS", field: "pools" },
+  {
+    tool: "compare_pools",
+    args: { pools: [IDS.a, IDS.b, IDS.c, IDS.d, IDS.e] },
+    code: "TOO_MANY_POOLS",
+    field: "pools",
+    url: `/api/v1/compare?pools=${[IDS.a, IDS.b, IDS.c, IDS.d, IDS.e].join(",")}`,
+  },
+  {
+    tool: "compare_pools",
+    args: { pools: [IDS.a, `1:${M.a.toUpperCase().replace("0X", "0x")}`] },
+    code: "REPEATED_POOL",
+    field: "pools",
+    url: `/api/v1/compare?pools=${IDS.a},1:${M.a.toUpperCase().replace("0X", "0x")}`,
+  },
+  {
+    tool: "compare_pools",
+    args: { pools: "x" },
+    code: "INVALID_POOL_ID",
+    field: "pools",
+    url: "/api/v1/compare?pools=x",
+  },
+  {
+    tool: "compare_pools",
+    args: { pools: [UNKNOWN] },
+    code: "POOL_NOT_FOUND",
+    url: `/api/v1/compare?pools=${UNKNOWN}`,
+  },
+  {
+    tool: "compare_pools",
+    args: { pools: [POOLS.shared] },
+    code: "AMBIGUOUS_POOL",
+    url: `/api/v1/compare?pools=${POOLS.shared}`,
+  },
+  { tool: "verify_attestation", args: {}, code: "INVALID_ATTESTATION" },
+  { tool: "verify_attestation", args: { attestation: 42 }, code: "INVALID_ATTESTATION" },
+  { tool: "verify_attestation", args: { attestation: "{not json" }, code: "INVALID_JSON" },
+];
