@@ -113,17 +113,30 @@ function validationErrorBody(error: FastifyError): { status: number; body: Error
 
 /**
  * Errors the router raises before any route runs (a parameter that is not valid percent-encoding, or longer than
- * `maxParamLength`), in the API's error shape. The only route with a parameter is `GET /api/v1/pool/{pool}`; the
- * path is never echoed.
+ * `maxParamLength`), in the API's error shape: `INVALID_POOL_ID` under `/api/v1/pool/`, otherwise `INVALID_REQUEST`
+ * naming a path parameter (the router fails before any route is chosen, so only the path tells them apart). The path
+ * is never echoed.
  */
-export function routerErrorBody(error: FastifyError): { status: number; body: { error: Record<string, string> } } {
-  const shapes = "use 0x<address>, <chainId>:0x<address> or eip155:<chainId>:0x<address>";
+export function routerErrorBody(
+  error: FastifyError,
+  url = "",
+): { status: number; body: { error: Record<string, string> } } {
   if (error.code === "FST_ERR_BAD_URL" || error.code === "FST_ERR_MAX_PARAM_LENGTH") {
     const what =
       error.code === "FST_ERR_BAD_URL" ? "is not valid percent-encoded UTF-8" : "is longer than 500 characters";
+    // The router fails before any route is chosen: only the path says which parameter it was.
+    if (/^\/api\/v1\/pool\//i.test(url)) {
+      const shapes = "use 0x<address>, <chainId>:0x<address> or eip155:<chainId>:0x<address>";
+      return {
+        status: 400,
+        body: {
+          error: { code: ApiErrorCode.invalidPoolId, message: `The pool id ${what}; ${shapes}.`, field: "pool" },
+        },
+      };
+    }
     return {
       status: 400,
-      body: { error: { code: ApiErrorCode.invalidPoolId, message: `The pool id ${what}; ${shapes}.`, field: "pool" } },
+      body: { error: { code: ApiErrorCode.invalidRequest, message: `A path parameter ${what}.` } },
     };
   }
   return { status: 400, body: { error: { code: ApiErrorCode.invalidRequest, message: "Invalid request." } } };

@@ -21,7 +21,7 @@ export function serverOptions(config: Pick<ServiceConfig, "logLevel">): FastifyS
     trustProxy: false,
     forceCloseConnections: true,
     frameworkErrors: function routerError(error, request, reply) {
-      const { status, body } = routerErrorBody(error);
+      const { status, body } = routerErrorBody(error, request.url);
       request.log.debug({ code: body.error.code }, body.error.message);
       void (reply as unknown as FastifyReply).code(status).send(body);
     },

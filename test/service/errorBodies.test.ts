@@ -71,6 +71,17 @@ describe("service error bodies (router and HTTP-level errors share the API's sha
     }
   });
 
+  describe("another route's path parameter the router rejects", function () {
+    it("answers 400 INVALID_REQUEST naming a path parameter, not a pool id, without echoing the path", async function () {
+      const res = await app.inject({ method: "DELETE", url: "/api/v1/alert-subscriptions/%ff" });
+      expect(res.statusCode).to.equal(400);
+      const body = res.json();
+      expect(body.error.code).to.equal("INVALID_REQUEST");
+      expect(body.error.message).to.equal("A path parameter is not valid percent-encoded UTF-8.");
+      expect(body.error).to.not.have.property("field");
+    });
+  });
+
   describe("the response cache and malformed ids", function () {
     it("quotes each caller's own spelling of a malformed id (no cached 400 from another spelling)", async function () {
       const first = await get("/api/v1/pool/Not-A-Pool");

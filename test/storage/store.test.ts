@@ -269,6 +269,7 @@ describe("openStore", () => {
         "003_market",
         "004_auth",
         "005_alerts",
+        "006_owner_indexes",
       ]);
       await again.close();
     });
@@ -317,6 +318,7 @@ describe("openStore", () => {
         "003_market",
         "004_auth",
         "005_alerts",
+        "006_owner_indexes",
       ]);
       await store.close();
     });

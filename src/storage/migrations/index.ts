@@ -4,6 +4,7 @@ import { issueReason } from "./002_issue_reason";
 import { market } from "./003_market";
 import { auth } from "./004_auth";
 import { alerts } from "./005_alerts";
+import { ownerIndexes } from "./006_owner_indexes";
 
 /** Versioned migrations, applied in key order by Kysely's Migrator. Never edit one that has shipped: add another. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   "003_market": market,
   "004_auth": auth,
   "005_alerts": alerts,
+  "006_owner_indexes": ownerIndexes,
 };
