@@ -1,6 +1,9 @@
 import { InvalidParameterError } from "../errors/market";
-import { formatPoolId } from "../lib/formatPoolId";
-import { listLiquidityRequestsByKeyOwner } from "../storage/liquidityRequests";
+import {
+  listLiquidityRequestsByKeyOwner,
+  toLiquidityRequestView,
+  type LiquidityRequestView,
+} from "../storage/liquidityRequests";
 import type { ReadContext } from "./context";
 import { checkInteger } from "./internal/checkInteger";
 
@@ -12,21 +15,9 @@ export type ListWalletLiquidityRequestsParameters = {
 };
 
 /** One of the wallet's own requests, in the keyed write's answer shape plus the label of the key that wrote it. */
-export type WalletLiquidityRequest = {
-  id: string;
-  chainId: number;
-  /** `eip155:<chainId>:<address>`, or null when the request names an asset. */
-  pool: string | null;
-  /** Lower-case token address, or null when the request names a pool. */
-  asset: string | null;
-  amountUsd: number;
-  horizonDays: number;
-  note: string | null;
-  /** The id of the key that wrote it (never the key) and the label the wallet gave that key. */
-  apiKeyId: string;
+export type WalletLiquidityRequest = LiquidityRequestView & {
+  /** The label the wallet gave the key that wrote it. */
   keyLabel: string | null;
-  /** Unix seconds. */
-  createdAt: number;
 };
 
 export type ListWalletLiquidityRequestsReturnType = { requests: WalletLiquidityRequest[] };
@@ -54,17 +45,6 @@ export async function listWalletLiquidityRequests(
   }
   const rows = await listLiquidityRequestsByKeyOwner(db, { owner: address.toLowerCase(), limit });
   return {
-    requests: rows.map((row) => ({
-      id: row.id,
-      chainId: row.chain_id,
-      pool: row.pool_address === null ? null : formatPoolId({ chainId: row.chain_id, address: row.pool_address }),
-      asset: row.asset_address,
-      amountUsd: row.amount_usd,
-      horizonDays: row.horizon_days,
-      note: row.note,
-      apiKeyId: row.api_key_id,
-      keyLabel: row.key_label,
-      createdAt: row.created_at,
-    })),
+    requests: rows.map((row) => ({ ...toLiquidityRequestView(row), keyLabel: row.key_label })),
   };
 }

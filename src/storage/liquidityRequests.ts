@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { formatPoolId } from "../lib/formatPoolId";
 import type { Database, LiquidityRequest } from "./schema";
 
 /** The demand side of the liquidity market: requests written through the keyed write (`src/write`). */
@@ -76,5 +77,37 @@ function normalize(row: LiquidityRequest): LiquidityRequest {
     amount_usd: Number(row.amount_usd),
     horizon_days: Number(row.horizon_days),
     created_at: Number(row.created_at),
+  };
+}
+
+/** A stored liquidity request as the API serves it (the keyed write's 201, its replays, and the wallet's own list). */
+export type LiquidityRequestView = {
+  id: string;
+  chainId: number;
+  /** The pool's qualified id, `eip155:<chainId>:<address>`, or null when the request names an asset. */
+  pool: string | null;
+  /** The asset, lower-case, or null when the request names a pool. */
+  asset: string | null;
+  amountUsd: number;
+  horizonDays: number;
+  note: string | null;
+  /** The id of the API key that wrote it (never the key). */
+  apiKeyId: string;
+  /** Unix seconds. */
+  createdAt: number;
+};
+
+/** A stored row in its served shape: the one place that shapes a liquidity request. */
+export function toLiquidityRequestView(row: LiquidityRequest): LiquidityRequestView {
+  return {
+    id: row.id,
+    chainId: Number(row.chain_id),
+    pool: row.pool_address === null ? null : formatPoolId({ chainId: Number(row.chain_id), address: row.pool_address }),
+    asset: row.asset_address,
+    amountUsd: Number(row.amount_usd),
+    horizonDays: Number(row.horizon_days),
+    note: row.note,
+    apiKeyId: row.api_key_id,
+    createdAt: Number(row.created_at),
   };
 }

@@ -11,7 +11,7 @@ import { parsePoolId } from "../lib/parsePoolId";
 import { resolvePool } from "../read/resolvePool";
 import { appendActivity } from "../storage/activity";
 import { claimIdempotencyKey, findIdempotencyRecord } from "../storage/idempotency";
-import { insertLiquidityRequest } from "../storage/liquidityRequests";
+import { insertLiquidityRequest, type LiquidityRequestView } from "../storage/liquidityRequests";
 import { listPools } from "../storage/pools";
 import type { Database } from "../storage/schema";
 import { parseLiquidityRequestInput, type LiquidityRequestInput } from "./parseLiquidityRequestInput";
@@ -19,22 +19,7 @@ import { parseLiquidityRequestInput, type LiquidityRequestInput } from "./parseL
 /** What a write needs: the store's query layer and the clock (Unix seconds). The REST routes pass `readContext`. */
 export type WriteContext = { db: Kysely<Database>; now: () => number };
 
-/** A stored liquidity request, as the API answers it (201) and as every idempotent replay repeats it. */
-export type LiquidityRequestView = {
-  id: string;
-  chainId: number;
-  /** The pool's qualified id, `eip155:<chainId>:<address>`, or null when the request names an asset. */
-  pool: string | null;
-  /** The asset, lower-case, or null when the request names a pool. */
-  asset: string | null;
-  amountUsd: number;
-  horizonDays: number;
-  note: string | null;
-  /** The id of the API key that wrote it (never the key). */
-  apiKeyId: string;
-  /** Unix seconds. */
-  createdAt: number;
-};
+export type { LiquidityRequestView };
 
 export type CreateLiquidityRequestParameters = {
   /** The authenticated key's id ({@link authenticateApiKey}): recorded on the request and scoping `idempotencyKey`. */
