@@ -27,8 +27,9 @@ export function apiKeyRow(key: WalletApiKey): Html {
  */
 export function renderApiKeysPage(data: ListWalletApiKeysReturnType, chrome: PageChrome): string {
   const body = html`<p>
-      An API key lets a program use the keyed routes (<code>POST /api/v1/liquidity-requests</code>) on behalf of this
-      wallet. The service keeps only its SHA-256: the key is shown once, when you create it.
+      An API key lets a program use the keyed routes (<code>POST /api/v1/liquidity-requests</code>,
+      <code>/api/v1/alert-subscriptions</code>) on behalf of this wallet; subscriptions made with a key belong to that
+      key. The service keeps only its SHA-256: the key is shown once, when you create it.
     </p>
     <section aria-labelledby="create-heading">
       <h2 id="create-heading">Create a key</h2>
