@@ -8,8 +8,6 @@ export const NONCE_TTL_S = 600;
 export const ISSUED_AT_SKEW_S = 300;
 /** A message whose `Expiration Time` is further ahead than this is refused. */
 export const MAX_EXPIRATION_S = 7 * 86_400;
-/** A session's lifetime when `SESSION_TTL_S` is not set; never beyond the message's `Expiration Time`. */
-export const DEFAULT_SESSION_TTL_S = 86_400;
 /** Where a page request without a session is sent, and where sign-in returns when no safe `next` is given. */
 export const SIGN_IN_PATH = "/app/sign-in";
 export const DEFAULT_NEXT_PATH = "/app/";

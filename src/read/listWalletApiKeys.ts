@@ -1,6 +1,6 @@
-import { InvalidParameterError } from "../errors/market";
 import { listApiKeys } from "../storage/apiKeys";
 import type { ReadContext } from "./context";
+import { checkWalletAddress } from "./internal/checkWalletAddress";
 
 /** One of a wallet's API keys as the dapp lists it: never the key, never its hash. */
 export type WalletApiKey = {
@@ -29,10 +29,7 @@ export async function listWalletApiKeys(
   { db }: Pick<ReadContext, "db">,
   { address }: { address: string },
 ): Promise<ListWalletApiKeysReturnType> {
-  if (!/^0x[0-9a-fA-F]{40}$/.test(address)) {
-    throw new InvalidParameterError({ field: "address", value: address, expected: "a wallet address, 0x + 40 hex" });
-  }
-  const rows = await listApiKeys(db, address.toLowerCase());
+  const rows = await listApiKeys(db, checkWalletAddress(address));
   return {
     keys: rows.map((row) => ({
       id: row.id,

@@ -1,10 +1,10 @@
-import { InvalidParameterError } from "../errors/market";
 import {
   listLiquidityRequestsByKeyOwner,
   toLiquidityRequestView,
   type LiquidityRequestView,
 } from "../storage/liquidityRequests";
 import type { ReadContext } from "./context";
+import { checkWalletAddress } from "./internal/checkWalletAddress";
 import { checkInteger } from "./internal/checkInteger";
 
 export type ListWalletLiquidityRequestsParameters = {
@@ -40,10 +40,7 @@ export async function listWalletLiquidityRequests(
   { address, limit = 100 }: ListWalletLiquidityRequestsParameters,
 ): Promise<ListWalletLiquidityRequestsReturnType> {
   checkInteger("limit", limit, 1, 500);
-  if (!/^0x[0-9a-fA-F]{40}$/.test(address)) {
-    throw new InvalidParameterError({ field: "address", value: address, expected: "a wallet address, 0x + 40 hex" });
-  }
-  const rows = await listLiquidityRequestsByKeyOwner(db, { owner: address.toLowerCase(), limit });
+  const rows = await listLiquidityRequestsByKeyOwner(db, { owner: checkWalletAddress(address), limit });
   return {
     requests: rows.map((row) => ({ ...toLiquidityRequestView(row), keyLabel: row.key_label })),
   };

@@ -62,6 +62,18 @@ export function httpStatusOf(error: Error): number {
   return status !== undefined && status >= 400 && status < 600 ? status : 500;
 }
 
+/** Fastify's own body errors: status, code and message. */
+const BY_FASTIFY_CODE: Record<string, [number, ApiErrorCode, string]> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, ApiErrorCode.bodyTooLarge, "The request body is larger than 64 KiB."],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [
+    415,
+    ApiErrorCode.unsupportedMediaType,
+    "Unsupported Content-Type; send application/json.",
+  ],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, ApiErrorCode.invalidJson, "The body is empty; send the attestation JSON."],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, ApiErrorCode.invalidJson, "The body is not valid JSON."],
+};
+
 /** Maps any error to a status and a stable body. Bad input is always a 4xx; a 5xx never shows internals. */
 export function toErrorBody(error: FastifyError | Error): { status: number; body: ErrorBody } {
   if (error instanceof ApiError || isPublicError(error)) {
@@ -70,17 +82,7 @@ export function toErrorBody(error: FastifyError | Error): { status: number; body
   }
   const validation = (error as FastifyError).validation;
   if (validation && validation.length > 0) return validationErrorBody(error as FastifyError);
-  const byFastifyCode: Record<string, [number, ApiErrorCode, string]> = {
-    FST_ERR_CTP_BODY_TOO_LARGE: [413, ApiErrorCode.bodyTooLarge, "The request body is larger than 64 KiB."],
-    FST_ERR_CTP_INVALID_MEDIA_TYPE: [
-      415,
-      ApiErrorCode.unsupportedMediaType,
-      "Unsupported Content-Type; send application/json.",
-    ],
-    FST_ERR_CTP_EMPTY_JSON_BODY: [400, ApiErrorCode.invalidJson, "The body is empty; send the attestation JSON."],
-    FST_ERR_CTP_INVALID_JSON_BODY: [400, ApiErrorCode.invalidJson, "The body is not valid JSON."],
-  };
-  const known = byFastifyCode[(error as FastifyError).code];
+  const known = BY_FASTIFY_CODE[(error as FastifyError).code];
   if (known) return { status: known[0], body: { code: known[1], message: known[2] } };
   const status = (error as FastifyError).statusCode;
   if (status === 429) return { status, body: { code: ApiErrorCode.rateLimited, message: "Rate limit exceeded." } };

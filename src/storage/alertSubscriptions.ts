@@ -88,14 +88,6 @@ export async function listAlertSubscriptions(
   }));
 }
 
-/** One of `owner`'s subscriptions, or undefined (none with this id, or another owner's). */
-export async function findAlertSubscription(
-  db: Kysely<Database>,
-  parameters: { owner: string; id: string },
-): Promise<Omit<AlertSubscriptionWithKinds, "secret"> | undefined> {
-  return (await listAlertSubscriptions(db, parameters.owner)).find((row) => row.id === parameters.id);
-}
-
 /**
  * Deletes one of `owner`'s subscriptions with its kinds, outbox rows and attempts (the foreign keys cascade): its
  * pending deliveries are dropped. Returns false when `owner` has no subscription with this id.

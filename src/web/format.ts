@@ -38,10 +38,8 @@ export function formatTime(seconds: number | null | undefined): string {
   return `${new Date(seconds * 1000).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
-/** Unix seconds as the UTC day `2026-01-15`. */
-export function formatDay(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().slice(0, 10);
-}
+/** Unix seconds as the UTC day `2026-01-15` (the store's own day function). */
+export { utcDay as formatDay } from "../storage/poolDaily";
 
 /** How long ago `seconds` was, relative to `now` (`5 min`, `2 h`, `3 d`). */
 export function formatAge(seconds: number | null, now: number): string {
@@ -51,11 +49,6 @@ export function formatAge(seconds: number | null, now: number): string {
   if (age < 90 * 60) return `${Math.round(age / 60)} min ago`;
   if (age < 36 * 3600) return `${Math.round(age / 3600)} h ago`;
   return `${Math.round(age / 86_400)} d ago`;
-}
-
-/** `0x1234…abcd` for narrow columns (the full address stays in a title or the next cell). */
-export function shortAddress(address: string): string {
-  return address.length > 14 ? `${address.slice(0, 6)}…${address.slice(-4)}` : address;
 }
 
 /** The chain's name for the three default chains, else `chain <id>`. */

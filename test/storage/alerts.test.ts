@@ -22,7 +22,7 @@ import {
   resumeAlertSubscription,
 } from "../../src/storage/alertSubscriptions";
 import { openStore, type Store } from "../../src/storage/openStore";
-import { startPostgres, type TestPostgres } from "./helpers/startPostgres";
+import { forEachBackend } from "./helpers/backends";
 
 const T = 1_767_225_600;
 const event = (kind: string, n = 0): NewActivity => ({ kind, at: T + n, summary: `${kind} #${n}`, data: { n } });
@@ -258,31 +258,5 @@ function alertStorageSuite(open: () => Promise<Store>) {
 }
 
 describe("alert storage", function () {
-  describe("SQLite", () => {
-    let dir: string;
-    before(() => {
-      dir = mkdtempSync(join(tmpdir(), "alerts-storage-"));
-    });
-    after(() => rmSync(dir, { recursive: true, force: true }));
-    alertStorageSuite(() => openStore({ file: join(dir, `s-${Math.random()}.sqlite`) }));
-  });
-
-  describe("PostgreSQL (throwaway local cluster)", function () {
-    let server: TestPostgres;
-    let n = 0;
-    before(async function () {
-      this.timeout(60_000);
-      server = await startPostgres();
-    });
-    after(async () => {
-      await server?.stop();
-    });
-    alertStorageSuite(async () => {
-      const admin = await openStore({ databaseUrl: server.url });
-      const name = `alerts${++n}`;
-      await sql.raw(`CREATE DATABASE ${name}`).execute(admin.db);
-      await admin.close();
-      return openStore({ databaseUrl: server.url.replace(/\/postgres$/, `/${name}`) });
-    });
-  });
+  forEachBackend(alertStorageSuite);
 });

@@ -12,7 +12,7 @@ import {
   type SessionRow,
 } from "../../src/storage/sessions";
 import { consumeSiweNonce, deleteExpiredSiweNonces, insertSiweNonce } from "../../src/storage/siweNonces";
-import { startPostgres, type TestPostgres } from "./helpers/startPostgres";
+import { forEachBackend } from "./helpers/backends";
 
 const T = 1_767_225_600;
 const ADDRESS = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
@@ -96,31 +96,5 @@ function authTablesSuite(open: () => Promise<Store>) {
 }
 
 describe("sign-in storage (migration 004)", function () {
-  describe("SQLite", function () {
-    let dir: string;
-    before(() => {
-      dir = mkdtempSync(join(tmpdir(), "auth-store-"));
-    });
-    after(() => rmSync(dir, { recursive: true, force: true }));
-    authTablesSuite(() => openStore({ file: join(dir, `s-${Math.random()}.sqlite`) }));
-  });
-
-  describe("PostgreSQL (throwaway local cluster)", function () {
-    let server: TestPostgres;
-    let n = 0;
-    before(async function () {
-      this.timeout(60_000);
-      server = await startPostgres();
-    });
-    after(async () => {
-      await server?.stop();
-    });
-    authTablesSuite(async () => {
-      const admin = await openStore({ databaseUrl: server.url });
-      const name = `auth${++n}`;
-      await sql.raw(`CREATE DATABASE ${name}`).execute(admin.db);
-      await admin.close();
-      return openStore({ databaseUrl: server.url.replace(/\/postgres$/, `/${name}`) });
-    });
-  });
+  forEachBackend(authTablesSuite);
 });

@@ -11,8 +11,6 @@ import { fetchText, readInputText } from "../shared/input";
 import type { CliCommand, CliIo } from "../types";
 import { EXIT_EXPIRED, EXIT_INVALID, EXIT_VALID } from "./verify/exitCodes";
 
-export { EXIT_EXPIRED, EXIT_INVALID, EXIT_VALID } from "./verify/exitCodes";
-
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const UNIX_SECONDS = /^(0|[1-9][0-9]*)$/;
 /** The latest time a JavaScript Date can hold (8.64e15 ms), in seconds: year 275760. */

@@ -1,10 +1,7 @@
 import { errorMessage, requestJson, say } from "./http";
+import { formatTime } from "../format";
 
 type CreatedKey = { id: string; key: string; label: string | null; createdAt: number };
-
-function formatUtc(seconds: number): string {
-  return `${new Date(seconds * 1000).toISOString().slice(0, 16).replace("T", " ")} UTC`;
-}
 
 function cell(tag: "td" | "th", text: string, attributes: Record<string, string> = {}): HTMLElement {
   const element = document.createElement(tag);
@@ -36,7 +33,7 @@ function keyRow(key: CreatedKey): HTMLTableRowElement {
   row.append(
     cell("th", key.label ?? "unlabelled", { scope: "row" }),
     idCell,
-    cell("td", formatUtc(key.createdAt), { "data-label": "Created" }),
+    cell("td", formatTime(key.createdAt), { "data-label": "Created" }),
     state,
     action,
   );

@@ -1,14 +1,11 @@
 import { BaseError } from "../../errors/base";
 import { verifyAttestation } from "../../lib/verifyAttestation";
 import { errorMessage, requestJson, say } from "./http";
+import { formatTime } from "../format";
 
 function set(selector: string, text: string): void {
   const element = document.querySelector(selector);
   if (element !== null) element.textContent = text;
-}
-
-function formatUtc(seconds: number): string {
-  return `${new Date(seconds * 1000).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
 /**
@@ -36,7 +33,7 @@ export async function initVerifyPool(): Promise<void> {
     const expiry = Number((attestation as { expiry?: unknown }).expiry);
     set(
       "[data-verify-expired]",
-      result.expired ? `expired (at ${formatUtc(expiry)})` : `not expired (until ${formatUtc(expiry)})`,
+      result.expired ? `expired (at ${formatTime(expiry)})` : `not expired (until ${formatTime(expiry)})`,
     );
     set("[data-verify-recovered]", result.attester ?? "none (the signature is malformed)");
     set("[data-verify-canonical]", result.canonical);

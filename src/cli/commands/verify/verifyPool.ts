@@ -55,11 +55,6 @@ export class VerifyPool {
     private readonly data: VerifyWorkerData,
   ) {}
 
-  /** How many workers have been started. */
-  get started(): number {
-    return this.slots.length;
-  }
-
   /** Verifies `lines` (numbered from `firstLine`) on a worker. */
   verify(firstLine: number, lines: (string | null)[]): Promise<ChunkResult> {
     if (this.failure !== null) return Promise.reject(this.failure);

@@ -12,6 +12,7 @@ import type { Session } from "../../../auth/types";
 import type { ServiceConfig } from "../../../config/loadConfig";
 import { OriginRefusedError, SessionRequiredError } from "../../../errors/siwe";
 import type { Database } from "../../../storage/schema";
+import { ASSET_PREFIX } from "../../../web/assets";
 
 export type { Session } from "../../../auth/types";
 
@@ -32,6 +33,8 @@ export type Siwe = {
   secureCookies(): boolean;
 };
 
+/** The paths whose requests carry a session: the dapp (`/app/…`) and sign-in (`/auth/…`). */
+const SESSION_PATHS = /^\/(app|auth)(\/|\?|$)/;
 declare module "fastify" {
   interface FastifyInstance {
     /**
@@ -92,6 +95,9 @@ export default fp(
     // preParsing: after the rate limit's onRequest hook (a refused request costs no lookup), before any route's own
     // preParsing or preHandler hooks.
     fastify.addHook("preParsing", async function loadSession(request) {
+      // Only the dapp's pages and routes and /auth read a session: the API, MCP and the dapp's assets, which a signed-in
+      // browser also sends the cookie to, skip the lookup.
+      if (!SESSION_PATHS.test(request.url) || request.url.startsWith(ASSET_PREFIX)) return;
       const sessionId = cookieOf(request);
       request.session = sessionId === undefined ? null : await readSession(context, { sessionId });
     });

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { BaseError } from "../../../../errors/base";
 import { comparePools, type ComparePoolsReturnType } from "../../../../read/comparePools";
+import { splitList } from "../../../../read/splitList";
 import { listPools } from "../../../../read/listPools";
 import { renderComparePage } from "../../../../web/pages/compare";
 import { httpStatusOf } from "../../../errorBodies";
@@ -19,10 +20,7 @@ const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
     { schema: { hide: true, querystring: ComparePageQuerySchema }, preHandler: fastify.requirePageSession },
     async function comparePage(request, reply) {
       const asked = request.query.pools ?? [];
-      const selected = (Array.isArray(asked) ? asked : [asked])
-        .flatMap((value) => value.split(","))
-        .map((id) => id.trim())
-        .filter((id) => id !== "");
+      const selected = (Array.isArray(asked) ? asked : [asked]).flatMap(splitList).filter((id) => id !== "");
       const { pools } = await listPools(readContext);
       let result: ComparePoolsReturnType | null = null;
       let error: string | null = null;

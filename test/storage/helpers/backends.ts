@@ -3,9 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
 import { openStore, type Store } from "../../../src/storage/openStore";
-import { startPostgres, type TestPostgres } from "../../storage/helpers/startPostgres";
+import { startPostgres, type TestPostgres } from "./startPostgres";
 
-/** Opens a fresh, empty, migrated store; every store opened is closed (and its files removed) by `closeAll`. */
+/**
+ * Opens a fresh, empty, migrated store. A suite may close it itself (say in `afterEach`); whatever is still open is
+ * closed, and its files removed, after the suite.
+ */
 export type OpenFresh = () => Promise<Store>;
 
 /**
@@ -22,8 +25,8 @@ export function forEachBackend(suite: (openFresh: OpenFresh) => void): void {
       }
     });
     suite(async () => {
-      const dir = mkdtempSync(join(tmpdir(), "market-read-"));
-      const store = await openStore({ file: join(dir, "service.sqlite") });
+      const dir = mkdtempSync(join(tmpdir(), "store-"));
+      const store = closeOnce(await openStore({ file: join(dir, "service.sqlite") }));
       opened.push({ store, dir });
       return store;
     });
@@ -43,12 +46,18 @@ export function forEachBackend(suite: (openFresh: OpenFresh) => void): void {
     });
     suite(async () => {
       const admin = await openStore({ databaseUrl: server.url });
-      const name = `market${++n}`;
+      const name = `fresh${++n}`;
       await sql.raw(`CREATE DATABASE ${name}`).execute(admin.db);
       await admin.close();
-      const store = await openStore({ databaseUrl: server.url.replace(/\/postgres$/, `/${name}`) });
+      const store = closeOnce(await openStore({ databaseUrl: server.url.replace(/\/postgres$/, `/${name}`) }));
       opened.push(store);
       return store;
     });
   });
+}
+
+/** The store with a `close` that acts once, so the suite and the cleanup after it may both call it. */
+function closeOnce(store: Store): Store {
+  let closing: Promise<void> | null = null;
+  return { ...store, close: () => (closing ??= store.close()) };
 }
