@@ -1,13 +1,17 @@
 #!/usr/bin/env node
 "use strict";
-// Runs the TypeScript CLI straight from src/ (no build step), so `npx attest` works right after `npm ci`.
-const path = require("node:path");
-require("ts-node").register({
-  transpileOnly: true,
-  project: path.join(__dirname, "..", "tsconfig.json"),
+// `npx attest`: runs the compiled CLI in dist/ with plain node (no compiler at run time). `npm ci` builds dist/
+// (the `prepare` script); `npm run build` builds it again after a change to src/.
+let cli;
+try {
+  cli = require("../dist/cli/main.js");
+} catch (error) {
+  if (error && error.code === "MODULE_NOT_FOUND" && String(error.message).includes("dist/cli/main.js")) {
+    process.stderr.write("attest: the compiled CLI is missing (dist/cli/main.js): run `npm run build` first\n");
+    process.exit(1);
+  }
+  throw error;
+}
+cli.main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
 });
-require("../src/cli/main")
-  .main(process.argv.slice(2))
-  .then((code) => {
-    process.exitCode = code;
-  });

@@ -1,11 +1,12 @@
 /**
- * Builds the dapp's client bundle (`src/web/client/`) into `build/dapp/` (gitignored), where the service loads it.
+ * Builds the dapp's client bundle (`src/web/client/`) into `dist/dapp/` (gitignored), where the service loads it.
  *
- * Usage: `npm run build:dapp` (= `ts-node --transpile-only scripts/build-dapp.ts`). `npm start` and `npm test` run it
+ * Usage: `npm run build:dapp` (= `ts-node --transpile-only scripts/build-dapp.ts`). `npm run build` (and so `npm ci` and `npm test`) runs it
  * first. Prints one line; on failure, one line naming the problem and exit code 1.
  */
 import { relative } from "node:path";
-import { buildDappBundle, DAPP_BUILD_DIR } from "../src/web/bundle";
+import { DAPP_BUILD_DIR } from "../src/web/assets";
+import { buildDappBundle } from "../src/web/bundle";
 
 /** Builds the bundle into {@link DAPP_BUILD_DIR} and returns the one line to print. */
 export async function buildDapp(outDir: string = DAPP_BUILD_DIR): Promise<string> {

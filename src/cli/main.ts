@@ -1,11 +1,15 @@
 import { UsageError } from "../errors/cli";
 import { errorLine } from "../errors/utils";
 import { readProcessStdin } from "./shared/input";
+import { COMMAND_SUMMARIES, type CommandName } from "./summaries";
 import type { CliCommand, CliIo } from "./types";
 import { EXIT_USAGE } from "./types";
 
-/** Every subcommand, loaded on demand so `attest verify` does not load the chain actions. */
-const commands: Record<string, () => Promise<CliCommand>> = {
+/**
+ * Every subcommand, loaded on demand so `attest verify` does not load the chain actions and `attest --help` loads none
+ * (it lists {@link COMMAND_SUMMARIES}).
+ */
+const commands: Record<CommandName, () => Promise<CliCommand>> = {
   verify: async () => (await import("./commands/verify")).verifyCommand,
   digest: async () => (await import("./commands/digest")).digestCommand,
   sign: async () => (await import("./commands/sign")).signCommand,
@@ -38,15 +42,12 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     print("usage: attest <command> [options]");
     print("");
     print("commands:");
-    for (const key of Object.keys(commands)) {
-      const command = await commands[key]();
-      print(`  ${key.padEnd(9)} ${command.summary}`);
-    }
+    for (const [key, summary] of Object.entries(COMMAND_SUMMARIES)) print(`  ${key.padEnd(9)} ${summary}`);
     print("");
     print('run "attest <command> --help" for the options of a command');
     return name === undefined ? EXIT_USAGE : 0;
   }
-  const load = Object.prototype.hasOwnProperty.call(commands, name) ? commands[name] : undefined;
+  const load = Object.prototype.hasOwnProperty.call(commands, name) ? commands[name as CommandName] : undefined;
   if (!load) {
     io.stderr(`attest: unknown command "${name}"; run "attest --help" for the list`);
     return EXIT_USAGE;

@@ -1,8 +1,14 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { buildDappBundle, DAPP_BUILD_DIR, type DappBundle } from "./bundle";
+import { extname, join, resolve } from "node:path";
+import type { DappBundle } from "./bundle";
 import type { AssetUrls } from "./layout";
+
+/**
+ * Where `npm run build` (its `build:dapp` step) writes the client bundle and where the service looks for it: `dist/dapp`
+ * at the top of the checkout, the same folder from the sources (`src/web`) and from the compiled code (`dist/web`).
+ */
+export const DAPP_BUILD_DIR = resolve(__dirname, "..", "..", "dist", "dapp");
 
 /** The URL prefix of the bundle's files. */
 export const ASSET_PREFIX = "/app/assets/";
@@ -23,7 +29,7 @@ export type DappAssets = {
   urls: AssetUrls;
   /** The file served at `/app/assets/<name>` (a content-hashed name), or undefined. */
   get(name: string): DappAsset | undefined;
-  /** Where the files came from: the build folder, or built in memory because that folder had none. */
+  /** Where the files came from: the build folder, or (from the TypeScript sources only) built in memory. */
   source: "build" | "memory";
 };
 
@@ -35,9 +41,10 @@ export type LoadDappAssetsParameters = {
 };
 
 /**
- * Loads the client bundle that `npm run build:dapp` wrote. When the folder has none (a fresh clone that skipped the
- * script), the bundle is built in memory with the same function, once per process, and `onBuild` is told; the
- * service never serves a page that links a file it cannot serve. Each file is served under a name carrying a hash of
+ * Loads the client bundle that `npm run build` wrote. When the folder has none and the service runs from its
+ * TypeScript sources (tests, scripts), the bundle is built in memory with the same function, once per process, and
+ * `onBuild` is told; the compiled service (`dist/`) never loads the bundler and refuses to start instead, naming the
+ * command that builds it. The service never serves a page that links a file it cannot serve. Each file is served under a name carrying a hash of
  * its bytes (`app.3f2a…9c.js`), so a page always gets its own bundle and the file can be cached for a year.
  *
  * @param parameters {@link LoadDappAssetsParameters}
@@ -54,6 +61,7 @@ export async function loadDappAssets({
     files = new Map(names.map((name) => [name, readFileSync(join(dir, name))]));
     source = "build";
   } else {
+    if (!FROM_SOURCES) throw new Error(`The dapp bundle is not in ${dir}: run \`npm run build\` to build it.`);
     onBuild?.(
       `The dapp bundle is not in ${dir}: building it in memory (run \`npm run build:dapp\` to build it ahead).`,
     );
@@ -63,7 +71,7 @@ export async function loadDappAssets({
   const served = new Map<string, DappAsset>();
   const urlOf = (name: string): string => {
     const contents = files.get(name);
-    if (contents === undefined) throw new Error(`The dapp bundle has no ${name}: run \`npm run build:dapp\`.`);
+    if (contents === undefined) throw new Error(`The dapp bundle has no ${name}: run \`npm run build\`.`);
     const hash = createHash("sha256").update(contents).digest("hex").slice(0, 16);
     const dot = name.lastIndexOf(".");
     const hashed = `${name.slice(0, dot)}.${hash}${name.slice(dot)}`;
@@ -74,13 +82,18 @@ export async function loadDappAssets({
   return { urls, get: (name) => served.get(name), source };
 }
 
+/** True when this module runs from `src/` through a TypeScript hook, false when it runs compiled from `dist/`. */
+const FROM_SOURCES = extname(__filename) === ".ts";
+
 let inMemory: Promise<DappBundle> | undefined;
 
-/** One in-memory build per process (test suites build many apps). */
+/** One in-memory build per process (test suites build many apps); the bundler is loaded only here. */
 function buildInMemory(): Promise<DappBundle> {
-  inMemory ??= buildDappBundle().catch((error: unknown) => {
-    inMemory = undefined;
-    throw error;
-  });
+  inMemory ??= import("./bundle")
+    .then(({ buildDappBundle }) => buildDappBundle())
+    .catch((error: unknown) => {
+      inMemory = undefined;
+      throw error;
+    });
   return inMemory;
 }

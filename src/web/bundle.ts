@@ -2,9 +2,6 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { build, type Plugin } from "esbuild";
 
-/** Where `npm run build:dapp` writes the bundle and where the service looks for it (gitignored). */
-export const DAPP_BUILD_DIR = resolve(__dirname, "..", "..", "build", "dapp");
-
 /** The client sources: one script entry and one stylesheet. */
 const ENTRY_POINTS = {
   app: resolve(__dirname, "client", "main.ts"),
@@ -15,7 +12,7 @@ const ENTRY_POINTS = {
 export type DappBundle = Map<string, Uint8Array>;
 
 export type BuildDappBundleParameters = {
-  /** Write the files there as well (the build script passes {@link DAPP_BUILD_DIR}); default: in memory only. */
+  /** Write the files there as well (the build script passes `DAPP_BUILD_DIR`); default: in memory only. */
   outDir?: string;
 };
 
@@ -47,7 +44,8 @@ const browserOnly: Plugin = {
  * @param parameters {@link BuildDappBundleParameters}
  * @returns the built files by name.
  * @example
- * import { buildDappBundle, DAPP_BUILD_DIR } from "./src/web/bundle";
+ * import { DAPP_BUILD_DIR } from "./src/web/assets";
+ * import { buildDappBundle } from "./src/web/bundle";
  * await buildDappBundle({ outDir: DAPP_BUILD_DIR });
  */
 export async function buildDappBundle({ outDir }: BuildDappBundleParameters = {}): Promise<DappBundle> {

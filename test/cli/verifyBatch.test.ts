@@ -43,7 +43,7 @@ async function run(argv: string[], stdin = "") {
   return { code, results: out.map((line) => JSON.parse(line) as ResultLine), out, err };
 }
 
-/** Runs bin/attest.js in a child process (the ts-node setting `npx attest` uses). */
+/** Runs bin/attest.js in a child process (the compiled CLI `npx attest` runs). */
 function child(argv: string[], stdin: string, env: NodeJS.ProcessEnv = {}) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const proc = execFile(
@@ -321,7 +321,7 @@ describe("attest verify --batch", () => {
     }
   });
 
-  describe("through bin/attest.js (ts-node, real worker threads)", () => {
+  describe("through bin/attest.js (compiled, real worker threads)", () => {
     it("reads a pipe on standard input; no progress when standard error is not a terminal", async () => {
       const lines = [b01.attestation_json, "{not json", byId("E01-expired-authentic").attestation_json];
       const { code, stdout, stderr } = await child(

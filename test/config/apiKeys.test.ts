@@ -78,7 +78,7 @@ describe("API_KEYS", function () {
       const dir = mkdtempSync(join(tmpdir(), "api-keys-"));
       try {
         const secret = "short-secret-value";
-        const run = spawnSync(process.execPath, ["-r", "ts-node/register/transpile-only", "src/main/start.ts"], {
+        const run = spawnSync(process.execPath, ["dist/main/start.js"], {
           cwd: ROOT,
           env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dir, API_KEYS: `${A},${secret}` },
           encoding: "utf8",

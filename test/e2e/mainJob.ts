@@ -32,14 +32,14 @@ export function baseEnv(): Record<string, string> {
   );
 }
 
-/** The main job as `npm start` runs it (`ts-node --transpile-only src/main/start.ts`), in a child process. */
+/** The main job as `npm start` runs it (`node dist/main/start.js`, the compiled build), in a child process. */
 export class MainJob {
   readonly child: ChildProcess;
   output = "";
   readonly exited: Promise<number | null>;
 
   constructor(env: Record<string, string>) {
-    this.child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "src/main/start.ts"], {
+    this.child = spawn(process.execPath, ["dist/main/start.js"], {
       cwd: ROOT,
       env: { ...baseEnv(), ...env },
       stdio: ["ignore", "pipe", "pipe"],

@@ -13,19 +13,20 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { expect } from "chai";
+import { BUILD_TIME_ONLY, LOADED_MODULES_PROBE, readLoadedModules } from "../helpers/loadedModules";
 import { ROOT, baseEnv } from "./mainJob";
 
 /**
- * The real command, `npm start`, as a user runs it: in a fresh clone right after `npm ci` (no compiled contracts),
+ * The real command, `npm start`, as a user runs it: in a fresh clone, before and after the build that `npm ci` runs,
  * stopped with SIGTERM sent to npm alone (as a process manager stops it), and with Ctrl-C (SIGINT to the whole
  * process group, as a terminal sends it). Linux only: it reads /proc.
  */
-describe("npm start on a fresh clone (compiles first; SIGTERM or Ctrl-C to npm stops the service)", function () {
+describe("npm start on a fresh clone (runs the build npm ci made; SIGTERM or Ctrl-C to npm stops the service)", function () {
   this.timeout(300_000);
 
   let clone: string;
   const started: NpmStart[] = [];
-  const start = (options: { detached?: boolean } = {}) => {
+  const start = (options: { detached?: boolean; env?: Record<string, string> } = {}) => {
     const job = new NpmStart(clone, join(clone, "data"), options);
     started.push(job);
     return job;
@@ -42,17 +43,42 @@ describe("npm start on a fresh clone (compiles first; SIGTERM or Ctrl-C to npm s
     if (clone) rmSync(clone, { recursive: true, force: true });
   });
 
-  describe("started with no artifacts/", function () {
+  describe("started with no build (a clone where `npm ci` ran no scripts)", function () {
+    it("says in one line to run `npm run build`, and exits 1", async function () {
+      expect(existsSync(join(clone, "dist")), "the clone has no build").to.equal(false);
+      const job = start();
+      const { code } = await job.exit();
+      expect(code).to.equal(1);
+      expect(job.output).to.match(
+        /start: the build is missing \(dist\/main\/start\.js, [^)]*\): run `npm run build` first\n/,
+      );
+    });
+  });
+
+  describe("after the build `npm ci` runs (prepare: npm run build)", function () {
     let job: NpmStart;
     let base: string;
+    let probe: string;
 
-    it("compiles the contracts (prestart), then the demo serves /api/v1/health", async function () {
+    before(function () {
       expect(existsSync(join(clone, "artifacts")), "the clone has no compiled contracts").to.equal(false);
-      job = start();
+      execFileSync("npm", ["run", "build"], { cwd: clone, env: baseEnv(), stdio: "ignore" });
+      probe = join(clone, "loaded-modules.ndjson");
+    });
+
+    it("has compiled the contracts, the code and the dapp bundle; the demo serves /api/v1/health", async function () {
+      for (const file of [
+        "artifacts/contracts/AttestationRegistry.sol/AttestationRegistry.json",
+        "dist/main/start.js",
+        "dist/cli/main.js",
+        "dist/dapp/app.js",
+      ]) {
+        expect(existsSync(join(clone, file)), file).to.equal(true);
+      }
+      // The preload records what the service process loads (npm, a node process too, writes its own line).
+      job = start({ env: { NODE_OPTIONS: `--require ${LOADED_MODULES_PROBE}`, LOADED_MODULES_FILE: probe } });
       base = await job.ready();
       expect((await fetch(`${base}/api/v1/health`)).status).to.equal(200);
-      const artifact = join(clone, "artifacts/contracts/AttestationRegistry.sol/AttestationRegistry.json");
-      expect(existsSync(artifact)).to.equal(true);
     });
 
     it("stops when npm alone gets SIGTERM: the port closes and no process is left", async function () {
@@ -70,10 +96,20 @@ describe("npm start on a fresh clone (compiles first; SIGTERM or Ctrl-C to npm s
         () => job.output,
       );
     });
+
+    it("ran compiled JavaScript with plain node: no TypeScript hook, compiler or bundler loaded", function () {
+      if (!base) this.skip();
+      const service = readLoadedModules(probe).filter((record) => record.argv[0]?.endsWith("dist/main/start.js"));
+      expect(service, "the service process's record").to.have.length(1);
+      const { modules } = service[0];
+      expect(modules).to.include(join(clone, "dist", "main", "runService.js"));
+      expect(modules.filter((path) => BUILD_TIME_ONLY.test(path))).to.deep.equal([]);
+      expect(modules.filter((path) => path.startsWith(join(clone, "src")))).to.deep.equal([]);
+    });
   });
 
   // Mocha runs a suite's own tests before its nested suites: this one comes after the fresh start above.
-  describe("started again (artifacts/ up to date)", function () {
+  describe("started again (the build up to date)", function () {
     it("stops cleanly on Ctrl-C (SIGINT to npm's whole process group, as a terminal sends it; npm relays it too)", async function () {
       const job = start({ detached: true });
       const base = await job.ready();
@@ -100,10 +136,14 @@ class NpmStart {
   private readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   private seen: number[] = [];
 
-  constructor(cwd: string, dataDir: string, { detached = false }: { detached?: boolean }) {
+  constructor(
+    cwd: string,
+    dataDir: string,
+    { detached = false, env = {} }: { detached?: boolean; env?: Record<string, string> },
+  ) {
     this.npm = spawn("npm", ["start"], {
       cwd,
-      env: { ...baseEnv(), DATA_DIR: dataDir, PORT: "0", DEMO_DAYS: "16", INGEST_INTERVAL_S: "3600" },
+      env: { ...baseEnv(), DATA_DIR: dataDir, PORT: "0", DEMO_DAYS: "16", INGEST_INTERVAL_S: "3600", ...env },
       stdio: ["ignore", "pipe", "pipe"],
       // A process group of its own, as a terminal's foreground job has.
       detached,
@@ -170,7 +210,7 @@ async function refused(base: string): Promise<boolean> {
 
 /**
  * A clone of the working tree as `git clone` + `npm ci` would leave it: every tracked (or new, not ignored) file,
- * and node_modules linked from this checkout. No artifacts/, cache/ or typechain-types/ (they are ignored).
+ * and node_modules linked from this checkout. No dist/, artifacts/, cache/ or typechain-types/ (they are ignored).
  */
 function cloneWorkingTree(target: string): void {
   const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: ROOT })

@@ -1,7 +1,8 @@
 import { expect } from "chai";
 import type { FastifyInstance } from "fastify";
 import type { Browser } from "playwright-core";
-import { buildDappBundle, DAPP_BUILD_DIR } from "../../src/web/bundle";
+import { DAPP_BUILD_DIR } from "../../src/web/assets";
+import { buildDappBundle } from "../../src/web/bundle";
 import { IDS } from "../read/helpers/seedMarket";
 import { openTempStore } from "../service/helper";
 import { launchChromium, openTab, screenshot, type Tab } from "./helpers/browser";

@@ -3,10 +3,11 @@ import { parseAddressOption, parseCommandArgs, parseEtherOption } from "../share
 import { printResult } from "../shared/output";
 import { openRegistryForWrite, registryOptions, registryOptionsUsage } from "../shared/registryOptions";
 import type { CliCommand } from "../types";
+import { COMMAND_SUMMARIES } from "../summaries";
 
 export const bondCommand: CliCommand = {
   name: "bond",
-  summary: "add ETH to an attester's bond (anyone may pay)",
+  summary: COMMAND_SUMMARIES.bond,
   usage: `attest bond --amount <eth> [--attester <address>] ${registryOptionsUsage}`,
   async run(argv, io) {
     const { values } = parseCommandArgs({

@@ -8,6 +8,7 @@ import { argsUsageError } from "../shared/args";
 import { readInputText } from "../shared/input";
 import { resolveRegistryDomain } from "../shared/registryDomain";
 import type { CliCommand } from "../types";
+import { COMMAND_SUMMARIES } from "../summaries";
 
 /**
  * `attest digest <file|-> --registry <address> --chain <registry chain id>`
@@ -17,7 +18,7 @@ import type { CliCommand } from "../types";
  */
 export const digestCommand: CliCommand = {
   name: "digest",
-  summary: "print the v2 (EIP-712) digest of an attestation for a registry",
+  summary: COMMAND_SUMMARIES.digest,
   usage: "attest digest <file|-> --registry <address> --chain <registry chain id>",
   async run(argv, io) {
     let parsed;

@@ -12,6 +12,7 @@ import { openStore } from "../../storage/openStore";
 import { parseAddressOption, parseCommandArgs } from "../shared/args";
 import { loadPrivateKey } from "../shared/keys";
 import type { CliCommand } from "../types";
+import { COMMAND_SUMMARIES } from "../summaries";
 
 /** The dev key the service creates in DATA_DIR on its first start (`src/main/attesterKey.ts`, DEV_KEY_FILE). */
 export const DEV_KEY_FILE = "attester.key";
@@ -39,7 +40,7 @@ function describeStore(database: ServiceConfig["database"]): string {
 
 export const mcpCommand: CliCommand = {
   name: "mcp",
-  summary: "serve the MCP tools over stdio from the service's store, read-only (for an agent's MCP client)",
+  summary: COMMAND_SUMMARIES.mcp,
   usage: [
     "attest mcp [--attester <address>]",
     "  the store: DATA_DIR (SQLite, default ./data) or DATABASE_URL, opened read-only; FRESHNESS_WINDOW_S as the service",

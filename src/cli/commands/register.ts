@@ -3,10 +3,11 @@ import { parseAddressOption, parseCommandArgs, parseEtherOption } from "../share
 import { printResult } from "../shared/output";
 import { openRegistryForWrite, registryOptions, registryOptionsUsage } from "../shared/registryOptions";
 import type { CliCommand } from "../types";
+import { COMMAND_SUMMARIES } from "../summaries";
 
 export const registerCommand: CliCommand = {
   name: "register",
-  summary: "register the attester key on the registry with a bond",
+  summary: COMMAND_SUMMARIES.register,
   usage: `attest register --bond <eth> [--beneficiary <address>] ${registryOptionsUsage}`,
   async run(argv, io) {
     const { values } = parseCommandArgs({

@@ -6,12 +6,13 @@ import { printResult } from "../shared/output";
 import { openRegistryForWrite, registryOptions, registryOptionsUsage } from "../shared/registryOptions";
 import { UsageError } from "../../errors/cli";
 import type { CliCommand } from "../types";
+import { COMMAND_SUMMARIES } from "../summaries";
 
 const digestPattern = /^0x[0-9a-fA-F]{64}$/;
 
 export const revokeCommand: CliCommand = {
   name: "revoke",
-  summary: "revoke one or more of the attester's own EIP-712 digests",
+  summary: COMMAND_SUMMARIES.revoke,
   usage: `attest revoke <digest…> ${registryOptionsUsage}`,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs({ argv, options: registryOptions, allowPositionals: true });

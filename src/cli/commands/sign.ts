@@ -11,6 +11,7 @@ import { readInputText } from "../shared/input";
 import { loadPrivateKey } from "../shared/keys";
 import { resolveRegistryDomain } from "../shared/registryDomain";
 import type { CliCommand } from "../types";
+import { COMMAND_SUMMARIES } from "../summaries";
 
 /**
  * `attest sign <file|-> [--key-file <path>]`
@@ -23,7 +24,7 @@ import type { CliCommand } from "../types";
  */
 export const signCommand: CliCommand = {
   name: "sign",
-  summary: "sign an attestation (v1 EIP-191, or --v2 EIP-712 for a registry)",
+  summary: COMMAND_SUMMARIES.sign,
   usage:
     "attest sign <file|-> [--key-file <path>]\n" +
     "       attest sign <file|-> --v2 --registry <address> --chain <registry chain id> [--key-file <path>]",

@@ -5,10 +5,11 @@ import { printResult } from "../shared/output";
 import { openRegistryForRead, registryOptions, registryOptionsUsage } from "../shared/registryOptions";
 import { UsageError } from "../../errors/cli";
 import type { CliCommand } from "../types";
+import { COMMAND_SUMMARIES } from "../summaries";
 
 export const statusCommand: CliCommand = {
   name: "status",
-  summary: "show an attester's bond, unbonding state and whether it backs attestations (no key needed)",
+  summary: COMMAND_SUMMARIES.status,
   usage: `attest status [--attester <address>] ${registryOptionsUsage}`,
   async run(argv, io) {
     const { values } = parseCommandArgs({ argv, options: { ...registryOptions, attester: { type: "string" } } });

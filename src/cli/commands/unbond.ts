@@ -4,10 +4,11 @@ import { parseCommandArgs } from "../shared/args";
 import { printResult } from "../shared/output";
 import { openRegistryForWrite, registryOptions, registryOptionsUsage } from "../shared/registryOptions";
 import type { CliCommand } from "../types";
+import { COMMAND_SUMMARIES } from "../summaries";
 
 export const unbondCommand: CliCommand = {
   name: "unbond",
-  summary: "start unbonding the attester's bond (it backs nothing from then on)",
+  summary: COMMAND_SUMMARIES.unbond,
   usage: `attest unbond [--deregister] ${registryOptionsUsage}`,
   async run(argv, io) {
     const { values } = parseCommandArgs({ argv, options: { ...registryOptions, deregister: { type: "boolean" } } });

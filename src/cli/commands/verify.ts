@@ -10,6 +10,7 @@ import { argsUsageError } from "../shared/args";
 import { fetchText, readInputText } from "../shared/input";
 import type { CliCommand, CliIo } from "../types";
 import { EXIT_EXPIRED, EXIT_INVALID, EXIT_VALID } from "./verify/exitCodes";
+import { COMMAND_SUMMARIES } from "../summaries";
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const UNIX_SECONDS = /^(0|[1-9][0-9]*)$/;
@@ -88,7 +89,7 @@ async function runBatch(
  */
 export const verifyCommand: CliCommand = {
   name: "verify",
-  summary: "verify a v1 attestation (or an NDJSON batch, on all cores) offline against a pinned (or served) attester",
+  summary: COMMAND_SUMMARIES.verify,
   usage:
     "attest verify <file|-> --attester <address> [--now <unix-seconds>]\n" +
     "       attest verify --url <base_url> --pool <id> [--attester <address>] [--now <unix-seconds>]\n" +

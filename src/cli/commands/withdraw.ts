@@ -6,10 +6,11 @@ import { parseCommandArgs } from "../shared/args";
 import { printResult } from "../shared/output";
 import { openRegistryForWrite, registryOptions, registryOptionsUsage } from "../shared/registryOptions";
 import type { CliCommand } from "../types";
+import { COMMAND_SUMMARIES } from "../summaries";
 
 export const withdrawCommand: CliCommand = {
   name: "withdraw",
-  summary: "after the unbonding period, send the whole bond to the beneficiary",
+  summary: COMMAND_SUMMARIES.withdraw,
   usage: `attest withdraw ${registryOptionsUsage}`,
   async run(argv, io) {
     const { values } = parseCommandArgs({ argv, options: registryOptions });

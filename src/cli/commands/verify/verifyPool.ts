@@ -1,37 +1,48 @@
 import { extname, join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { buildSync } from "esbuild";
 import type { VerifyBackendSetting } from "../../../lib/internal/recoverBackend";
 import type { ChunkJob, ChunkResult } from "./verifyChunk";
 
 /** What each worker is started with. */
 export type VerifyWorkerData = { address: string; nowSeconds: number; backend: VerifyBackendSetting };
 
-let workerCode: string | undefined;
+/** How a worker is started: the compiled file itself, or (from TypeScript sources) code to evaluate. */
+type WorkerSource = { code: string | URL; eval: boolean };
+
+let workerSource: WorkerSource | undefined;
 
 /**
- * The worker's code: verifyWorker.ts and what it imports, bundled once per process by esbuild (a dependency, used for
- * the dapp's bundle too). A worker cannot start from a .ts file and does not inherit the parent's require hooks
- * (ts-node under bin/attest.js, hardhat/register under mocha); registering ts-node in each worker costs seconds, the
- * bundle about a third of one, once. Its `require` resolves from this folder, so the native addon is found wherever
- * the command runs from.
+ * The worker's code. Compiled (`dist/`, what `npx attest` runs), it is the compiled verifyWorker.js beside this file,
+ * started as it is: nothing is compiled or bundled at run time. Run from the TypeScript sources (the tests, under
+ * mocha's `hardhat/register`), a worker cannot start from a .ts file and does not inherit the parent's require hook,
+ * so verifyWorker.ts and what it imports are bundled once per process by esbuild (a build-time dependency, loaded only
+ * on that path). Its `require` resolves from this folder, so the native addon is found wherever the command runs from.
  */
-function bundledWorkerCode(): string {
-  if (workerCode === undefined) {
+function workerCode(): WorkerSource {
+  if (workerSource === undefined) {
     const entry = join(__dirname, `verifyWorker${extname(__filename)}`);
-    const { outputFiles } = buildSync({
-      entryPoints: [entry],
-      bundle: true,
-      platform: "node",
-      format: "cjs",
-      target: "node20",
-      write: false,
-      logLevel: "silent",
-    });
-    const require = `require("node:module").createRequire(${JSON.stringify(entry)})`;
-    workerCode = `"use strict";\n(function (require) {\n${outputFiles[0].text}\n})(${require});\n`;
+    if (extname(__filename) === ".js") {
+      workerSource = { code: entry, eval: false };
+    } else {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { buildSync } = require("esbuild") as typeof import("esbuild");
+      const { outputFiles } = buildSync({
+        entryPoints: [entry],
+        bundle: true,
+        platform: "node",
+        format: "cjs",
+        target: "node22",
+        write: false,
+        logLevel: "silent",
+      });
+      const require_ = `require("node:module").createRequire(${JSON.stringify(entry)})`;
+      workerSource = {
+        code: `"use strict";\n(function (require) {\n${outputFiles[0].text}\n})(${require_});\n`,
+        eval: true,
+      };
+    }
   }
-  return workerCode;
+  return workerSource;
 }
 
 type Slot = { worker: Worker; busy: number };
@@ -87,7 +98,8 @@ export class VerifyPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(bundledWorkerCode(), { eval: true, workerData: this.data });
+    const { code, eval: evaluate } = workerCode();
+    const worker = new Worker(code, { eval: evaluate, workerData: this.data });
     const slot: Slot = { worker, busy: 0 };
     worker.on("message", (result: ChunkResult) => {
       const waiter = this.waiting.get(result.id);

@@ -25,12 +25,12 @@ export type Dapp = {
 };
 
 export type DappOptions = {
-  /** Where the built bundle is (default `build/dapp`, written by `npm run build:dapp`). */
+  /** Where the built bundle is (default `dist/dapp`, written by `npm run build`). */
   dir?: string;
 };
 
 /**
- * Loads the dapp's client bundle (building it in memory when `npm run build:dapp` has not been run, with one log
+ * Loads the dapp's client bundle (from the TypeScript sources, building it in memory when `npm run build` has not been run, with one log
  * line saying so) and decorates `fastify.dapp`. The page routes live in `routes/app/`; the session they require comes
  * from the session plugin (`request.session`).
  */
