@@ -12,6 +12,11 @@ try {
   }
   throw error;
 }
+// A reader that goes away (`attest --help | head -3`) ends the output, not the process with a stack trace: the write
+// that hits the closed pipe is dropped. `verify --batch` listens too, and stops its run with one line of its own.
+process.stdout.on("error", (error) => {
+  if (error.code !== "EPIPE") throw error;
+});
 cli.main(process.argv.slice(2)).then((code) => {
   process.exitCode = code;
 });
