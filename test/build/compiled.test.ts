@@ -32,11 +32,15 @@ describe("the compiled build (dist/): what `npx attest` loads at run time", func
   /** Runs `node --require <probe> bin/attest.js …` and returns its output and the modules its main thread loaded. */
   async function probed(argv: string[], name: string) {
     const file = join(dir, `${name}.modules.ndjson`);
-    const { stdout, stderr } = await run(process.execPath, ["--require", LOADED_MODULES_PROBE, "bin/attest.js", ...argv], {
-      cwd: ROOT,
-      env: { ...process.env, LOADED_MODULES_FILE: file },
-      maxBuffer: 64 * 1024 * 1024,
-    }).catch((error: { stdout: string; stderr: string; code: number }) => {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ["--require", LOADED_MODULES_PROBE, "bin/attest.js", ...argv],
+      {
+        cwd: ROOT,
+        env: { ...process.env, LOADED_MODULES_FILE: file },
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    ).catch((error: { stdout: string; stderr: string; code: number }) => {
       throw new Error(`attest ${argv.join(" ")} exited ${error.code}: ${error.stderr}`);
     });
     const records = readLoadedModules(file);
@@ -77,7 +81,10 @@ describe("the compiled build (dist/): what `npx attest` loads at run time", func
       ["verify", "--batch", input, "--attester", vectors.attester.address, "--now", String(vectors.now)],
       "batch",
     );
-    const results = stdout.trimEnd().split("\n").map((text) => JSON.parse(text) as { line: number; valid: boolean });
+    const results = stdout
+      .trimEnd()
+      .split("\n")
+      .map((text) => JSON.parse(text) as { line: number; valid: boolean });
     expect(results).to.have.length(5000);
     expect(results.every((result, i) => result.valid && result.line === i + 1)).to.equal(true);
     expect(modules).to.include(join(ROOT, "dist", "cli", "commands", "verify", "verifyPool.js"));
