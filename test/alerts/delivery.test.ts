@@ -10,8 +10,8 @@ import { appendActivity, type NewActivity } from "../../src/storage/activity";
 import { listAlertAttemptsOfSubscription } from "../../src/storage/alertAttempts";
 import { listAlertOutbox } from "../../src/storage/alertOutbox";
 import type { Store } from "../../src/storage/openStore";
-import { openTempStore } from "../service/helper";
-import { startReceiver, waitFor, type Receiver } from "./helpers/receiver";
+import { openTempStore } from "../helpers/service/app";
+import { startReceiver, waitFor, type Receiver } from "../helpers/alerts/receiver";
 
 const OWNER = "key:test-key";
 const event = (n: number, kind = "pool.stale"): NewActivity => ({

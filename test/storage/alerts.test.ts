@@ -22,7 +22,7 @@ import {
   resumeAlertSubscription,
 } from "../../src/storage/alertSubscriptions";
 import { openStore, type Store } from "../../src/storage/openStore";
-import { forEachBackend } from "./helpers/backends";
+import { forEachBackend } from "../helpers/storage/backends";
 
 const T = 1_767_225_600;
 const event = (kind: string, n = 0): NewActivity => ({ kind, at: T + n, summary: `${kind} #${n}`, data: { n } });

@@ -3,8 +3,8 @@ import type { FastifyInstance } from "fastify";
 import type { Browser } from "playwright-core";
 import { DAPP_BUILD_DIR } from "../../src/web/assets";
 import { buildDappBundle } from "../../src/web/bundle";
-import { IDS } from "../read/helpers/seedMarket";
-import { openTempStore } from "../service/helper";
+import { IDS } from "../helpers/read/seedMarket";
+import { openTempStore } from "../helpers/service/app";
 import { launchChromium, openTab, screenshot, type Tab } from "./helpers/browser";
 import { buildWebApp, seedWeb, WALLET } from "./helpers/webApp";
 
@@ -88,6 +88,7 @@ describe("dapp in a real browser (Chromium, injected test wallet, real port)", f
       expect(new URL(page.url()).pathname).to.equal("/app/sign-in");
       const session = await page.request.get("/auth/session");
       expect(session.status()).to.equal(401);
+      expect((await session.json()).error.code).to.equal("SESSION_REQUIRED");
     });
   });
 
@@ -284,6 +285,7 @@ describe("dapp in a real browser (Chromium, injected test wallet, real port)", f
         body: JSON.stringify({ chainId: 1, pool: IDS.a, amountUsd: 1000, horizonDays: 30 }),
       });
       expect(response.status).to.equal(401);
+      expect(((await response.json()) as { error: { code: string } }).error.code).to.equal("UNAUTHORIZED");
     });
 
     it("subscribes a webhook to alert kinds, shows the secret once, and deletes the subscription", async function () {
