@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { createSubscription } from "../../src/alerts/createSubscription";
 import { startAlertWorker, type AlertWorker } from "../../src/alerts/startAlertWorker";
-import { appendActivity } from "../../src/storage/activity";
+import { appendActivity, type NewActivity } from "../../src/storage/activity";
 import { openStore, type Store } from "../../src/storage/openStore";
 import { freshPostgresUrl } from "../helpers/storage/postgres";
 import { startReceiver, waitFor, type Receiver } from "../helpers/alerts/receiver";
@@ -39,7 +39,7 @@ describe("alerts: two workers over one PostgreSQL database", function () {
         }),
       );
     }
-    const events = Array.from({ length: 15 }, (_, n) => ({
+    const events = Array.from({ length: 15 }, (_, n): NewActivity => ({
       kind: n % 2 ? "pool.stale" : "pool.fresh",
       at: 1_767_225_600 + n,
       summary: `e${n}`,
