@@ -228,9 +228,16 @@ describe("dapp in a real browser (Chromium, injected test wallet, real port)", f
       await value.waitFor({ state: "visible" });
       key = await value.inputValue();
       expect(key).to.have.length.greaterThan(31);
-      expect(await page.locator("tbody tr", { hasText: "browser test" }).count()).to.equal(1);
+      const inserted = page.locator("tbody tr", { hasText: "browser test" });
+      expect(await inserted.count()).to.equal(1);
+      // The row the client inserted is the server's (rowHtml), the same markup the page renders after a reload.
+      const insertedHtml = await inserted.evaluate((row) => row.outerHTML);
+      expect(await page.locator("tbody tr.empty").count()).to.equal(0);
       await page.reload();
       expect(await page.content()).not.to.include(key);
+      expect(await page.locator("tbody tr", { hasText: "browser test" }).evaluate((row) => row.outerHTML)).to.equal(
+        insertedHtml,
+      );
       expect(await page.locator("tbody tr", { hasText: "browser test" }).locator(".tag").textContent()).to.equal(
         "active",
       );
@@ -298,8 +305,11 @@ describe("dapp in a real browser (Chromium, injected test wallet, real port)", f
       const secret = page.locator("[data-new-secret-value]");
       await secret.waitFor({ state: "visible" });
       expect(await secret.inputValue()).to.match(/^whsec_/);
+      const inserted = page.locator("tbody tr", { hasText: "http://127.0.0.1:9/hook" });
+      const insertedHtml = await inserted.evaluate((row) => row.outerHTML);
       await page.reload();
       const row = page.locator("tbody tr", { hasText: "http://127.0.0.1:9/hook" });
+      expect(await row.evaluate((r) => r.outerHTML)).to.equal(insertedHtml);
       expect(await row.locator("td").first().textContent()).to.equal("pool.stale, liquidity_request.created");
       expect(await row.textContent()).to.match(/0 pending, 0 delivered, 0 failed/);
       await screenshot(page, "alerts");
