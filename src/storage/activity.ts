@@ -1,12 +1,13 @@
 import { PostgresAdapter, type Kysely } from "kysely";
 import { formatPoolId } from "../lib/formatPoolId";
+import type { ActivityKind } from "../model/activityKinds";
 import { enqueueAlertDeliveries } from "./alertOutbox";
 import type { ActivityEvent, Database } from "./schema";
 
 /** One event to append to the activity log. */
 export type NewActivity = {
-  /** e.g. `ingest.pass`, `attestation.issued`, `pool.stale`, `pool.fresh`, `campaign.started`, `campaign.ended`. */
-  kind: string;
+  /** One of {@link ActivityKind}: `ingest.pass`, `attestation.issued`, `pool.stale`, `registry.Registered`, … */
+  kind: ActivityKind;
   /** Unix seconds. */
   at: number;
   /** The pool the event is about, if any. */

@@ -1,8 +1,9 @@
 import type { Kysely } from "kysely";
+import type { ActivityKind } from "../model/activityKinds";
 import type { Campaign, Database } from "./schema";
 
 /** The two announcements of a campaign. */
-export type CampaignAnnouncementKind = "campaign.started" | "campaign.ended";
+export type CampaignAnnouncementKind = Extract<ActivityKind, "campaign.started" | "campaign.ended">;
 
 /**
  * Campaigns whose start (`campaign.started`) or end (`campaign.ended`) is at or before `now` and that have not been

@@ -9,7 +9,7 @@ import {
 import { formatPoolId } from "../lib/formatPoolId";
 import { parsePoolId } from "../lib/parsePoolId";
 import { resolvePool } from "../read/resolvePool";
-import { appendActivity } from "../storage/activity";
+import { appendActivity, type NewActivity } from "../storage/activity";
 import { claimIdempotencyKey, findIdempotencyRecord } from "../storage/idempotency";
 import { insertLiquidityRequest, type LiquidityRequestView } from "../storage/liquidityRequests";
 import { listPools } from "../storage/pools";
@@ -174,7 +174,7 @@ const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD",
  * The `liquidity_request.created` event. `data` is the request with its pool as `poolId`, without the key's id (the
  * activity log is public): `{id, chainId, poolId, asset, amountUsd, horizonDays, note, createdAt}`.
  */
-function createdEvent(body: LiquidityRequestView, pool: { chainId: number; address: string } | null) {
+function createdEvent(body: LiquidityRequestView, pool: { chainId: number; address: string } | null): NewActivity {
   const what = body.pool !== null ? body.pool : `asset ${body.asset} on chain ${body.chainId}`;
   const days = body.horizonDays === 1 ? "1 day" : `${body.horizonDays} days`;
   return {

@@ -5,7 +5,7 @@ import { addBond } from "../../src/actions/addBond";
 import { registerAttester } from "../../src/actions/registerAttester";
 import { requestUnbond } from "../../src/actions/requestUnbond";
 import { AlreadyUnbondingError, NotRegisteredError, ZeroAmountError } from "../../src/errors/registry";
-import { loadActionsFixture, MIN_BOND } from "./actionsFixture";
+import { loadActionsFixture, MIN_BOND } from "../helpers/actionsFixture";
 
 describe("addBond", function () {
   it("tops up the wallet's own bond", async function () {

@@ -6,7 +6,7 @@ import { getAttesterStatus } from "../../src/actions/getAttesterStatus";
 import { registerAttester } from "../../src/actions/registerAttester";
 import { NotARegistryError, RegistryNotDeployedError, RpcUnreachableError } from "../../src/errors/rpc";
 import { startHardhatRpcServer } from "../helpers/hardhatRpcServer";
-import { loadActionsFixture, MIN_BOND, UNBONDING_PERIOD } from "./actionsFixture";
+import { loadActionsFixture, MIN_BOND, UNBONDING_PERIOD } from "../helpers/actionsFixture";
 
 describe("getAttesterStatus", function () {
   it("reports an unknown key as all zero with the registry parameters", async function () {

@@ -5,7 +5,7 @@ import { getAttesterStatus } from "../../src/actions/getAttesterStatus";
 import { registerAttester } from "../../src/actions/registerAttester";
 import { AlreadyRegisteredError, BondTooLowError, ZeroAddressError } from "../../src/errors/registry";
 import { InsufficientFundsError, RegistryNotDeployedError } from "../../src/errors/rpc";
-import { loadActionsFixture, MIN_BOND } from "./actionsFixture";
+import { loadActionsFixture, MIN_BOND } from "../helpers/actionsFixture";
 
 describe("registerAttester", function () {
   it("registers the wallet's key with its bond and returns the hash, receipt and resulting state", async function () {

@@ -7,7 +7,7 @@ import { registerAttester } from "../../src/actions/registerAttester";
 import { revokeDigests } from "../../src/actions/revokeDigests";
 import { AlreadyRevokedError } from "../../src/errors/registry";
 import { InvalidDigestError } from "../../src/errors/rpc";
-import { loadActionsFixture, MIN_BOND } from "./actionsFixture";
+import { loadActionsFixture, MIN_BOND } from "../helpers/actionsFixture";
 
 const digestA: Hash = keccak256(toHex("attestation A"));
 const digestB: Hash = keccak256(toHex("attestation B"));

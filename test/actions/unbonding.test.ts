@@ -13,7 +13,7 @@ import {
   NotUnbondingError,
   UnbondingNotElapsedError,
 } from "../../src/errors/registry";
-import { loadActionsFixture, MIN_BOND, UNBONDING_PERIOD } from "./actionsFixture";
+import { loadActionsFixture, MIN_BOND, UNBONDING_PERIOD } from "../helpers/actionsFixture";
 
 describe("requestUnbond", function () {
   it("stops the attester backing anything and sets withdrawableAt to block time + the period", async function () {

@@ -7,10 +7,10 @@ import { createSubscription } from "../../src/alerts/createSubscription";
 import { appendActivity } from "../../src/storage/activity";
 import { listAlertOutbox } from "../../src/storage/alertOutbox";
 import { openStore, type Store } from "../../src/storage/openStore";
-import { startReceiver, waitFor, type Receiver } from "./helpers/receiver";
+import { startReceiver, waitFor, type Receiver } from "../helpers/alerts/receiver";
 
 const ROOT = join(__dirname, "..", "..");
-const CHILD = join(__dirname, "helpers", "workerChild.ts");
+const CHILD = join(__dirname, "..", "helpers", "alerts", "workerChild.ts");
 
 /** Starts the worker process over `file`; resolves once it prints "ready". */
 async function startWorkerProcess(file: string): Promise<{ child: ChildProcess; exited: Promise<unknown> }> {

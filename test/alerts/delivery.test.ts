@@ -6,15 +6,16 @@ import { deliverDueAlerts, type AlertDeliveryContext } from "../../src/alerts/de
 import { listSubscriptions } from "../../src/alerts/listSubscriptions";
 import { resumeSubscription } from "../../src/alerts/resumeSubscription";
 import { startAlertWorker } from "../../src/alerts/startAlertWorker";
+import type { ActivityKind } from "../../src/model/activityKinds";
 import { appendActivity, type NewActivity } from "../../src/storage/activity";
 import { listAlertAttemptsOfSubscription } from "../../src/storage/alertAttempts";
 import { listAlertOutbox } from "../../src/storage/alertOutbox";
 import type { Store } from "../../src/storage/openStore";
-import { openTempStore } from "../service/helper";
-import { startReceiver, waitFor, type Receiver } from "./helpers/receiver";
+import { openTempStore } from "../helpers/service/app";
+import { startReceiver, waitFor, type Receiver } from "../helpers/alerts/receiver";
 
 const OWNER = "key:test-key";
-const event = (n: number, kind = "pool.stale"): NewActivity => ({
+const event = (n: number, kind: ActivityKind = "pool.stale"): NewActivity => ({
   kind,
   at: 1_767_225_600 + n,
   pool: { chainId: 1, address: "0x00000000000000000000000000000000000000AB" },

@@ -1,35 +1,29 @@
 import { expect } from "chai";
-import { sql } from "kysely";
 import { createSubscription } from "../../src/alerts/createSubscription";
 import { startAlertWorker, type AlertWorker } from "../../src/alerts/startAlertWorker";
-import { appendActivity } from "../../src/storage/activity";
+import { appendActivity, type NewActivity } from "../../src/storage/activity";
 import { openStore, type Store } from "../../src/storage/openStore";
-import { startPostgres, type TestPostgres } from "../storage/helpers/startPostgres";
-import { startReceiver, waitFor, type Receiver } from "./helpers/receiver";
+import { freshPostgresUrl } from "../helpers/storage/postgres";
+import { startReceiver, waitFor, type Receiver } from "../helpers/alerts/receiver";
 
 describe("alerts: two workers over one PostgreSQL database", function () {
-  let server: TestPostgres;
+  let url: string;
   let stores: Store[] = [];
   let receiver: Receiver;
 
   before(async function () {
     this.timeout(60_000);
-    server = await startPostgres();
+    url = await freshPostgresUrl();
     // A short pause per answer keeps attempts in flight while the other worker claims.
     receiver = await startReceiver(() => ({ status: 200, delayMs: 5 }));
   });
   after(async () => {
     for (const store of stores) await store.close();
     await receiver?.close();
-    await server?.stop();
   });
 
   it("never sends a row twice in one attempt: each delivery arrives once, each row has one attempt", async function () {
     this.timeout(120_000);
-    const admin = await openStore({ databaseUrl: server.url });
-    await sql.raw("CREATE DATABASE two_workers").execute(admin.db);
-    await admin.close();
-    const url = server.url.replace(/\/postgres$/, "/two_workers");
     // Two connection pools, as two service processes would have.
     stores = [await openStore({ databaseUrl: url }), await openStore({ databaseUrl: url })];
     const db = stores[0].db;
@@ -45,7 +39,7 @@ describe("alerts: two workers over one PostgreSQL database", function () {
         }),
       );
     }
-    const events = Array.from({ length: 15 }, (_, n) => ({
+    const events = Array.from({ length: 15 }, (_, n): NewActivity => ({
       kind: n % 2 ? "pool.stale" : "pool.fresh",
       at: 1_767_225_600 + n,
       summary: `e${n}`,

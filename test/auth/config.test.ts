@@ -2,8 +2,8 @@ import { expect } from "chai";
 import { loadConfig } from "../../src/config/loadConfig";
 import { ConfigError } from "../../src/errors/config";
 import { isLoopbackHttp } from "../../src/service/plugins/app/session";
-import { NOW, openTempStore } from "../service/helper";
-import { Client, buildAuthApp, messageFor } from "./helpers";
+import { NOW, openTempStore } from "../helpers/service/app";
+import { Client, buildAuthApp, messageFor } from "../helpers/auth/siweApp";
 
 describe("sign-in configuration", function () {
   it("defaults: 24 h sessions, chains 1, 8453 and 42161, 20 sign-in requests per window", function () {

@@ -9,8 +9,8 @@ import { createPublicClient, custom, getAddress, keccak256, parseEther, toHex, t
 
 import { main } from "../../src/cli/main";
 import type { CliIo } from "../../src/cli/types";
-import { AttestationRegistryModule } from "../../ignition/modules/AttestationRegistry";
-import { hardhatAccount, hardhatPrivateKey, MIN_BOND, UNBONDING_PERIOD } from "../actions/actionsFixture";
+import { hardhatAccount, hardhatPrivateKey, MIN_BOND, UNBONDING_PERIOD } from "../helpers/actionsFixture";
+import { deployFixture } from "../helpers/registryFixture";
 import { startHardhatRpcServer, type HardhatRpcServer } from "../helpers/hardhatRpcServer";
 
 /** A fresh key with no ether (never one of Hardhat's funded accounts). */
@@ -42,17 +42,6 @@ function json(run: Run): { command: string; hash?: Hex; state: Record<string, un
   return JSON.parse(run.stdout[0]);
 }
 
-async function deployOpsFixture() {
-  const owner = hardhatAccount(0);
-  const deployed = await hre.ignition.deploy(AttestationRegistryModule, {
-    parameters: {
-      AttestationRegistryModule: { owner: owner.address, minBond: MIN_BOND, unbondingPeriod: UNBONDING_PERIOD },
-    },
-  });
-  const registry = getAddress(await deployed.registry.getAddress()) as Address;
-  return { registry };
-}
-
 describe("attest register|bond|unbond|withdraw|revoke|status (over HTTP to the in-process network)", function () {
   let rpc: HardhatRpcServer;
   let keyDir: string;
@@ -79,7 +68,7 @@ describe("attest register|bond|unbond|withdraw|revoke|status (over HTTP to the i
 
   let registry: Address;
   beforeEach(async function () {
-    ({ registry } = await loadFixture(deployOpsFixture));
+    ({ registry } = await loadFixture(deployFixture));
   });
 
   /** The environment of an attester operator: RPC, registry and key of Hardhat account `index`. */

@@ -5,26 +5,13 @@ import { promisify } from "node:util";
 import { loadFixture } from "@nomicfoundation/hardhat-network-helpers";
 import { expect } from "chai";
 import hre from "hardhat";
-import { createPublicClient, getAddress, http, type Address } from "viem";
+import { createPublicClient, http } from "viem";
 
-import { AttestationRegistryModule } from "../../ignition/modules/AttestationRegistry";
-import { hardhatAccount, hardhatPrivateKey, MIN_BOND, UNBONDING_PERIOD } from "../actions/actionsFixture";
+import { hardhatAccount, hardhatPrivateKey, MIN_BOND, UNBONDING_PERIOD } from "../helpers/actionsFixture";
+import { deployFixture } from "../helpers/registryFixture";
 import { startHardhatRpcServer, type HardhatRpcServer } from "../helpers/hardhatRpcServer";
 
 const run = promisify(execFile);
-
-async function deployFixture() {
-  const deployed = await hre.ignition.deploy(AttestationRegistryModule, {
-    parameters: {
-      AttestationRegistryModule: {
-        owner: hardhatAccount(0).address,
-        minBond: MIN_BOND,
-        unbondingPeriod: UNBONDING_PERIOD,
-      },
-    },
-  });
-  return { registry: getAddress(await deployed.registry.getAddress()) as Address };
-}
 
 async function post(url: string, body: string): Promise<unknown> {
   const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body });

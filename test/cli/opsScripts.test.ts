@@ -7,26 +7,12 @@ import { promisify } from "node:util";
 import { loadFixture } from "@nomicfoundation/hardhat-network-helpers";
 import { expect } from "chai";
 import hre from "hardhat";
-import { getAddress, type Address } from "viem";
 
-import { AttestationRegistryModule } from "../../ignition/modules/AttestationRegistry";
 import { findRegistry, registerAttesterOnHardhat } from "../../scripts/register-attester";
-import { hardhatAccount, hardhatPrivateKey, MIN_BOND, UNBONDING_PERIOD } from "../actions/actionsFixture";
+import { hardhatAccount, hardhatPrivateKey, MIN_BOND, UNBONDING_PERIOD } from "../helpers/actionsFixture";
+import { deployFixture } from "../helpers/registryFixture";
 
 const run = promisify(execFile);
-
-async function deployFixture() {
-  const deployed = await hre.ignition.deploy(AttestationRegistryModule, {
-    parameters: {
-      AttestationRegistryModule: {
-        owner: hardhatAccount(0).address,
-        minBond: MIN_BOND,
-        unbondingPeriod: UNBONDING_PERIOD,
-      },
-    },
-  });
-  return { registry: getAddress(await deployed.registry.getAddress()) as Address };
-}
 
 describe("scripts/register-attester.ts", function () {
   it("registers Hardhat account #1 with the registry minimum when no key or bond is given", async function () {

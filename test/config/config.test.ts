@@ -7,7 +7,7 @@ import { loadAttesterKey } from "../../src/main/attesterKey";
 import { loadConfig } from "../../src/config/loadConfig";
 import { ConfigError } from "../../src/errors/config";
 import { startScheduler } from "../../src/main/scheduler";
-import { TEST_KEY } from "../service/helper";
+import { TEST_KEY } from "../helpers/service/app";
 
 describe("service configuration", function () {
   describe("loadConfig", function () {

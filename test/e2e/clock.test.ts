@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { expect } from "chai";
 import type { Address } from "viem";
 import { verifyAttestation } from "../../src/lib/verifyAttestation";
-import { MainJob, freePort } from "./mainJob";
+import { MainJob, freePort } from "../helpers/e2e/mainJob";
 
 const INTERVAL_S = 5;
 const FRESHNESS_S = 20;

@@ -7,8 +7,8 @@ import { demoPoolConfigs, startFeedServer } from "../../src/demo/feedServer";
 import { startDemoChains, type DemoChains } from "../../src/demo/startDemoChains";
 import { parseAttestationJson } from "../../src/lib/parseAttestationJson";
 import { verifyAttestation } from "../../src/lib/verifyAttestation";
-import { TEST_KEY } from "../service/helper";
-import { MainJob, freePort } from "./mainJob";
+import { TEST_KEY } from "../helpers/service/app";
+import { MainJob, freePort } from "../helpers/e2e/mainJob";
 
 describe("npm start with configuration (RPC_URL_<id>, POOLS_FILE, feeds, key, registry)", function () {
   this.timeout(180_000);

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { expect } from "chai";
 import { BUILD_TIME_ONLY, LOADED_MODULES_PROBE, readLoadedModules } from "../helpers/loadedModules";
-import { ROOT, baseEnv } from "./mainJob";
+import { ROOT, baseEnv } from "../helpers/e2e/mainJob";
 
 /**
  * The real command, `npm start`, as a user runs it: in a fresh clone, before and after the build that `npm ci` runs,

@@ -8,7 +8,7 @@ import { createPublicClient, http, type Address, type Hex } from "viem";
 import { attestationRegistryAbi } from "../../src/abi/attestationRegistryAbi";
 import { parseAttestationJson } from "../../src/lib/parseAttestationJson";
 import { verifyAttestation } from "../../src/lib/verifyAttestation";
-import { MainJob, ROOT, freePort } from "./mainJob";
+import { MainJob, ROOT, freePort } from "../helpers/e2e/mainJob";
 
 const DEMO_DAYS = "16";
 

@@ -1,5 +1,5 @@
 import hre, { ethers } from "hardhat";
-import type { Address, Hex } from "viem";
+import { getAddress, type Address, type Hex } from "viem";
 
 import { AttestationRegistryModule } from "../../ignition/modules/AttestationRegistry";
 import { AttestationRegistry__factory } from "../../typechain-types";
@@ -19,17 +19,26 @@ export const SECOND_ATTESTER_KEY: Hex = "0x6d095ca042ad24dd1f8e1a49d4044eac8e451
 export const UNREGISTERED_KEY: Hex = "0x5cad12a5e24f9db875dc123fd679821536422de20cd011e48e77bf321c624abc";
 
 /**
- * Deploys the registry through the Ignition module (so the tests also exercise the deploy code), then registers one
- * attester key with exactly `MIN_BOND`. Load it with `loadFixture` in every test.
+ * Deploys a bare registry through the Ignition module (so the tests also exercise the deploy code): owner Hardhat
+ * account 0, `MIN_BOND`, `UNBONDING_PERIOD`, no attester. Load it with `loadFixture`.
  */
-export async function deployRegistryFixture() {
-  const [owner, stranger, payer, beneficiary, newOwner] = await ethers.getSigners();
+export async function deployFixture(): Promise<{ registry: Address }> {
+  const [owner] = await ethers.getSigners();
   const deployed = await hre.ignition.deploy(AttestationRegistryModule, {
     parameters: {
       AttestationRegistryModule: { owner: owner.address, minBond: MIN_BOND, unbondingPeriod: UNBONDING_PERIOD },
     },
   });
-  const registryAddress = (await deployed.registry.getAddress()) as Address;
+  return { registry: getAddress(await deployed.registry.getAddress()) };
+}
+
+/**
+ * {@link deployFixture}, then registers one attester key with exactly `MIN_BOND`. Load it with `loadFixture` in every
+ * test.
+ */
+export async function deployRegistryFixture() {
+  const [owner, stranger, payer, beneficiary, newOwner] = await ethers.getSigners();
+  const { registry: registryAddress } = await deployFixture();
   const registry = AttestationRegistry__factory.connect(registryAddress, owner);
 
   const attester = new ethers.Wallet(ATTESTER_KEY, ethers.provider);

@@ -14,9 +14,9 @@ import { getLogCursors } from "../../src/storage/logCursors";
 import { openStore, type Store } from "../../src/storage/openStore";
 import { getPool } from "../../src/storage/pools";
 import type { Campaign } from "../../src/storage/schema";
-import { startPostgres } from "../storage/helpers/startPostgres";
-import { startLocalMarket, type LocalMarket } from "./helpers/localMarket";
-import { failingClient } from "./helpers/swaps";
+import { freshPostgresUrl } from "../helpers/storage/postgres";
+import { startLocalMarket, type LocalMarket } from "../helpers/ingest/localMarket";
+import { failingClient } from "../helpers/ingest/swaps";
 
 const DAY = 86_400;
 const WINDOW = 3600;
@@ -213,10 +213,10 @@ describe("activity events written by ingestion", function () {
   });
 
   it("writes each event once on PostgreSQL too, a pass run twice adding only its own ingest.pass", async () => {
-    const pg = await startPostgres();
+    const url = await freshPostgresUrl();
     const local = store;
     try {
-      store = await openStore({ databaseUrl: pg.url });
+      store = await openStore({ databaseUrl: url });
       const base = EPOCH + 40 * DAY;
       await upsertCampaigns(store.db, [
         {
@@ -249,7 +249,6 @@ describe("activity events written by ingestion", function () {
     } finally {
       await store.close();
       store = local;
-      await pg.stop();
     }
   });
 });

@@ -9,9 +9,9 @@ import { openStore, type Store } from "../../src/storage/openStore";
 import { getDailyHistory } from "../../src/storage/poolDaily";
 import { getPool } from "../../src/storage/pools";
 import { getTokenPrices } from "../../src/storage/tokenPrices";
-import { startLocalMarket, type LocalMarket } from "./helpers/localMarket";
-import { startRouteServer, type RouteServer } from "./helpers/routeServer";
-import { swapAt } from "./helpers/swaps";
+import { startLocalMarket, type LocalMarket } from "../helpers/ingest/localMarket";
+import { startRouteServer, type RouteServer } from "../helpers/ingest/routeServer";
+import { swapAt } from "../helpers/ingest/swaps";
 
 const DAY = 86_400;
 const HOUR = 3600;

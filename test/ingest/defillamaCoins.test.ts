@@ -1,22 +1,14 @@
 import { expect } from "chai";
 import { FeedRequestError, FeedValidationError } from "../../src/errors/feeds";
 import { fetchDefillamaCoinPrices } from "../../src/ingest/feeds/defillamaCoins";
-import { fixture, startRouteServer, type RouteServer } from "./helpers/routeServer";
+import { fixture, startRouteServer, type RouteServer } from "../helpers/ingest/routeServer";
+import { rejection } from "../helpers/rejection";
 
 const fast = { timeoutMs: 300, retries: 2, backoffMs: 5 };
 const USDC = "ethereum:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48";
 const WETH = "ethereum:0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2";
 const ARB_USDC = "arbitrum:0xaf88d065e77c8cC2239327C5EDb3A432268e5831";
 const PATH = `/prices/current/${USDC},${WETH},${ARB_USDC}`;
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe("fetchDefillamaCoinPrices", () => {
   let server: RouteServer;

@@ -5,18 +5,10 @@ import { fetchDefillamaChart, fetchDefillamaPools } from "../../src/ingest/feeds
 import { fetchJson } from "../../src/ingest/feeds/fetchJson";
 import { fetchMerklOpportunities } from "../../src/ingest/feeds/merkl";
 import { z } from "zod";
-import { fixture, startRouteServer, type RouteServer } from "./helpers/routeServer";
+import { fixture, startRouteServer, type RouteServer } from "../helpers/ingest/routeServer";
+import { rejection } from "../helpers/rejection";
 
 const fast = { timeoutMs: 2000, retries: 2, backoffMs: 5 };
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe("feed adapters", () => {
   let server: RouteServer;

@@ -15,8 +15,8 @@ import { listIngestRuns } from "../../src/storage/ingestRuns";
 import { openStore, type Store } from "../../src/storage/openStore";
 import { getDailyHistory, utcDay } from "../../src/storage/poolDaily";
 import { getPool } from "../../src/storage/pools";
-import { startPostgres } from "../storage/helpers/startPostgres";
-import { startLocalMarket, type LocalMarket } from "./helpers/localMarket";
+import { freshPostgresUrl } from "../helpers/storage/postgres";
+import { startLocalMarket, type LocalMarket } from "../helpers/ingest/localMarket";
 
 const KEY: Hex = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
 const ATTESTER = privateKeyToAddress(KEY);
@@ -309,22 +309,17 @@ describe("runIngestionPass", function () {
   });
 
   it("runs the same pass against PostgreSQL", async () => {
-    const pg = await startPostgres();
+    const pgStore = await openStore({ databaseUrl: await freshPostgresUrl() });
     try {
-      const pgStore = await openStore({ databaseUrl: pg.url });
-      try {
-        const report = await passAt(DAY0 + 40 * DAY, { target: pgStore });
-        expect(report.status).to.equal("ok");
-        const row = await getPool(pgStore.db, 1, pools[0].address);
-        expect(row!.depth_observed_at).to.equal(DAY0 + 40 * DAY);
-        expect(row!.depth_usd).to.be.greaterThan(0);
-        expect(await getDailyHistory(pgStore.db, 1, pools[1].address)).to.have.length(1);
-        expect(await pgStore.db.selectFrom("campaigns").selectAll().execute()).to.have.length(2);
-      } finally {
-        await pgStore.close();
-      }
+      const report = await passAt(DAY0 + 40 * DAY, { target: pgStore });
+      expect(report.status).to.equal("ok");
+      const row = await getPool(pgStore.db, 1, pools[0].address);
+      expect(row!.depth_observed_at).to.equal(DAY0 + 40 * DAY);
+      expect(row!.depth_usd).to.be.greaterThan(0);
+      expect(await getDailyHistory(pgStore.db, 1, pools[1].address)).to.have.length(1);
+      expect(await pgStore.db.selectFrom("campaigns").selectAll().execute()).to.have.length(2);
     } finally {
-      await pg.stop();
+      await pgStore.close();
     }
   });
 });

@@ -12,9 +12,9 @@ import { openStore, type Store } from "../../src/storage/openStore";
 import { utcDay } from "../../src/storage/poolDaily";
 import { listDailyVolume, listHourlyVolume } from "../../src/storage/poolVolume";
 import { getPool } from "../../src/storage/pools";
-import { startPostgres } from "../storage/helpers/startPostgres";
-import { startLocalMarket, type LocalMarket } from "./helpers/localMarket";
-import { countingClient, failingClient, swapAt, type SentSwap } from "./helpers/swaps";
+import { freshPostgresUrl } from "../helpers/storage/postgres";
+import { startLocalMarket, type LocalMarket } from "../helpers/ingest/localMarket";
+import { countingClient, failingClient, swapAt, type SentSwap } from "../helpers/ingest/swaps";
 
 const DAY = 86_400;
 const HOUR = 3600;
@@ -228,28 +228,23 @@ describe("swap volume from Swap logs", function () {
   });
 
   it("counts ranges once and resumes from the cursor on PostgreSQL, two passes at a time", async () => {
-    const pg = await startPostgres();
+    const target = await openStore({ databaseUrl: await freshPostgresUrl() });
     try {
-      const target = await openStore({ databaseUrl: pg.url });
-      try {
-        const d = EPOCH + 50 * DAY;
-        await swapAt(market, { time: d + HOUR, token: "usdc", amount: 5 });
-        await passAt(d + 2 * HOUR, { target, logs: { rangeBlocks: 2, maxRangesPerPass: 1 } });
-        await swapAt(market, { time: d + 3 * HOUR, token: "usdc", amount: 6 });
-        const t = d + 4 * HOUR;
-        await market.mineAt(t);
-        await Promise.all([passAt(t, { target, mine: false }), passAt(t, { target, mine: false })]);
-        expect(await days(target)).to.deep.equal([
-          { day: utcDay(d - DAY), swaps: 0, volume: 0 },
-          { day: utcDay(d), swaps: 2, volume: 11 },
-        ]);
-        const pool = (await getPool(target.db, 1, amm))!;
-        expect(pool).to.include({ volume_24h_usd: 11, volume_observed_at: t });
-      } finally {
-        await target.close();
-      }
+      const d = EPOCH + 50 * DAY;
+      await swapAt(market, { time: d + HOUR, token: "usdc", amount: 5 });
+      await passAt(d + 2 * HOUR, { target, logs: { rangeBlocks: 2, maxRangesPerPass: 1 } });
+      await swapAt(market, { time: d + 3 * HOUR, token: "usdc", amount: 6 });
+      const t = d + 4 * HOUR;
+      await market.mineAt(t);
+      await Promise.all([passAt(t, { target, mine: false }), passAt(t, { target, mine: false })]);
+      expect(await days(target)).to.deep.equal([
+        { day: utcDay(d - DAY), swaps: 0, volume: 0 },
+        { day: utcDay(d), swaps: 2, volume: 11 },
+      ]);
+      const pool = (await getPool(target.db, 1, amm))!;
+      expect(pool).to.include({ volume_24h_usd: 11, volume_observed_at: t });
     } finally {
-      await pg.stop();
+      await target.close();
     }
   });
 });

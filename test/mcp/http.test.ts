@@ -6,7 +6,7 @@ import { expect } from "chai";
 import type { FastifyInstance } from "fastify";
 import { verifyAttestation } from "../../src/lib/verifyAttestation";
 import type { Store } from "../../src/storage/openStore";
-import { TEST_ATTESTER } from "../service/helper";
+import { TEST_ATTESTER } from "../helpers/service/app";
 import { GET_CASES, TOOL_NAMES, WETH } from "./helpers/cases";
 import { buildMcpApp, expectSuccess, expectToolError, openMcpStore } from "./helpers/fixture";
 

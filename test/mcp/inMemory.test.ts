@@ -7,7 +7,7 @@ import type { FastifyInstance } from "fastify";
 import { verifyAttestation } from "../../src/lib/verifyAttestation";
 import { RESOURCE_URIS } from "../../src/mcp/resources";
 import type { Store } from "../../src/storage/openStore";
-import { TEST_ATTESTER, TEST_REGISTRY } from "../service/helper";
+import { TEST_ATTESTER, TEST_REGISTRY } from "../helpers/service/app";
 import { ERROR_CASES, GET_CASES, REST_SCHEMAS, TOOL_NAMES, WETH, type ToolName } from "./helpers/cases";
 import {
   buildMcpApp,

@@ -7,8 +7,8 @@ import { StoreOpenError } from "../../src/errors/storage";
 import { findAttestedRegistry } from "../../src/read/findAttestedRegistry";
 import { listPools } from "../../src/storage/pools";
 import { openStore, type Store } from "../../src/storage/openStore";
-import { startPostgres, type TestPostgres } from "../storage/helpers/startPostgres";
-import { DAY, NOW, TEST_REGISTRY, insertAttestation, insertPool, openTempStore, seed } from "../service/helper";
+import { freshPostgresUrl } from "../helpers/storage/postgres";
+import { DAY, NOW, TEST_REGISTRY, insertAttestation, insertPool, openTempStore, seed } from "../helpers/service/app";
 
 /** What `attest mcp` needs of the lower layers: a store it cannot write, and the registry the attestations name. */
 describe("the store as `attest mcp` opens it", function () {
@@ -87,20 +87,17 @@ describe("the store as `attest mcp` opens it", function () {
   });
 
   describe("openStore({ readOnly: true }) on PostgreSQL (throwaway local cluster)", function () {
-    let server: TestPostgres;
+    let url: string;
     before(async function () {
       this.timeout(60_000);
-      server = await startPostgres();
-      const writer = await openStore({ databaseUrl: server.url });
+      url = await freshPostgresUrl();
+      const writer = await openStore({ databaseUrl: url });
       await seed(writer);
       await writer.close();
     });
-    after(async function () {
-      await server?.stop();
-    });
 
     it("reads, and every write is refused by the server (read-only transactions)", async function () {
-      const store = await openStore({ databaseUrl: server.url, readOnly: true });
+      const store = await openStore({ databaseUrl: url, readOnly: true });
       try {
         expect(await listPools(store.db)).to.have.length(6);
         let refused: unknown;

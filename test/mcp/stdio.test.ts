@@ -13,7 +13,7 @@ import type { CliIo } from "../../src/cli/types";
 import { verifyAttestation } from "../../src/lib/verifyAttestation";
 import { DEV_KEY_FILE } from "../../src/main/attesterKey";
 import type { Store } from "../../src/storage/openStore";
-import { TEST_ATTESTER, TEST_REGISTRY } from "../service/helper";
+import { TEST_ATTESTER, TEST_REGISTRY } from "../helpers/service/app";
 import { GET_CASES, TOOL_NAMES, WETH } from "./helpers/cases";
 import { buildMcpApp, expectSuccess, expectToolError, openMcpStore } from "./helpers/fixture";
 

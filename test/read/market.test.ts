@@ -16,9 +16,9 @@ import { getRoadmap } from "../../src/read/getRoadmap";
 import { getVolume } from "../../src/read/getVolume";
 import { appendActivity } from "../../src/storage/activity";
 import type { Store } from "../../src/storage/openStore";
-import { forEachBackend, type OpenFresh } from "../storage/helpers/backends";
-import { DAY, HOUR, IDS, M, MARKET_NOW, seedMarket } from "./helpers/seedMarket";
-import { scoreKeys, timeLike } from "./helpers/walk";
+import { forEachBackend, type OpenFresh } from "../helpers/storage/backends";
+import { DAY, HOUR, IDS, M, MARKET_NOW, seedMarket } from "../helpers/read/seedMarket";
+import { scoreKeys, timeLike } from "../helpers/read/walk";
 
 const WINDOW = 3600;
 

@@ -7,7 +7,7 @@ import { getPoolAttestation } from "../../src/read/getPoolAttestation";
 import { listPools } from "../../src/read/listPools";
 import { resolvePool } from "../../src/read/resolvePool";
 import { setIssueVerdict } from "../../src/storage/pools";
-import { NOW, POOLS, openTempStore, seed } from "../service/helper";
+import { NOW, POOLS, openTempStore, seed } from "../helpers/service/app";
 
 /** The readers every surface shares, called directly: they throw domain errors, never HTTP ones. */
 describe("read layer (src/read, real SQLite)", function () {

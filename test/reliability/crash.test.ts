@@ -11,10 +11,10 @@ import type { PoolConfig } from "../../src/model/poolConfig";
 import { listIngestRuns } from "../../src/storage/ingestRuns";
 import { openStore } from "../../src/storage/openStore";
 import { listPools } from "../../src/storage/pools";
-import { startLocalMarket, type LocalMarket } from "../ingest/helpers/localMarket";
+import { startLocalMarket, type LocalMarket } from "../helpers/ingest/localMarket";
 
 const ROOT = join(__dirname, "..", "..");
-const CHILD = join(__dirname, "helpers", "passChild.ts");
+const CHILD = join(__dirname, "..", "helpers", "reliability", "passChild.ts");
 const T0 = Date.UTC(2026, 9, 1, 12) / 1000;
 
 /** Starts the pass child; resolves its output lines through `onLine`. */

@@ -10,7 +10,7 @@ import { runIngestionPass } from "../../src/ingest/runIngestionPass";
 import { openStore, type Store } from "../../src/storage/openStore";
 import { getDailyHistory } from "../../src/storage/poolDaily";
 import { listPools } from "../../src/storage/pools";
-import { startLocalMarket, type LocalMarket } from "../ingest/helpers/localMarket";
+import { startLocalMarket, type LocalMarket } from "../helpers/ingest/localMarket";
 
 const T0 = Date.UTC(2026, 9, 1, 12) / 1000;
 const WINDOW = 3600;

@@ -1,6 +1,15 @@
 import { expect } from "chai";
 import type { FastifyInstance } from "fastify";
-import { DAY, NOW, POOLS, buildTestApp, insertAttestation, openTempStore, seed, useSeededApp } from "./helper";
+import {
+  DAY,
+  NOW,
+  POOLS,
+  buildTestApp,
+  insertAttestation,
+  openTempStore,
+  seed,
+  useSeededApp,
+} from "../helpers/service/app";
 
 describe("app-wide behaviour (real SQLite)", function () {
   const api = useSeededApp();

@@ -2,7 +2,7 @@ import { connect } from "node:net";
 import { expect } from "chai";
 import type { FastifyInstance } from "fastify";
 import type { Store } from "../../src/storage/openStore";
-import { POOLS, buildTestApp, openTempStore, seed } from "./helper";
+import { POOLS, buildTestApp, openTempStore, seed } from "../helpers/service/app";
 
 /** Sends raw bytes to `port` and resolves with everything the server wrote before closing. */
 async function rawRequest(port: number, bytes: string): Promise<{ status: number; body: string; head: string }> {

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
+import type { ActivityKind } from "../../src/model/activityKinds";
 import { appendActivity, type NewActivity } from "../../src/storage/activity";
 import { insertAlertAttempt, listAlertAttempts } from "../../src/storage/alertAttempts";
 import {
@@ -22,10 +23,10 @@ import {
   resumeAlertSubscription,
 } from "../../src/storage/alertSubscriptions";
 import { openStore, type Store } from "../../src/storage/openStore";
-import { forEachBackend } from "./helpers/backends";
+import { forEachBackend } from "../helpers/storage/backends";
 
 const T = 1_767_225_600;
-const event = (kind: string, n = 0): NewActivity => ({ kind, at: T + n, summary: `${kind} #${n}`, data: { n } });
+const event = (kind: ActivityKind, n = 0): NewActivity => ({ kind, at: T + n, summary: `${kind} #${n}`, data: { n } });
 
 async function subscribe(store: Store, id: string, kinds: string[], owner = "key:k1"): Promise<void> {
   await store.db.transaction().execute((trx) =>

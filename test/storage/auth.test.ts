@@ -12,7 +12,7 @@ import {
   type SessionRow,
 } from "../../src/storage/sessions";
 import { consumeSiweNonce, deleteExpiredSiweNonces, insertSiweNonce } from "../../src/storage/siweNonces";
-import { forEachBackend } from "./helpers/backends";
+import { forEachBackend } from "../helpers/storage/backends";
 
 const T = 1_767_225_600;
 const ADDRESS = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";

@@ -11,7 +11,8 @@ import { closeInterruptedRuns, finishIngestRun, listIngestRuns, startIngestRun }
 import { openStore, type Store } from "../../src/storage/openStore";
 import { backfillDailyDepth, getDailyHistory, recordDailyDepth, utcDay } from "../../src/storage/poolDaily";
 import { getPool, upsertPool } from "../../src/storage/pools";
-import { startPostgres, type TestPostgres } from "./helpers/startPostgres";
+import { forEachBackend } from "../helpers/storage/backends";
+import { freshPostgresUrl } from "../helpers/storage/postgres";
 
 const POOL = "0xAbCdEf0000000000000000000000000000000001";
 const DAY0 = Date.UTC(2026, 10, 1) / 1000; // 2026-11-01T00:00:00Z
@@ -291,25 +292,11 @@ describe("openStore", () => {
       expect(error).to.be.instanceOf(StoreOpenError);
       expect((error as StoreOpenError).code).to.equal("STORE_OPEN_FAILED");
     });
-
-    describe("repositories", () => {
-      repositorySuite(() => openStore({ file: join(dir, `s-${Math.random()}.sqlite`) }));
-    });
   });
 
   describe("PostgreSQL (throwaway local cluster)", function () {
-    let server: TestPostgres;
-    let n = 0;
-    before(async function () {
-      this.timeout(60_000);
-      server = await startPostgres();
-    });
-    after(async () => {
-      await server?.stop();
-    });
-
-    it("applies the same migrations and reports the postgres dialect", async () => {
-      const store = await openStore({ databaseUrl: server.url });
+    it("applies the same migrations and reports the postgres dialect", async function () {
+      const store = await openStore({ databaseUrl: await freshPostgresUrl() });
       expect(store.dialect).to.equal("postgres");
       const applied = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`.execute(store.db);
       expect(applied.rows.map((r) => r.name)).to.deep.equal([
@@ -322,16 +309,9 @@ describe("openStore", () => {
       ]);
       await store.close();
     });
-
-    describe("repositories", () => {
-      repositorySuite(async () => {
-        // A fresh database per test keeps the suites independent.
-        const admin = await openStore({ databaseUrl: server.url });
-        const name = `t${++n}`;
-        await sql.raw(`CREATE DATABASE ${name}`).execute(admin.db);
-        await admin.close();
-        return openStore({ databaseUrl: server.url.replace(/\/postgres$/, `/${name}`) });
-      });
-    });
   });
+});
+
+describe("repositories", () => {
+  forEachBackend((openFresh) => repositorySuite(openFresh));
 });

@@ -3,8 +3,8 @@ import type { FastifyInstance } from "fastify";
 import type { Browser } from "playwright-core";
 import { DAPP_BUILD_DIR } from "../../src/web/assets";
 import { buildDappBundle } from "../../src/web/bundle";
-import { IDS } from "../read/helpers/seedMarket";
-import { openTempStore } from "../service/helper";
+import { IDS } from "../helpers/read/seedMarket";
+import { openTempStore } from "../helpers/service/app";
 import { launchChromium, openTab, screenshot, type Tab } from "./helpers/browser";
 import { buildWebApp, seedWeb, WALLET } from "./helpers/webApp";
 
@@ -88,6 +88,7 @@ describe("dapp in a real browser (Chromium, injected test wallet, real port)", f
       expect(new URL(page.url()).pathname).to.equal("/app/sign-in");
       const session = await page.request.get("/auth/session");
       expect(session.status()).to.equal(401);
+      expect((await session.json()).error.code).to.equal("SESSION_REQUIRED");
     });
   });
 
@@ -227,9 +228,16 @@ describe("dapp in a real browser (Chromium, injected test wallet, real port)", f
       await value.waitFor({ state: "visible" });
       key = await value.inputValue();
       expect(key).to.have.length.greaterThan(31);
-      expect(await page.locator("tbody tr", { hasText: "browser test" }).count()).to.equal(1);
+      const inserted = page.locator("tbody tr", { hasText: "browser test" });
+      expect(await inserted.count()).to.equal(1);
+      // The row the client inserted is the server's (rowHtml), the same markup the page renders after a reload.
+      const insertedHtml = await inserted.evaluate((row) => row.outerHTML);
+      expect(await page.locator("tbody tr.empty").count()).to.equal(0);
       await page.reload();
       expect(await page.content()).not.to.include(key);
+      expect(await page.locator("tbody tr", { hasText: "browser test" }).evaluate((row) => row.outerHTML)).to.equal(
+        insertedHtml,
+      );
       expect(await page.locator("tbody tr", { hasText: "browser test" }).locator(".tag").textContent()).to.equal(
         "active",
       );
@@ -284,6 +292,7 @@ describe("dapp in a real browser (Chromium, injected test wallet, real port)", f
         body: JSON.stringify({ chainId: 1, pool: IDS.a, amountUsd: 1000, horizonDays: 30 }),
       });
       expect(response.status).to.equal(401);
+      expect(((await response.json()) as { error: { code: string } }).error.code).to.equal("UNAUTHORIZED");
     });
 
     it("subscribes a webhook to alert kinds, shows the secret once, and deletes the subscription", async function () {
@@ -296,8 +305,11 @@ describe("dapp in a real browser (Chromium, injected test wallet, real port)", f
       const secret = page.locator("[data-new-secret-value]");
       await secret.waitFor({ state: "visible" });
       expect(await secret.inputValue()).to.match(/^whsec_/);
+      const inserted = page.locator("tbody tr", { hasText: "http://127.0.0.1:9/hook" });
+      const insertedHtml = await inserted.evaluate((row) => row.outerHTML);
       await page.reload();
       const row = page.locator("tbody tr", { hasText: "http://127.0.0.1:9/hook" });
+      expect(await row.evaluate((r) => r.outerHTML)).to.equal(insertedHtml);
       expect(await row.locator("td").first().textContent()).to.equal("pool.stale, liquidity_request.created");
       expect(await row.textContent()).to.match(/0 pending, 0 delivered, 0 failed/);
       await screenshot(page, "alerts");

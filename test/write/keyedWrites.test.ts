@@ -18,7 +18,7 @@ import {
   getLiquidityRequest,
   listLiquidityRequests,
 } from "../../src/storage/liquidityRequests";
-import { openStore, type Store } from "../../src/storage/openStore";
+import type { Store } from "../../src/storage/openStore";
 import { upsertPool } from "../../src/storage/pools";
 import { authenticateApiKey } from "../../src/write/authenticateApiKey";
 import { createApiKey } from "../../src/write/createApiKey";
@@ -26,8 +26,8 @@ import { createLiquidityRequest } from "../../src/write/createLiquidityRequest";
 import { hashApiKey } from "../../src/write/hashApiKey";
 import { registerConfigApiKeys } from "../../src/write/registerConfigApiKeys";
 import { revokeApiKey } from "../../src/write/revokeApiKey";
-import { openTempStore } from "../service/helper";
-import { startPostgres, type TestPostgres } from "../storage/helpers/startPostgres";
+import { forEachBackend } from "../helpers/storage/backends";
+import { rejection } from "../helpers/rejection";
 
 const NOW = 1_767_225_600;
 const now = () => NOW;
@@ -44,15 +44,6 @@ async function seedPools(store: Store): Promise<void> {
   await upsertPool(store.db, { chainId: 1, address: POOL, ...pool });
   await upsertPool(store.db, { chainId: 42161, address: SHARED, ...pool });
   await upsertPool(store.db, { chainId: 8453, address: SHARED, ...pool });
-}
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a rejection");
 }
 
 /** Every text cell of every table: where a key could leak to. */
@@ -370,31 +361,5 @@ function keyedWriteSuite(open: () => Promise<Store>) {
 }
 
 describe("keyed writes (src/write, storage of keys, requests and idempotency)", () => {
-  describe("SQLite", () => {
-    keyedWriteSuite(async () => {
-      const temp = await openTempStore();
-      return { ...temp.store, close: temp.cleanup };
-    });
-  });
-
-  describe("PostgreSQL (throwaway local cluster)", function () {
-    let server: TestPostgres;
-    let n = 0;
-    before(async function () {
-      this.timeout(60_000);
-      server = await startPostgres();
-    });
-    after(async () => {
-      await server?.stop();
-    });
-
-    keyedWriteSuite(async () => {
-      // A fresh database per test keeps the cases independent.
-      const admin = await openStore({ databaseUrl: server.url });
-      const name = `w${++n}`;
-      await sql.raw(`CREATE DATABASE ${name}`).execute(admin.db);
-      await admin.close();
-      return openStore({ databaseUrl: server.url.replace(/\/postgres$/, `/${name}`) });
-    });
-  });
+  forEachBackend(keyedWriteSuite);
 });

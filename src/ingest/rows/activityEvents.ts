@@ -1,4 +1,5 @@
 import { formatPoolId } from "../../lib/formatPoolId";
+import type { RegistryEventName } from "../../model/activityKinds";
 import type { PoolConfig } from "../../model/poolConfig";
 import type { NewActivity } from "../../storage/activity";
 import type { CampaignAnnouncementKind } from "../../storage/campaignAnnouncements";
@@ -126,7 +127,7 @@ export function campaignEvent(parameters: {
 export function registryEvent(parameters: {
   chainId: number;
   registry: string;
-  eventName: string;
+  eventName: RegistryEventName;
   args: Record<string, unknown>;
   block: bigint;
   logIndex: number;

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { AbiEvent, Address, Hex, PublicClient } from "viem";
 import { attestationRegistryAbi } from "../../abi/attestationRegistryAbi";
+import type { RegistryEventName } from "../../model/activityKinds";
 import { getLogCursors, type LogCursorPosition } from "../../storage/logCursors";
 import type { Database } from "../../storage/schema";
 import { findDeployBlock } from "../onchain/blockSearch";
@@ -21,7 +22,7 @@ const registryEvents = attestationRegistryAbi.filter(
 
 /** One registry event as read from its log. */
 export interface RegistryLogEvent {
-  eventName: string;
+  eventName: RegistryEventName;
   args: Record<string, unknown>;
   block: bigint;
   logIndex: number;
@@ -107,7 +108,7 @@ export async function readRegistryStep(
     });
     const events = member.logs
       .map((l): RegistryLogEvent => ({
-        eventName: l.eventName,
+        eventName: l.eventName as RegistryEventName, // decoded against registryEvents only
         args: l.args,
         block: l.blockNumber,
         logIndex: l.logIndex,

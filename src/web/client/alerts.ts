@@ -1,42 +1,7 @@
-import { errorField, errorMessage, requestJson, say } from "./http";
+import { appendServerRow, errorField, errorMessage, requestJson, say } from "./http";
 
-type Created = { id: string; url: string; kinds: string[]; secret: string };
-
-function cell(text: string, label: string | null): HTMLTableCellElement {
-  const td = document.createElement("td");
-  td.textContent = text;
-  if (label !== null) td.dataset.label = label;
-  return td;
-}
-
-/** The row of a subscription just created (the server renders the same cells for the others). */
-function subscriptionRow(s: Created): HTMLTableRowElement {
-  const row = document.createElement("tr");
-  row.dataset.subscriptionId = s.id;
-  const target = document.createElement("th");
-  target.scope = "row";
-  target.append(Object.assign(document.createElement("code"), { textContent: s.url }));
-  const state = cell("", "State");
-  state.append(Object.assign(document.createElement("span"), { className: "tag fresh", textContent: "active" }));
-  const actions = document.createElement("td");
-  const remove = Object.assign(document.createElement("button"), {
-    type: "button",
-    className: "danger",
-    textContent: "Delete",
-  });
-  remove.dataset.action = "delete-alert";
-  remove.dataset.subscriptionId = s.id;
-  remove.setAttribute("aria-label", `Delete the subscription to ${s.url}`);
-  actions.append(remove);
-  row.append(
-    target,
-    cell(s.kinds.join(", "), "Kinds"),
-    state,
-    cell("0 pending, 0 delivered, 0 failed", "Deliveries"),
-    actions,
-  );
-  return row;
-}
+/** The answer of `POST /app/api/alert-subscriptions`: the secret (shown once) and the table row as the page renders it. */
+type Created = { id: string; url: string; kinds: string[]; secret: string; rowHtml: string };
 
 /**
  * The alerts page: subscribe (`POST /app/api/alert-subscriptions`, the secret shown once), delete
@@ -72,8 +37,7 @@ export function initAlerts(): void {
         value.focus();
         value.select();
       }
-      tbody?.querySelector("tr.empty")?.remove();
-      tbody?.append(subscriptionRow(created));
+      appendServerRow(tbody, created.rowHtml);
       form.reset();
       say(status, "ok", `Subscribed ${created.url}. Copy the secret now: it is shown once.`);
     } catch (error) {

@@ -1,44 +1,7 @@
-import { errorMessage, requestJson, say } from "./http";
-import { formatTime } from "../format";
+import { appendServerRow, errorMessage, requestJson, say } from "./http";
 
-type CreatedKey = { id: string; key: string; label: string | null; createdAt: number };
-
-function cell(tag: "td" | "th", text: string, attributes: Record<string, string> = {}): HTMLElement {
-  const element = document.createElement(tag);
-  element.textContent = text;
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
-  return element;
-}
-
-/** The row of a key just created (the server renders the same cells for the others). */
-function keyRow(key: CreatedKey): HTMLTableRowElement {
-  const row = document.createElement("tr");
-  row.dataset.keyId = key.id;
-  const state = cell("td", "", { "data-label": "State", "data-key-state": "" });
-  const tag = Object.assign(document.createElement("span"), { className: "tag fresh", textContent: "active" });
-  state.append(tag);
-  const action = document.createElement("td");
-  const revoke = Object.assign(document.createElement("button"), {
-    type: "button",
-    className: "danger",
-    textContent: "Revoke",
-  });
-  revoke.dataset.action = "revoke-key";
-  revoke.dataset.keyId = key.id;
-  revoke.setAttribute("aria-label", `Revoke key ${key.label ?? "unlabelled"}`);
-  action.append(revoke);
-  const code = Object.assign(document.createElement("code"), { textContent: key.id });
-  const idCell = cell("td", "", { "data-label": "Id" });
-  idCell.append(code);
-  row.append(
-    cell("th", key.label ?? "unlabelled", { scope: "row" }),
-    idCell,
-    cell("td", formatTime(key.createdAt), { "data-label": "Created" }),
-    state,
-    action,
-  );
-  return row;
-}
+/** The answer of `POST /app/api/keys`: the key (shown once) and its table row as the page renders it. */
+type CreatedKey = { id: string; key: string; label: string | null; createdAt: number; rowHtml: string };
 
 /** The keys page: create (`POST /app/api/keys`, the key shown once), revoke (`DELETE /app/api/keys/{id}`). */
 export function initApiKeys(): void {
@@ -70,8 +33,7 @@ export function initApiKeys(): void {
         value.focus();
         value.select();
       }
-      tbody?.querySelector("tr.empty")?.remove();
-      tbody?.append(keyRow(key));
+      appendServerRow(tbody, key.rowHtml);
       form.reset();
       say(status, "ok", `Key ${key.label ?? key.id} created. Copy it now: it is shown once.`);
     } catch (error) {

@@ -48,3 +48,13 @@ export function say(element: Element | null, kind: "info" | "ok" | "error", mess
   element.setAttribute("data-kind", kind);
   if (element instanceof HTMLElement && element.hidden && message !== "") element.hidden = false;
 }
+
+/**
+ * Adds a row the server rendered (the `rowHtml` of a create endpoint: the page's own row function, its values
+ * escaped) to the end of `tbody`, in place of the table's "nothing yet" row.
+ */
+export function appendServerRow(tbody: Element | null, rowHtml: unknown): void {
+  if (tbody === null || typeof rowHtml !== "string") return;
+  tbody.querySelector("tr.empty")?.remove();
+  tbody.insertAdjacentHTML("beforeend", rowHtml);
+}

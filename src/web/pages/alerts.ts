@@ -11,6 +11,7 @@ export type AlertsPageParameters = {
   kinds: readonly string[];
 };
 
+/** One row of the subscriptions table. */
 function subscriptionRow(s: SubscriptionView): Html {
   const state =
     s.state === "active"
@@ -48,6 +49,23 @@ function subscriptionRow(s: SubscriptionView): Html {
       </button>
     </td>
   </tr>`;
+}
+
+/**
+ * The row of a subscription just created: active, nothing delivered yet (`POST /app/api/alert-subscriptions`
+ * answers it as `rowHtml`, for the client bundle to insert).
+ */
+export function newSubscriptionRow(created: Pick<SubscriptionView, "id" | "url" | "kinds" | "createdAt">): Html {
+  return subscriptionRow({
+    ...created,
+    state: "active",
+    pausedAt: null,
+    pausedReason: null,
+    deliveries: { pending: 0, delivered: 0, failed: 0 },
+    lastError: null,
+    lastErrorAt: null,
+    lastDeliveredAt: null,
+  });
 }
 
 /**

@@ -4,7 +4,7 @@ import { formatTime } from "../format";
 import { html, type Html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
 
-/** One row of the keys table (the client bundle builds the same cells for a key it just created). */
+/** One row of the keys table (also the `rowHtml` of `POST /app/api/keys`, which the client bundle inserts). */
 export function apiKeyRow(key: WalletApiKey): Html {
   const label = key.label ?? "unlabelled";
   return html`<tr data-key-id="${key.id}">

@@ -5,7 +5,7 @@ import { createChainDriver, type ChainDriver } from "../../../src/chain/chainDri
 import { LOCAL_CHAIN_ACCOUNTS, startLocalChain, type LocalChain } from "../../../src/chain/startLocalChain";
 import { findDeployBlock, findFirstBlockAtOrAfter } from "../../../src/ingest/onchain/blockSearch";
 import { getBlockTimes, hourOf, resolveBlockHours } from "../../../src/ingest/onchain/blockTimes";
-import { countingClient } from "../helpers/swaps";
+import { countingClient } from "../../helpers/ingest/swaps";
 
 const T0 = Date.UTC(2026, 9, 1) / 1000;
 

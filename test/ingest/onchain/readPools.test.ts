@@ -16,6 +16,7 @@ import {
 import { ReadPoolsError } from "../../../src/errors/chain";
 import { getExitCapacity } from "../../../src/model/pairMath";
 import { readPools, type OnchainPoolRef } from "../../../src/ingest/onchain/readPools";
+import { rejection } from "../../helpers/rejection";
 
 const [ADMIN, LP, SUPPLIER, BORROWER] = LOCAL_CHAIN_ACCOUNTS.map((a) => a.address);
 const E18 = 10n ** 18n;
@@ -277,30 +278,44 @@ describe("readPools", function () {
   });
 
   describe("validations", function () {
-    async function rejects(promise: Promise<unknown>): Promise<ReadPoolsError> {
-      try {
-        await promise;
-      } catch (error) {
-        expect(error).to.be.instanceOf(ReadPoolsError);
-        return error as ReadPoolsError;
-      }
-      throw new Error("expected a ReadPoolsError");
+    /** The ReadPoolsError `promise` rejects with, its short message matching `shortMessage`. */
+    async function rejects(promise: Promise<unknown>, shortMessage: RegExp): Promise<ReadPoolsError> {
+      const error = await rejection(promise);
+      expect(error).to.be.instanceOf(ReadPoolsError);
+      expect((error as ReadPoolsError).shortMessage).to.match(shortMessage);
+      expect((error as ReadPoolsError).code).to.equal("READ_POOLS_INVALID");
+      return error as ReadPoolsError;
     }
 
     it("rejects pools from several chains", async function () {
-      const error = await rejects(readPools({ client, pools: [amm(wethUsdc), { ...amm(linkWeth), chainId: 8453 }] }));
-      expect(error.code).to.equal("READ_POOLS_INVALID");
+      const error = await rejects(
+        readPools({ client, pools: [amm(wethUsdc), { ...amm(linkWeth), chainId: 8453 }] }),
+        /^pools span several chains \((1, 8453|8453, 1)\)$/,
+      );
+      expect(error.metaMessages).to.deep.equal(["Call readPools once per chain, with that chain's client."]);
     });
 
     it("rejects pools of another chain than the client's", async function () {
       const { client: mainnetClient } = countingClient(chain.rpcUrl);
-      await rejects(readPools({ client: mainnetClient, pools: [{ ...amm(wethUsdc), chainId: 8453 }] }));
+      await rejects(
+        readPools({ client: mainnetClient, pools: [{ ...amm(wethUsdc), chainId: 8453 }] }),
+        /^pools are on chain 8453 but the client is for chain 1$/,
+      );
     });
 
     it("rejects a malformed address, an unknown kind and a bad price", async function () {
-      await rejects(readPools({ client, pools: [amm("0x1234" as Address)] }));
-      await rejects(readPools({ client, pools: [{ ...amm(wethUsdc), kind: "vault" as "amm" }] }));
-      await rejects(readPools({ client, pools: [amm(wethUsdc)], prices: { [usdc.address]: Number.NaN } }));
+      await rejects(
+        readPools({ client, pools: [amm("0x1234" as Address)] }),
+        /^pool 0x1234: address is not an address: 0x1234$/,
+      );
+      await rejects(
+        readPools({ client, pools: [{ ...amm(wethUsdc), kind: "vault" as "amm" }] }),
+        new RegExp(`^pool ${wethUsdc}: kind must be "amm" or "lending", got vault$`),
+      );
+      await rejects(
+        readPools({ client, pools: [amm(wethUsdc)], prices: { [usdc.address]: Number.NaN } }),
+        new RegExp(`^prices\\[${usdc.address}\\] must be a finite non-negative number, got NaN$`),
+      );
     });
   });
 });

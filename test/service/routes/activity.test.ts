@@ -3,10 +3,10 @@ import type { FastifyInstance } from "fastify";
 import { ActivityResponseSchema } from "../../../src/service/schemas/activity";
 import { appendActivity } from "../../../src/storage/activity";
 import type { Store } from "../../../src/storage/openStore";
-import { openTempStore } from "../helper";
-import { buildMarketApp, expectError, expectSchema, useMarketApp } from "../../read/helpers/marketApp";
-import { IDS, MARKET_NOW } from "../../read/helpers/seedMarket";
-import { scoreKeys } from "../../read/helpers/walk";
+import { openTempStore } from "../../helpers/service/app";
+import { buildMarketApp, expectError, expectSchema, useMarketApp } from "../../helpers/read/marketApp";
+import { IDS, MARKET_NOW } from "../../helpers/read/seedMarket";
+import { scoreKeys } from "../../helpers/read/walk";
 
 describe("activity route (real SQLite)", function () {
   const api = useMarketApp();

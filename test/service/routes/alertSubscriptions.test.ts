@@ -7,8 +7,8 @@ import { pauseAlertSubscription } from "../../../src/storage/alertSubscriptions"
 import { listAlertOutbox } from "../../../src/storage/alertOutbox";
 import type { Store } from "../../../src/storage/openStore";
 import { registerConfigApiKeys } from "../../../src/write/registerConfigApiKeys";
-import { startReceiver, type Receiver } from "../../alerts/helpers/receiver";
-import { NOW, POOLS, buildTestApp, openTempStore, seed } from "../helper";
+import { startReceiver, type Receiver } from "../../helpers/alerts/receiver";
+import { NOW, POOLS, buildTestApp, openTempStore, seed } from "../../helpers/service/app";
 
 const URL = "/api/v1/alert-subscriptions";
 const KEY = "a".repeat(24) + "-alerts-route-key-01";
@@ -72,6 +72,7 @@ describe("alert-subscriptions routes (real SQLite)", function () {
         expect(missing.json().error.code).to.equal("UNAUTHORIZED");
         const wrong = await request(method, path, { key: "w".repeat(40) });
         expect(wrong.statusCode).to.equal(401);
+        expect(wrong.json().error.code).to.equal("UNAUTHORIZED");
       }
     });
   });
@@ -162,6 +163,7 @@ describe("alert-subscriptions routes (real SQLite)", function () {
         headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
       });
       expect(notJson.statusCode).to.equal(400);
+      expect(notJson.json().error.code).to.equal("INVALID_JSON");
     });
 
     it(`holds at most ${MAX_SUBSCRIPTIONS_PER_OWNER} subscriptions per owner (409 ALERT_SUBSCRIPTION_LIMIT)`, async function () {
@@ -198,7 +200,9 @@ describe("alert-subscriptions routes (real SQLite)", function () {
       expect(deleted.statusCode).to.equal(204);
       expect(deleted.body).to.equal("");
       expect(await ids(KEY)).to.not.include(mine.id);
-      expect((await request("DELETE", `${URL}/${mine.id}`)).statusCode).to.equal(404);
+      const again = await request("DELETE", `${URL}/${mine.id}`);
+      expect(again.statusCode).to.equal(404);
+      expect(again.json().error.code).to.equal("ALERT_SUBSCRIPTION_NOT_FOUND");
     });
 
     it("resume makes a paused subscription active again (200 with its state)", async function () {

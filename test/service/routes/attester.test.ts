@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { TEST_ATTESTER, TEST_REGISTRY, buildTestApp, useSeededApp } from "../helper";
+import { TEST_ATTESTER, TEST_REGISTRY, buildTestApp, useSeededApp } from "../../helpers/service/app";
 
 describe("attester route (real SQLite)", function () {
   const api = useSeededApp();

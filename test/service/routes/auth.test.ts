@@ -12,7 +12,7 @@ import { hashSessionId } from "../../../src/auth/sessionId";
 import { startServer } from "../../../src/service/server";
 import { loadConfig } from "../../../src/config/loadConfig";
 import type { Store } from "../../../src/storage/openStore";
-import { startPostgres, type TestPostgres } from "../../storage/helpers/startPostgres";
+import { freshPostgresUrl } from "../../helpers/storage/postgres";
 import { openStore } from "../../../src/storage/openStore";
 import {
   Client,
@@ -24,8 +24,8 @@ import {
   sessionCookie,
   withV,
   type Clock,
-} from "../../auth/helpers";
-import { NOW, TEST_ATTESTER, openTempStore } from "../helper";
+} from "../../helpers/auth/siweApp";
+import { NOW, TEST_ATTESTER, openTempStore } from "../../helpers/service/app";
 
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const iso = (unix: number) => new Date(unix * 1000);
@@ -213,7 +213,7 @@ describe("auth routes: Sign-In with Ethereum (real SQLite)", function () {
         headers: { origin: ORIGIN, "content-type": "text/plain" },
         payload: "message=x&signature=y",
       });
-      expect(response.statusCode).to.equal(415);
+      expectError(response, 415, "UNSUPPORTED_MEDIA_TYPE");
     });
   });
 
@@ -510,7 +510,7 @@ describe("auth routes: the sign-in rate limit (real SQLite)", function () {
     const attacker = new Client(app, "10.0.0.1");
     const user = new Client(app, "10.0.0.2");
     const bad = { message: "not a message", signature: "0x00" };
-    for (let i = 0; i < 3; i++) expect((await attacker.verify(bad)).statusCode).to.equal(400);
+    for (let i = 0; i < 3; i++) expectError(await attacker.verify(bad), 400, "INVALID_SIWE_MESSAGE");
     const limited = expectError(await attacker.verify(bad), 429, "RATE_LIMITED");
     expect(limited.retryAfterMs).to.be.a("number");
     const response = await user.signIn();
@@ -521,7 +521,7 @@ describe("auth routes: the sign-in rate limit (real SQLite)", function () {
     const greedy = new Client(app, "10.0.0.3");
     for (let i = 0; i < 3; i++) await greedy.nonce();
     expectError(await greedy.get("/auth/nonce"), 429, "RATE_LIMITED");
-    for (let i = 0; i < 5; i++) expect((await greedy.get("/auth/session")).statusCode).to.equal(401);
+    for (let i = 0; i < 5; i++) expectError(await greedy.get("/auth/session"), 401, "SESSION_REQUIRED");
     expect((await new Client(app, "10.0.0.4").get("/auth/nonce")).statusCode).to.equal(200);
   });
 });
@@ -567,7 +567,7 @@ describe("auth routes: the cookie off loopback", function () {
           url: "/auth/session",
           headers: { cookie: `attest_session=${cookie.value}` },
         });
-        expect(plain.statusCode).to.equal(401);
+        expectError(plain, 401, "SESSION_REQUIRED");
       } finally {
         await app.close();
       }
@@ -611,25 +611,24 @@ describe("auth routes: a real server on a real port, origin from the socket", fu
     expect((await fetch(`${origin}/auth/logout`, { method: "POST", headers: { cookie, origin } })).status).to.equal(
       204,
     );
-    expect((await fetch(`${origin}/auth/session`, { headers: { cookie } })).status).to.equal(401);
+    const ended = await fetch(`${origin}/auth/session`, { headers: { cookie } });
+    expect(ended.status).to.equal(401);
+    expect(((await ended.json()) as { error: { code: string } }).error.code).to.equal("SESSION_REQUIRED");
   });
 });
 
 describe("auth routes on PostgreSQL (throwaway local cluster)", function () {
-  let server: TestPostgres;
   let store: Store;
   let app: FastifyInstance;
   const clock: Clock = { now: NOW };
   before(async function () {
     this.timeout(60_000);
-    server = await startPostgres();
-    store = await openStore({ databaseUrl: server.url });
+    store = await openStore({ databaseUrl: await freshPostgresUrl() });
     app = await buildAuthApp(store, clock);
   });
   after(async function () {
     await app?.close();
     await store?.close();
-    await server?.stop();
   });
 
   it("signs in, gives one session to concurrent sign-ins with one nonce, and signs out", async function () {

@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import { CompareResponseSchema } from "../../../src/service/schemas/compare";
-import { expectError, expectSchema, useMarketApp } from "../../read/helpers/marketApp";
-import { IDS, M } from "../../read/helpers/seedMarket";
-import { scoreKeys } from "../../read/helpers/walk";
+import { expectError, expectSchema, useMarketApp } from "../../helpers/read/marketApp";
+import { IDS, M } from "../../helpers/read/seedMarket";
+import { scoreKeys } from "../../helpers/read/walk";
 
 describe("compare route (real SQLite)", function () {
   const api = useMarketApp();

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { buildTestApp, openTempStore, useSeededApp } from "../helper";
+import { buildTestApp, openTempStore, useSeededApp } from "../../helpers/service/app";
 
 describe("health route (real SQLite)", function () {
   const api = useSeededApp();

@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import { LaunchResponseSchema } from "../../../src/service/schemas/launch";
-import { expectSchema, useMarketApp } from "../../read/helpers/marketApp";
-import { MARKET_NOW } from "../../read/helpers/seedMarket";
-import { scoreKeys, timeLike } from "../../read/helpers/walk";
+import { expectSchema, useMarketApp } from "../../helpers/read/marketApp";
+import { MARKET_NOW } from "../../helpers/read/seedMarket";
+import { scoreKeys, timeLike } from "../../helpers/read/walk";
 
 describe("launch route (real SQLite)", function () {
   const api = useMarketApp();

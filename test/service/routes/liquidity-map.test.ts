@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import { LiquidityMapResponseSchema } from "../../../src/service/schemas/liquidityMap";
-import { expectSchema, useMarketApp } from "../../read/helpers/marketApp";
-import { IDS } from "../../read/helpers/seedMarket";
-import { scoreKeys } from "../../read/helpers/walk";
+import { expectSchema, useMarketApp } from "../../helpers/read/marketApp";
+import { IDS } from "../../helpers/read/seedMarket";
+import { scoreKeys } from "../../helpers/read/walk";
 
 describe("liquidity-map route (real SQLite)", function () {
   const api = useMarketApp();

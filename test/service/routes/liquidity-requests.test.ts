@@ -9,7 +9,7 @@ import { createApiKey } from "../../../src/write/createApiKey";
 import { hashApiKey } from "../../../src/write/hashApiKey";
 import { registerConfigApiKeys } from "../../../src/write/registerConfigApiKeys";
 import { revokeApiKey } from "../../../src/write/revokeApiKey";
-import { NOW, POOLS, TEST_ATTESTER, buildTestApp, openTempStore, seed } from "../helper";
+import { NOW, POOLS, TEST_ATTESTER, buildTestApp, openTempStore, seed } from "../../helpers/service/app";
 
 const URL = "/api/v1/liquidity-requests";
 const KEY = "k".repeat(24) + "-route-test-key-01";
@@ -166,6 +166,7 @@ describe("liquidity-requests route (real SQLite)", function () {
     it("checks the key before the body: a bad body without a key is a 401, not a 400", async function () {
       const res = await post("{not json", { "content-type": "text/plain" }, { key: null, raw: true });
       expect(res.statusCode).to.equal(401);
+      expect(res.json().error.code).to.equal("UNAUTHORIZED");
     });
   });
 
@@ -235,11 +236,12 @@ describe("liquidity-requests route (real SQLite)", function () {
     });
 
     it("answers 415 for a body that is not application/json, 400 for none", async function () {
-      expect(
-        (await post("chainId=1", { "content-type": "application/x-www-form-urlencoded" }, { raw: true })).statusCode,
-      ).to.equal(415);
+      const form = await post("chainId=1", { "content-type": "application/x-www-form-urlencoded" }, { raw: true });
+      expect(form.statusCode).to.equal(415);
+      expect(form.json().error.code).to.equal("UNSUPPORTED_MEDIA_TYPE");
       const empty = await app.inject({ method: "POST", url: URL, headers: { authorization: `Bearer ${KEY}` } });
       expect(empty.statusCode).to.equal(400);
+      expect(empty.json().error.code).to.equal("INVALID_REQUEST");
     });
   });
 
@@ -384,6 +386,7 @@ describe("liquidity-requests route (real SQLite)", function () {
     it("answers 413 above the 64 KiB body limit", async function () {
       const res = await post({ ...BODY, note: "n".repeat(70 * 1024) });
       expect(res.statusCode).to.equal(413);
+      expect(res.json().error.code).to.equal("BODY_TOO_LARGE");
     });
 
     it("sits under the API's rate limit (per client address), before the key is checked", async function () {

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { useSeededApp } from "../helper";
+import { useSeededApp } from "../../helpers/service/app";
 
 describe("OpenAPI route (real SQLite)", function () {
   const { get } = useSeededApp();

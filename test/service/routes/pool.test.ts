@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { verifyTypedData, type Hex } from "viem";
 import { parseAttestationJson } from "../../../src/lib/parseAttestationJson";
 import { verifyAttestation } from "../../../src/lib/verifyAttestation";
-import { DAY, NOW, POOLS, TEST_ATTESTER, TEST_REGISTRY, useSeededApp } from "../helper";
+import { DAY, NOW, POOLS, TEST_ATTESTER, TEST_REGISTRY, useSeededApp } from "../../helpers/service/app";
 
 describe("pool route (real SQLite)", function () {
   const api = useSeededApp();

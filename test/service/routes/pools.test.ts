@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { NOW, POOLS, buildTestApp, useSeededApp } from "../helper";
+import { NOW, POOLS, buildTestApp, useSeededApp } from "../../helpers/service/app";
 
 describe("pools route (real SQLite)", function () {
   const api = useSeededApp();

@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import { RoadmapResponseSchema } from "../../../src/service/schemas/roadmap";
-import { expectSchema, useMarketApp } from "../../read/helpers/marketApp";
-import { MARKET_NOW, M } from "../../read/helpers/seedMarket";
-import { scoreKeys } from "../../read/helpers/walk";
+import { expectSchema, useMarketApp } from "../../helpers/read/marketApp";
+import { MARKET_NOW, M } from "../../helpers/read/seedMarket";
+import { scoreKeys } from "../../helpers/read/walk";
 
 describe("roadmap route (real SQLite)", function () {
   const api = useMarketApp();

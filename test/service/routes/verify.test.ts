@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { DAY, NOW, POOLS, TEST_ATTESTER, useSeededApp } from "../helper";
+import { DAY, NOW, POOLS, TEST_ATTESTER, useSeededApp } from "../../helpers/service/app";
 
 describe("verify route (real SQLite)", function () {
   const api = useSeededApp();

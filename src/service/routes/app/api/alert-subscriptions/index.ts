@@ -10,8 +10,8 @@ import {
   AlertSubscriptionListSchema,
   AlertSubscriptionParamsSchema,
   AlertSubscriptionSchema,
-  CreatedAlertSubscriptionSchema,
 } from "../../../../schemas/alertSubscriptions";
+import { CreatedAlertSubscriptionWithRowSchema, createdSubscriptionRowHtml } from "../../../../createdRows";
 import { errorResponses } from "../../../../schemas/error";
 
 type ValidatorInput = Parameters<typeof TypeBoxValidatorCompiler>[0];
@@ -47,7 +47,10 @@ const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
       schema: {
         hide: true,
         body: AlertSubscriptionBodySchema,
-        response: { 201: CreatedAlertSubscriptionSchema, ...errorResponses(400, 401, 403, 409, 415, 429, 503) },
+        response: {
+          201: CreatedAlertSubscriptionWithRowSchema,
+          ...errorResponses(400, 401, 403, 409, 415, 429, 503),
+        },
       },
       ...changes,
     },
@@ -61,7 +64,7 @@ const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
         now: readContext.now,
       });
       reply.header("cache-control", "no-store");
-      return reply.code(201).send(created);
+      return reply.code(201).send({ ...created, rowHtml: createdSubscriptionRowHtml(created) });
     },
   );
 

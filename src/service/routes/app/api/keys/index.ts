@@ -2,9 +2,9 @@ import { TypeBoxValidatorCompiler, type FastifyPluginAsyncTypebox } from "@fasti
 import { listWalletApiKeys } from "../../../../../read/listWalletApiKeys";
 import { createApiKey } from "../../../../../write/createApiKey";
 import { revokeApiKey } from "../../../../../write/revokeApiKey";
+import { CreatedWalletApiKeyWithRowSchema, createdApiKeyRowHtml } from "../../../../createdRows";
 import {
   CreateWalletApiKeyBodySchema,
-  CreatedWalletApiKeySchema,
   RevokedWalletApiKeySchema,
   WalletApiKeyParamsSchema,
   WalletApiKeysResponseSchema,
@@ -13,7 +13,8 @@ import { errorResponses } from "../../../../schemas/error";
 
 /**
  * The signed-in wallet's API keys (owner: its lower-case address), for the keys page:
- * `GET /app/api/keys` lists them; `POST /app/api/keys` creates one and answers the key once (201);
+ * `GET /app/api/keys` lists them; `POST /app/api/keys` creates one and answers the key once, with its table row as
+ * the page renders it (`rowHtml`) (201);
  * `DELETE /app/api/keys/{id}` revokes one of the wallet's own. Each needs the session (401 without); the POST and the
  * DELETE also need an `Origin` equal to the service's own (403 otherwise: the CSRF rule).
  */
@@ -38,7 +39,7 @@ const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
       schema: {
         hide: true,
         body: CreateWalletApiKeyBodySchema,
-        response: { 201: CreatedWalletApiKeySchema, ...errorResponses(400, 401, 403, 415, 429) },
+        response: { 201: CreatedWalletApiKeyWithRowSchema, ...errorResponses(400, 401, 403, 415, 429) },
       },
       preHandler: changes,
       // Checked as written: an unknown member or a label that is not a string is a 400, never dropped or coerced.
@@ -51,9 +52,8 @@ const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
         label: request.body.label ?? null,
       });
       reply.header("cache-control", "no-store");
-      return reply
-        .code(201)
-        .send({ id: created.id, key: created.key, label: created.label, createdAt: created.createdAt });
+      const { id, key, label, createdAt } = created;
+      return reply.code(201).send({ id, key, label, createdAt, rowHtml: createdApiKeyRowHtml(created) });
     },
   );
 

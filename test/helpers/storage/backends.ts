@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sql } from "kysely";
 import { openStore, type Store } from "../../../src/storage/openStore";
-import { startPostgres, type TestPostgres } from "./startPostgres";
+import { freshPostgresUrl, sharedPostgres } from "./postgres";
 
 /**
  * Opens a fresh, empty, migrated store. A suite may close it itself (say in `afterEach`); whatever is still open is
@@ -12,8 +11,8 @@ import { startPostgres, type TestPostgres } from "./startPostgres";
 export type OpenFresh = () => Promise<Store>;
 
 /**
- * Runs `suite` once per backend: SQLite (a temp file per store) and PostgreSQL (a throwaway local cluster, a fresh
- * database per store). The readers go through one query layer, so the same assertions must hold on both.
+ * Runs `suite` once per backend: SQLite (a temp file per store) and PostgreSQL (the run's shared throwaway local
+ * cluster, a fresh database per store). The readers go through one query layer, so the same assertions must hold on both.
  */
 export function forEachBackend(suite: (openFresh: OpenFresh) => void): void {
   describe("SQLite", function () {
@@ -33,23 +32,16 @@ export function forEachBackend(suite: (openFresh: OpenFresh) => void): void {
   });
 
   describe("PostgreSQL (throwaway local cluster)", function () {
-    let server: TestPostgres;
-    let n = 0;
     const opened: Store[] = [];
     before(async function () {
       this.timeout(60_000);
-      server = await startPostgres();
+      await sharedPostgres();
     });
     after(async function () {
       for (const store of opened) await store.close();
-      await server?.stop();
     });
     suite(async () => {
-      const admin = await openStore({ databaseUrl: server.url });
-      const name = `fresh${++n}`;
-      await sql.raw(`CREATE DATABASE ${name}`).execute(admin.db);
-      await admin.close();
-      const store = closeOnce(await openStore({ databaseUrl: server.url.replace(/\/postgres$/, `/${name}`) }));
+      const store = closeOnce(await openStore({ databaseUrl: await freshPostgresUrl() }));
       opened.push(store);
       return store;
     });

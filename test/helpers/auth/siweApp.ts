@@ -2,11 +2,11 @@ import Fastify, { type FastifyInstance, type LightMyRequestResponse } from "fast
 import type { Hex } from "viem";
 import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { createSiweMessage, type SiweMessage as ViemSiweMessage } from "viem/siwe";
-import { loadConfig } from "../../src/config/loadConfig";
-import { buildApp } from "../../src/service/app";
-import { serverOptions } from "../../src/service/server";
-import type { Store } from "../../src/storage/openStore";
-import { NOW, TEST_ATTESTER } from "../service/helper";
+import { loadConfig } from "../../../src/config/loadConfig";
+import { buildApp } from "../../../src/service/app";
+import { serverOptions } from "../../../src/service/server";
+import type { Store } from "../../../src/storage/openStore";
+import { NOW, TEST_ATTESTER } from "../service/app";
 
 /** Hardhat's second and third dev keys: test wallets. */
 export const WALLET = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");

@@ -44,6 +44,10 @@ function asPostgresUser(command: string, args: string[]): [string, string[]] {
   return ["setpriv", ["--reuid=postgres", "--regid=postgres", "--init-groups", command, ...args]];
 }
 
+/**
+ * Starts a cluster of its own. Tests use {@link sharedPostgres} (or {@link freshPostgresUrl}, or `forEachBackend`):
+ * one cluster per test run instead of one per file.
+ */
 export async function startPostgres(): Promise<TestPostgres> {
   const dir = mkdtempSync(join(tmpdir(), "pgtest-"));
   if (process.getuid?.() === 0) {
@@ -75,6 +79,8 @@ export async function startPostgres(): Promise<TestPostgres> {
     "listen_addresses=127.0.0.1",
     "-c",
     "fsync=off",
+    "-c",
+    "max_connections=200", // one cluster serves the whole run: room for the stores a file leaves open
   ]);
   const child: ChildProcess = spawn(cmd, args, { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
@@ -107,4 +113,41 @@ export async function startPostgres(): Promise<TestPostgres> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+let shared: Promise<TestPostgres> | null = null;
+
+/**
+ * The test run's one throwaway cluster: started on first use, stopped after the whole run (a root `after` hook,
+ * registered when a test file first imports this module). Tests do not share data on it: each takes a database of its
+ * own with {@link freshPostgresUrl}.
+ */
+export function sharedPostgres(): Promise<TestPostgres> {
+  shared ??= startPostgres();
+  return shared;
+}
+
+if (typeof after === "function") {
+  after(async function () {
+    if (!shared) return;
+    const server = await shared.catch(() => null);
+    shared = null;
+    await server?.stop();
+  });
+}
+
+let databases = 0;
+
+/** A new, empty database on the shared cluster (call it in a hook allowed 60 s: the cluster may start first). */
+export async function freshPostgresUrl(): Promise<string> {
+  const server = await sharedPostgres();
+  const name = `test${++databases}`;
+  const admin = new pg.Client({ connectionString: server.url });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return server.url.replace(/\/postgres$/, `/${name}`);
 }

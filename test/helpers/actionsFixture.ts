@@ -1,15 +1,14 @@
 import { loadFixture } from "@nomicfoundation/hardhat-network-helpers";
 import hre from "hardhat";
-import { createPublicClient, createWalletClient, custom, getAddress, type Address, type Hex } from "viem";
+import { createPublicClient, createWalletClient, custom, type Hex } from "viem";
 import { mnemonicToAccount, type HDAccount } from "viem/accounts";
 import { hardhat } from "viem/chains";
 
-import { AttestationRegistryModule } from "../../ignition/modules/AttestationRegistry";
 import type { RegistryPublicClient, RegistryWalletClient } from "../../src/actions/types";
+import { deployFixture, MIN_BOND, UNBONDING_PERIOD } from "./registryFixture";
 
-/** Registry parameters used by the action and CLI tests. */
-export const MIN_BOND = 10n ** 18n;
-export const UNBONDING_PERIOD = 7n * 24n * 60n * 60n;
+/** Registry parameters used by the action and CLI tests (those of {@link deployFixture}). */
+export { MIN_BOND, UNBONDING_PERIOD };
 
 /** Hardhat's funded account `index`, as a viem account (keys come from the network's mnemonic). */
 export function hardhatAccount(index: number): HDAccount {
@@ -36,15 +35,9 @@ export function walletFor(index: number): RegistryWalletClient {
   });
 }
 
-/** Deploys a fresh registry (owner = account 0) through the Ignition module; viem clients over the provider. */
+/** A fresh registry ({@link deployFixture}: owner = account 0, through the Ignition module); viem clients over the provider. */
 async function deployActionsFixture() {
-  const owner = hardhatAccount(0);
-  const deployed = await hre.ignition.deploy(AttestationRegistryModule, {
-    parameters: {
-      AttestationRegistryModule: { owner: owner.address, minBond: MIN_BOND, unbondingPeriod: UNBONDING_PERIOD },
-    },
-  });
-  const registry = getAddress(await deployed.registry.getAddress()) as Address;
+  const { registry } = await deployFixture();
   const publicClient: RegistryPublicClient = createPublicClient({
     chain: hardhat,
     transport: custom(hre.network.provider, { retryCount: 0 }),

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { resolve } from "node:path";
 
-export const ROOT = resolve(__dirname, "../..");
+export const ROOT = resolve(__dirname, "../../..");
 
 /** A free loopback port. */
 export async function freePort(): Promise<number> {

@@ -6,7 +6,7 @@ import { loadConfig } from "../../../src/config/loadConfig";
 import { ErrorSchema } from "../../../src/service/schemas/error";
 import { createServer } from "../../../src/service/server";
 import type { Store } from "../../../src/storage/openStore";
-import { TEST_ATTESTER, openTempStore } from "../../service/helper";
+import { TEST_ATTESTER, openTempStore } from "../service/app";
 import { MARKET_NOW, seedMarket } from "./seedMarket";
 
 /** A market-seeded app for one suite (real SQLite, the app's real plugins, the fixture's clock). */

@@ -1,7 +1,7 @@
 /**
  * Child process for the crash tests: runs ingestion passes against a SQLite file, printing one line per event, until
  * it is killed. Configured by the JSON file named in the PASS_CHILD_CONFIG environment variable. Run with
- * `node -r ts-node/register/transpile-only test/reliability/helpers/passChild.ts`.
+ * `node -r ts-node/register/transpile-only test/helpers/reliability/passChild.ts`.
  */
 import { readFileSync } from "node:fs";
 import { createPublicClient, http, type PublicClient } from "viem";
