@@ -1,4 +1,5 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { TOOL_NAMES, type ToolName } from "../read/surfaces";
 import type { McpDeps } from "./deps";
 import { PIN_ATTESTER, freshnessRule } from "./internal/descriptions";
 import { registerResources } from "./resources";
@@ -13,19 +14,25 @@ import { registerGetVolumeTool } from "./tools/get_volume";
 import { registerListPoolsTool } from "./tools/list_pools";
 import { registerVerifyAttestationTool } from "./tools/verify_attestation";
 
-/** The tools, in the order `tools/list` gives them. */
-const TOOLS = [
-  registerListPoolsTool,
-  registerGetAttestationTool,
-  registerVerifyAttestationTool,
-  registerGetAttesterTool,
-  registerGetVolumeTool,
-  registerGetLaunchTool,
-  registerGetActivityTool,
-  registerGetLiquidityMapTool,
-  registerGetRoadmapTool,
-  registerComparePoolsTool,
-] as const;
+/**
+ * The register function of each tool of the read surface table (`src/read/surfaces.ts`): a tool of the table missing
+ * here does not compile, and one registered under another name fails the `tools/list` tests.
+ */
+const REGISTER: Record<ToolName, (server: McpServer, deps: McpDeps) => unknown> = {
+  list_pools: registerListPoolsTool,
+  get_attestation: registerGetAttestationTool,
+  verify_attestation: registerVerifyAttestationTool,
+  get_attester: registerGetAttesterTool,
+  get_volume: registerGetVolumeTool,
+  get_launch: registerGetLaunchTool,
+  get_activity: registerGetActivityTool,
+  get_liquidity_map: registerGetLiquidityMapTool,
+  get_roadmap: registerGetRoadmapTool,
+  compare_pools: registerComparePoolsTool,
+};
+
+/** The tools, in the order `tools/list` gives them: the table's order. */
+const TOOLS = TOOL_NAMES.map((name) => REGISTER[name]);
 
 /** The server's name and version in `initialize` (the version of the API it mirrors). */
 export const MCP_SERVER_INFO = {

@@ -1,21 +1,9 @@
+import { NAV_PAGES, type NavPageId } from "../read/surfaces";
 import { chainName } from "./format";
 import { html, type Html } from "./html";
 
-/** The pages of the dapp, in the order the navigation lists them (the sign-in page is not listed). */
-export const NAV = [
-  { id: "pools", href: "/app/pools", label: "Pools" },
-  { id: "volume", href: "/app/volume", label: "Volume" },
-  { id: "liquidity-map", href: "/app/liquidity-map", label: "Liquidity map" },
-  { id: "compare", href: "/app/compare", label: "Compare" },
-  { id: "roadmap", href: "/app/roadmap", label: "Roadmap" },
-  { id: "launch", href: "/app/launch", label: "Launch gates" },
-  { id: "activity", href: "/app/activity", label: "Activity" },
-  { id: "liquidity-requests", href: "/app/liquidity-requests", label: "Liquidity requests" },
-  { id: "keys", href: "/app/keys", label: "API keys" },
-  { id: "alerts", href: "/app/alerts", label: "Alerts" },
-] as const;
-
-export type PageId = (typeof NAV)[number]["id"] | "sign-in" | "error";
+/** A page's `<body data-page>`: a navigation page of the read surface table, the sign-in page or the error page. */
+export type PageId = NavPageId | "sign-in" | "error";
 
 /** The URLs of the built client bundle (content-hashed; see `assets.ts`). */
 export type AssetUrls = { script: string; style: string };
@@ -91,7 +79,8 @@ function header(chrome: PageChrome): Html {
 }
 
 function navigation(current: PageId): Html {
-  const items = NAV.map(
+  // The navigation: the pages of the read surface table (src/read/surfaces.ts) that have a label, in its nav order.
+  const items = NAV_PAGES.map(
     (item) =>
       html`<li><a href="${item.href}" ${item.id === current ? html` aria-current="page"` : ""}>${item.label}</a></li>`,
   );

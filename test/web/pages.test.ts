@@ -1,24 +1,24 @@
 import { expect } from "chai";
+import { READ_SURFACES } from "../../src/read/surfaces";
 import { PAGE_CSP } from "../../src/web/headers";
 import { formatUsd } from "../../src/web/format";
 import { IDS } from "../read/helpers/seedMarket";
 import { TEST_ATTESTER } from "../service/helper";
 import { getPage, HOSTILE, INJECT_ORIGIN, OTHER_WALLET, signInCookie, useWebApp, WALLET } from "./helpers/webApp";
 
-/** Every page of the dapp (the sign-in page aside), with a URL that has data in the fixture. */
-const PAGES = [
-  "/app/pools",
-  `/app/pools/${IDS.e}`,
-  "/app/volume",
-  "/app/liquidity-map",
-  `/app/compare?pools=${IDS.a}&pools=${IDS.e}`,
-  "/app/roadmap",
-  "/app/launch",
-  "/app/activity",
-  "/app/liquidity-requests",
-  "/app/keys",
-  "/app/alerts",
-];
+/** A URL with data in the fixture for each page path of the surface table that needs a parameter or a query. */
+const SAMPLE_URLS: Record<string, string> = {
+  "/app/pools/:pool": `/app/pools/${IDS.e}`,
+  "/app/compare": `/app/compare?pools=${IDS.a}&pools=${IDS.e}`,
+};
+
+/** Every page of the dapp (the sign-in page aside): the pages of the read surface table (src/read/surfaces.ts). */
+const PAGES = READ_SURFACES.flatMap(({ page }) => {
+  if (page === null) return [];
+  if (page.path.includes("/:") && !(page.path in SAMPLE_URLS))
+    throw new Error(`give ${page.path} a URL in SAMPLE_URLS`);
+  return [SAMPLE_URLS[page.path] ?? page.path];
+});
 
 /** The page's text with tags and runs of white space folded, for "the page says X" checks. */
 function text(body: string): string {

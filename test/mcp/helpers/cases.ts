@@ -9,23 +9,12 @@ import { PoolsResponseSchema } from "../../../src/service/schemas/pools";
 import { RoadmapResponseSchema } from "../../../src/service/schemas/roadmap";
 import { VerifyResponseSchema } from "../../../src/service/schemas/verify";
 import { VolumeResponseSchema } from "../../../src/service/schemas/volume";
+import type { ToolName } from "../../../src/read/surfaces";
 import { IDS, M } from "../../read/helpers/seedMarket";
 import { POOLS } from "../../service/helper";
 
-/** The ten tools, in the order `tools/list` gives them. */
-export const TOOL_NAMES = [
-  "list_pools",
-  "get_attestation",
-  "verify_attestation",
-  "get_attester",
-  "get_volume",
-  "get_launch",
-  "get_activity",
-  "get_liquidity_map",
-  "get_roadmap",
-  "compare_pools",
-] as const;
-export type ToolName = (typeof TOOL_NAMES)[number];
+/** The tools, in the order `tools/list` gives them: the read surface table's (src/read/surfaces.ts). */
+export { TOOL_NAMES, type ToolName } from "../../../src/read/surfaces";
 
 /** Each tool's REST route response schema (TypeBox): the tool's output schema must describe the same object. */
 export const REST_SCHEMAS: Record<ToolName, TSchema> = {

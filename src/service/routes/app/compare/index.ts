@@ -5,6 +5,7 @@ import { splitList } from "../../../../read/splitList";
 import { listPools } from "../../../../read/listPools";
 import { renderComparePage } from "../../../../web/pages/compare";
 import { httpStatusOf } from "../../../errorBodies";
+import { pageRoutes } from "../../../pageRoutes";
 import { ComparePageQuerySchema } from "../../../schemas/appPages";
 
 /**
@@ -13,30 +14,26 @@ import { ComparePageQuerySchema } from "../../../schemas/appPages";
  * with the API's status and message.
  */
 const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { dapp, readContext } = fastify;
-  fastify.setErrorHandler(dapp.pageErrorHandler);
-  fastify.get(
-    "/",
-    { schema: { hide: true, querystring: ComparePageQuerySchema }, preHandler: fastify.requirePageSession },
-    async function comparePage(request, reply) {
-      const asked = request.query.pools ?? [];
-      const selected = (Array.isArray(asked) ? asked : [asked]).flatMap(splitList).filter((id) => id !== "");
-      const { pools } = await listPools(readContext);
-      let result: ComparePoolsReturnType | null = null;
-      let error: string | null = null;
-      let status = 200;
-      if (selected.length > 0) {
-        try {
-          result = await comparePools(readContext, { pools: selected });
-        } catch (caught) {
-          if (!(caught instanceof BaseError) || httpStatusOf(caught) >= 500) throw caught;
-          error = caught.shortMessage;
-          status = httpStatusOf(caught);
-        }
+  const { readContext } = fastify;
+  const page = pageRoutes(fastify);
+  page("/", { querystring: ComparePageQuerySchema }, async function comparePage(request, chrome) {
+    const asked = request.query.pools ?? [];
+    const selected = (Array.isArray(asked) ? asked : [asked]).flatMap(splitList).filter((id) => id !== "");
+    const { pools } = await listPools(readContext);
+    let result: ComparePoolsReturnType | null = null;
+    let error: string | null = null;
+    let status = 200;
+    if (selected.length > 0) {
+      try {
+        result = await comparePools(readContext, { pools: selected });
+      } catch (caught) {
+        if (!(caught instanceof BaseError) || httpStatusOf(caught) >= 500) throw caught;
+        error = caught.shortMessage;
+        status = httpStatusOf(caught);
       }
-      return dapp.sendPage(reply, renderComparePage({ pools, selected, result, error }, dapp.chrome(request)), status);
-    },
-  );
+    }
+    return { html: renderComparePage({ pools, selected, result, error }, chrome), status };
+  });
 };
 
 export default plugin;

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { listPools } from "../../../../read/listPools";
 import { listWalletLiquidityRequests } from "../../../../read/listWalletLiquidityRequests";
 import { renderLiquidityRequestsPage } from "../../../../web/pages/liquidityRequests";
+import { pageRoutes } from "../../../pageRoutes";
 import { LiquidityRequestsPageQuerySchema } from "../../../schemas/appPages";
 
 /**
@@ -9,18 +10,14 @@ import { LiquidityRequestsPageQuerySchema } from "../../../schemas/appPages";
  * `GET /app/api/liquidity-requests`) and the form that sends the keyed write (its pool picker from `listPools`).
  */
 const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { dapp, readContext } = fastify;
-  fastify.setErrorHandler(dapp.pageErrorHandler);
-  fastify.get(
-    "/",
-    { schema: { hide: true, querystring: LiquidityRequestsPageQuerySchema }, preHandler: fastify.requirePageSession },
-    async function liquidityRequestsPage(request, reply) {
-      const own = await listWalletLiquidityRequests(readContext, { address: request.session!.address });
-      const { pools } = await listPools(readContext);
-      const created = request.query.created ?? null;
-      return dapp.sendPage(reply, renderLiquidityRequestsPage({ own, pools, created }, dapp.chrome(request)));
-    },
-  );
+  const { readContext } = fastify;
+  const page = pageRoutes(fastify);
+  page("/", { querystring: LiquidityRequestsPageQuerySchema }, async function liquidityRequestsPage(request, chrome) {
+    const own = await listWalletLiquidityRequests(readContext, { address: request.session.address });
+    const { pools } = await listPools(readContext);
+    const created = request.query.created ?? null;
+    return renderLiquidityRequestsPage({ own, pools, created }, chrome);
+  });
 };
 
 export default plugin;

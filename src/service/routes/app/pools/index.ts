@@ -5,6 +5,7 @@ import { getPoolAttestation } from "../../../../read/getPoolAttestation";
 import { listPools } from "../../../../read/listPools";
 import { renderNoAttestationPage, renderPoolPage } from "../../../../web/pages/pool";
 import { renderPoolsPage } from "../../../../web/pages/pools";
+import { pageRoutes } from "../../../pageRoutes";
 import { PoolPageParamsSchema } from "../../../schemas/appPages";
 
 /**
@@ -13,36 +14,24 @@ import { PoolPageParamsSchema } from "../../../schemas/appPages";
  * verified in the browser against the attester `GET /api/v1/attester` serves, with its evidence window drawn.
  */
 const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { dapp, readContext, attesterInfo } = fastify;
-  fastify.setErrorHandler(dapp.pageErrorHandler);
+  const { readContext, attesterInfo } = fastify;
+  const page = pageRoutes(fastify);
 
-  fastify.get(
-    "/",
-    { schema: { hide: true }, preHandler: fastify.requirePageSession },
-    async function poolsPage(request, reply) {
-      return dapp.sendPage(reply, renderPoolsPage(await listPools(readContext), dapp.chrome(request)));
-    },
-  );
+  page("/", {}, async function poolsPage(_request, chrome) {
+    return renderPoolsPage(await listPools(readContext), chrome);
+  });
 
-  fastify.get(
-    "/:pool",
-    { schema: { hide: true, params: PoolPageParamsSchema }, preHandler: fastify.requirePageSession },
-    async function poolPage(request, reply) {
-      const id = request.params.pool;
-      parsePoolId({ id });
-      try {
-        const attestation = await getPoolAttestation(readContext, { id });
-        const page = renderPoolPage(
-          { attestation, attester: attesterInfo.attester, now: readContext.now() },
-          dapp.chrome(request),
-        );
-        return dapp.sendPage(reply, page);
-      } catch (error) {
-        if (!(error instanceof NoAttestationError)) throw error;
-        return dapp.sendPage(reply, renderNoAttestationPage(error.pool, error.reason, dapp.chrome(request)), 404);
-      }
-    },
-  );
+  page("/:pool", { params: PoolPageParamsSchema }, async function poolPage(request, chrome) {
+    const id = request.params.pool;
+    parsePoolId({ id });
+    try {
+      const attestation = await getPoolAttestation(readContext, { id });
+      return renderPoolPage({ attestation, attester: attesterInfo.attester, now: readContext.now() }, chrome);
+    } catch (error) {
+      if (!(error instanceof NoAttestationError)) throw error;
+      return { html: renderNoAttestationPage(error.pool, error.reason, chrome), status: 404 };
+    }
+  });
 };
 
 export default plugin;
