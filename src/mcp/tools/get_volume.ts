@@ -1,10 +1,10 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { getVolume } from "../../read/getVolume";
+import { VolumeSchema } from "../../read/schemas/volume";
 import type { McpDeps } from "../deps";
 import { answer } from "../internal/answer";
-import { READ_ONLY, UNITS, freshnessRule } from "../internal/descriptions";
+import { READ_ONLY, UNITS, freshnessRule, sameJsonAs } from "../internal/descriptions";
 import { integerInput, toInteger } from "../internal/inputs";
-import { VolumeOutputSchema } from "../schemas/volume";
 
 /** `get_volume`: swap volume by day, venue × day, chain, venue and turnover (`GET /api/v1/volume`). */
 export function registerGetVolumeTool(server: McpServer, deps: McpDeps): RegisteredTool {
@@ -35,7 +35,7 @@ export function registerGetVolumeTool(server: McpServer, deps: McpDeps): Registe
           default: 50,
         }),
       },
-      outputSchema: VolumeOutputSchema,
+      outputSchema: sameJsonAs(VolumeSchema, "GET /api/v1/volume"),
       annotations: { title: "Swap volume", ...READ_ONLY },
     },
     async ({ days, turnoverLimit }) =>

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { uint } from "./common";
-import { closed, nullable } from "./market";
+import { ActivitySchema } from "../../read/schemas/activity";
+import { fromZod } from "./fromZod";
 
 /** `GET /api/v1/activity` query. */
 export const ActivityQuerySchema = Type.Object({
@@ -11,21 +11,5 @@ export const ActivityQuerySchema = Type.Object({
   ),
 });
 
-/** `GET /api/v1/activity`. */
-export const ActivityResponseSchema = closed(
-  {
-    events: Type.Array(
-      closed({
-        id: uint("grows with every event"),
-        kind: Type.String(),
-        at: uint("Unix seconds"),
-        poolId: nullable(Type.String(), "eip155:<chainId>:<address>, or null"),
-        summary: Type.String(),
-        data: Type.Record(Type.String(), Type.Unknown()),
-      }),
-      { description: "newest first" },
-    ),
-    next: nullable(Type.String(), "cursor of the next (older) page; null at the oldest event"),
-  },
-  { title: "Activity" },
-);
+/** `GET /api/v1/activity` answer: its one declaration, `src/read/schemas/activity.ts`, as JSON Schema. */
+export const ActivityResponseSchema = fromZod(ActivitySchema, { title: "Activity" });
