@@ -1,5 +1,5 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { getActivity } from "../../read/getActivity";
+import { ACTIVITY_PARAMETERS, getActivity } from "../../read/getActivity";
 import { splitList } from "../../read/splitList";
 import { ActivitySchema } from "../../read/schemas/activity";
 import type { McpDeps } from "../deps";
@@ -21,7 +21,7 @@ export function registerGetActivityTool(server: McpServer, deps: McpDeps): Regis
         "hand out), INVALID_PARAMETER. The same JSON as GET /api/v1/activity.",
       ].join(" "),
       inputSchema: {
-        limit: integerInput({ description: "events per page", minimum: 1, maximum: 200, default: 50 }),
+        limit: integerInput(ACTIVITY_PARAMETERS.limit),
         cursor: stringInput("the `next` of the previous page, unchanged; omit for the newest page", {
           maxLength: 100,
         }).optional(),

@@ -1,5 +1,5 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { getVolume } from "../../read/getVolume";
+import { VOLUME_PARAMETERS, getVolume } from "../../read/getVolume";
 import { VolumeSchema } from "../../read/schemas/volume";
 import type { McpDeps } from "../deps";
 import { answer } from "../internal/answer";
@@ -22,18 +22,8 @@ export function registerGetVolumeTool(server: McpServer, deps: McpDeps): Registe
         "(byTurnoverTotal says of how many). Errors: INVALID_PARAMETER. The same JSON as GET /api/v1/volume.",
       ].join(" "),
       inputSchema: {
-        days: integerInput({
-          description: "complete UTC days in the window, ending yesterday",
-          minimum: 1,
-          maximum: 365,
-          default: 30,
-        }),
-        turnoverLimit: integerInput({
-          description: "how many pools byTurnover lists, highest turnover first",
-          minimum: 1,
-          maximum: 1000,
-          default: 50,
-        }),
+        days: integerInput(VOLUME_PARAMETERS.days),
+        turnoverLimit: integerInput(VOLUME_PARAMETERS.turnoverLimit),
       },
       outputSchema: sameJsonAs(VolumeSchema, "GET /api/v1/volume"),
       annotations: { title: "Swap volume", ...READ_ONLY },

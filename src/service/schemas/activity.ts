@@ -1,10 +1,11 @@
 import { Type } from "@sinclair/typebox";
+import { ACTIVITY_PARAMETERS } from "../../read/getActivity";
 import { ActivitySchema } from "../../read/schemas/activity";
 import { fromZod } from "./fromZod";
 
 /** `GET /api/v1/activity` query. */
 export const ActivityQuerySchema = Type.Object({
-  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+  limit: Type.Integer(ACTIVITY_PARAMETERS.limit),
   cursor: Type.Optional(Type.String({ maxLength: 100, description: "the `next` of the previous page, unchanged" })),
   kind: Type.Optional(
     Type.String({ maxLength: 1000, description: "only these kinds, comma-separated (e.g. pool.stale,pool.fresh)" }),

@@ -1,16 +1,12 @@
 import { Type } from "@sinclair/typebox";
+import { VOLUME_PARAMETERS } from "../../read/getVolume";
 import { VolumeSchema } from "../../read/schemas/volume";
 import { fromZod } from "./fromZod";
 
 /** `GET /api/v1/volume?days=N` query. */
 export const VolumeQuerySchema = Type.Object({
-  days: Type.Integer({ minimum: 1, maximum: 365, default: 30, description: "complete UTC days, ending yesterday" }),
-  turnoverLimit: Type.Integer({
-    minimum: 1,
-    maximum: 1000,
-    default: 50,
-    description: "how many pools byTurnover lists (highest turnover first); byTurnoverTotal says of how many",
-  }),
+  days: Type.Integer(VOLUME_PARAMETERS.days),
+  turnoverLimit: Type.Integer(VOLUME_PARAMETERS.turnoverLimit),
 });
 
 /** `GET /api/v1/volume` answer: its one declaration, `src/read/schemas/volume.ts`, as JSON Schema. */
