@@ -2,7 +2,7 @@ import { InvalidParameterError } from "../errors/market";
 import { listActivity, toActivityItem, type ActivityItem } from "../storage/activity";
 import type { ReadContext } from "./context";
 import { decodeActivityCursor, encodeActivityCursor } from "./internal/activityCursor";
-import { checkInteger } from "./internal/checkInteger";
+import { checkParameter, type IntegerParameter } from "./internal/checkInteger";
 
 export type GetActivityParameters = {
   /** Events per page: 1–200, default 50. */
@@ -12,6 +12,11 @@ export type GetActivityParameters = {
   /** Only these kinds (exact names, e.g. `attestation.issued`); omit for every kind. At most 20. */
   kinds?: readonly string[];
 };
+
+/** The integer parameter, declared once: the REST query and the MCP tool take it as written here. */
+export const ACTIVITY_PARAMETERS = {
+  limit: { description: "events per page", minimum: 1, maximum: 200, default: 50 },
+} as const satisfies Record<"limit", IntegerParameter>;
 
 /** One event of the activity log (shaped in storage, where the alert deliveries shape it too). */
 export type { ActivityItem };
@@ -41,9 +46,9 @@ const KIND = /^[A-Za-z0-9_.:-]{1,64}$/;
  */
 export async function getActivity(
   { db }: Pick<ReadContext, "db">,
-  { limit = 50, cursor = null, kinds = [] }: GetActivityParameters = {},
+  { limit: limitParameter, cursor = null, kinds = [] }: GetActivityParameters = {},
 ): Promise<GetActivityReturnType> {
-  checkInteger("limit", limit, 1, 200);
+  const limit = checkParameter("limit", ACTIVITY_PARAMETERS.limit, limitParameter);
   const beforeId = cursor === null || cursor === undefined ? null : decodeActivityCursor(cursor);
   if (kinds.length > 20 || kinds.some((kind) => !KIND.test(kind))) {
     throw new InvalidParameterError({ field: "kind", value: kinds, expected: "up to 20 event kinds like pool.stale" });

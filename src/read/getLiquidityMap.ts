@@ -3,7 +3,7 @@ import { utcDay } from "../storage/poolDaily";
 import { listPools as listPoolRows } from "../storage/pools";
 import type { Campaign } from "../storage/schema";
 import type { ReadContext } from "./context";
-import { checkInteger } from "./internal/checkInteger";
+import { checkParameter, type IntegerParameter } from "./internal/checkInteger";
 import { compareText } from "./internal/compareText";
 import {
   isFreshValue,
@@ -49,9 +49,15 @@ export type GetLiquidityMapParameters = {
   offset?: number;
 };
 
-/** Largest and default page of pools per chain (a map of 1,000 pools is 675 KiB; a page of 50 per chain ~40 KiB). */
-export const LIQUIDITY_MAP_MAX_LIMIT = 1000;
-export const LIQUIDITY_MAP_DEFAULT_LIMIT = 50;
+/**
+ * The parameters, declared once: the REST query and the MCP tool take them as written here. The page of pools per
+ * chain is bounded: a map of 1,000 pools is 675 KiB, a page of 50 per chain about 40 KiB.
+ */
+export const LIQUIDITY_MAP_PARAMETERS = {
+  chainId: { description: "only this chain", minimum: 1 },
+  limit: { description: "pools listed per chain, by id", minimum: 1, maximum: 1000, default: 50 },
+  offset: { description: "pools skipped per chain before listing", minimum: 0, default: 0 },
+} as const satisfies Record<keyof GetLiquidityMapParameters, IntegerParameter>;
 
 export type GetLiquidityMapReturnType = {
   asOf: number;
@@ -92,9 +98,10 @@ export async function getLiquidityMap(
   parameters: GetLiquidityMapParameters = {},
 ): Promise<GetLiquidityMapReturnType> {
   const { db, freshnessWindowS, now } = context;
-  const limit = checkInteger("limit", parameters.limit ?? LIQUIDITY_MAP_DEFAULT_LIMIT, 1, LIQUIDITY_MAP_MAX_LIMIT);
-  const offset = checkInteger("offset", parameters.offset ?? 0, 0, Number.MAX_SAFE_INTEGER);
-  const only = parameters.chainId === undefined ? null : checkInteger("chainId", parameters.chainId, 1, 2 ** 53 - 1);
+  const { chainId, limit: limitParameter, offset: offsetParameter } = parameters;
+  const limit = checkParameter("limit", LIQUIDITY_MAP_PARAMETERS.limit, limitParameter);
+  const offset = checkParameter("offset", LIQUIDITY_MAP_PARAMETERS.offset, offsetParameter);
+  const only = chainId === undefined ? null : checkParameter("chainId", LIQUIDITY_MAP_PARAMETERS.chainId, chainId);
   const at = now();
   const rows = (await listPoolRows(db)).filter((row) => only === null || Number(row.chain_id) === only);
   const pools = rows.map((row) => poolDimensions(row, { now: at, windowS: freshnessWindowS }));

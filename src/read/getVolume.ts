@@ -6,7 +6,7 @@ import { isStale } from "../model/freshness";
 import { toNumberOrNull, type ReadContext } from "./context";
 import { compareText } from "./internal/compareText";
 import { isFreshValue, poolDimensions, type PoolDimensions } from "./internal/poolDimensions";
-import { checkInteger } from "./internal/checkInteger";
+import { checkParameter, type IntegerParameter } from "./internal/checkInteger";
 import { addDays, dayRange, dayStart } from "./internal/utcDays";
 
 export type GetVolumeParameters = {
@@ -15,6 +15,17 @@ export type GetVolumeParameters = {
   /** How many pools `byTurnover` lists (highest turnover first): 1–1000, default 50. `byTurnoverTotal` says of how many. */
   turnoverLimit?: number;
 };
+
+/** The parameters, declared once: the REST query and the MCP tool take them as written here. */
+export const VOLUME_PARAMETERS = {
+  days: { description: "complete UTC days in the window, ending yesterday", minimum: 1, maximum: 365, default: 30 },
+  turnoverLimit: {
+    description: "how many pools byTurnover lists, highest turnover first; byTurnoverTotal says of how many",
+    minimum: 1,
+    maximum: 1000,
+    default: 50,
+  },
+} as const satisfies Record<keyof GetVolumeParameters, IntegerParameter>;
 
 /** Where a volume figure comes from: the pools' own `Swap` logs read on chain, or DefiLlama's dex-volumes feed. */
 export type VolumeSource = "swap-logs" | "defillama-dexs";
@@ -97,10 +108,10 @@ export type GetVolumeReturnType = {
  */
 export async function getVolume(
   context: ReadContext,
-  { days = 30, turnoverLimit = 50 }: GetVolumeParameters = {},
+  parameters: GetVolumeParameters = {},
 ): Promise<GetVolumeReturnType> {
-  checkInteger("days", days, 1, 365);
-  checkInteger("turnoverLimit", turnoverLimit, 1, 1000);
+  const days = checkParameter("days", VOLUME_PARAMETERS.days, parameters.days);
+  const turnoverLimit = checkParameter("turnoverLimit", VOLUME_PARAMETERS.turnoverLimit, parameters.turnoverLimit);
   const { db, freshnessWindowS, now } = context;
   const at = now();
   const today = utcDay(at);

@@ -1,7 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { expect } from "chai";
 import type { FastifyInstance } from "fastify";
 import { verifyAttestation } from "../../src/lib/verifyAttestation";
@@ -18,7 +17,6 @@ import {
   openMcpStore,
   textOf,
 } from "./helpers/fixture";
-import { shapeMismatches, shapeOf } from "./helpers/schemaShape";
 
 /** A test title's short rendering of a value. */
 const short = (value: unknown) => {
@@ -46,8 +44,8 @@ describe("MCP server over an in-memory transport (the SDK's Client, real SQLite)
   function expectSchemas(tool: ToolName, body: unknown): void {
     const declared = ajv.getValidator(tools.get(tool)!.outputSchema as object)(body);
     expect(declared.errorMessage, `${tool}: its declared output schema`).to.equal(undefined);
-    const rest = [...TypeCompiler.Compile(REST_SCHEMAS[tool]).Errors(body)].slice(0, 3).map((e) => e.path);
-    expect(rest, `${tool}: its route's response schema`).to.deep.equal([]);
+    const rest = ajv.getValidator(REST_SCHEMAS[tool])(body);
+    expect(rest.errorMessage, `${tool}: its route's response schema`).to.equal(undefined);
   }
 
   before(async function () {
@@ -81,11 +79,19 @@ describe("MCP server over an in-memory transport (the SDK's Client, real SQLite)
       }
     });
 
-    it("declares each output schema with the members of its route's response schema", function () {
+    it("declares as each output schema its route's response schema: one declaration, described as that route's JSON", function () {
       for (const name of TOOL_NAMES) {
-        const declared = shapeOf(tools.get(name)!.outputSchema as Record<string, unknown>);
-        const rest = shapeOf(JSON.parse(JSON.stringify(REST_SCHEMAS[name])));
-        expect(shapeMismatches(declared, rest), name).to.deep.equal([]);
+        // zod's `propertyNames: {type: "string"}` of a record is left out of the REST schema (not in OpenAPI 3.0).
+        const outputSchema = JSON.stringify(tools.get(name)!.outputSchema, (k, v) =>
+          k === "propertyNames" ? undefined : v,
+        );
+        const declared = JSON.parse(outputSchema) as Record<string, unknown>;
+        expect(declared.description, name).to.match(/^The same JSON as (GET|POST) \/api\/v1\/\S+ answers\.$/);
+        const rest = JSON.parse(JSON.stringify(REST_SCHEMAS[name])) as Record<string, unknown>;
+        // Only the envelope differs: the SDK's $schema and the tool's description; the OpenAPI document's title.
+        for (const key of ["$schema", "description"]) delete declared[key];
+        delete rest.title;
+        expect(declared, name).to.deep.equal(rest);
       }
     });
 

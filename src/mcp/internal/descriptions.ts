@@ -1,3 +1,5 @@
+import type * as z from "zod/v4";
+
 /** Sentences every tool description that needs them shares, so a model reads the same rule the same way. */
 
 /** The freshness rule, with the window this server runs on. */
@@ -15,3 +17,7 @@ export const UNITS = "Amounts are USD; times are Unix seconds; days are UTC days
 
 /** Read-only, closed-world tools: they read this service's store and nothing else. */
 export const READ_ONLY = { readOnlyHint: true, openWorldHint: false, idempotentHint: true, destructiveHint: false };
+
+/** A tool's output schema: the shape its REST route answers (`src/read/schemas`), described as that route's JSON. */
+export const sameJsonAs = <T extends z.ZodType>(schema: T, route: string): T =>
+  schema.describe(`The same JSON as ${route} answers.`);

@@ -2,11 +2,11 @@ import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server
 import { MAX_COMPARED_POOLS } from "../../errors/market";
 import { comparePools } from "../../read/comparePools";
 import { splitList } from "../../read/splitList";
+import { CompareSchema } from "../../read/schemas/compare";
 import type { McpDeps } from "../deps";
 import { answer } from "../internal/answer";
-import { READ_ONLY, UNITS, freshnessRule } from "../internal/descriptions";
+import { READ_ONLY, UNITS, freshnessRule, sameJsonAs } from "../internal/descriptions";
 import { listInput, toList } from "../internal/inputs";
-import { CompareOutputSchema } from "../schemas/compare";
 
 /** `compare_pools`: 1–4 pools side by side, and which holds the largest fresh value (`GET /api/v1/compare`). */
 export function registerComparePoolsTool(server: McpServer, deps: McpDeps): RegisteredTool {
@@ -28,7 +28,7 @@ export function registerComparePoolsTool(server: McpServer, deps: McpDeps): Regi
           maxItems: MAX_COMPARED_POOLS,
         }),
       },
-      outputSchema: CompareOutputSchema,
+      outputSchema: sameJsonAs(CompareSchema, "GET /api/v1/compare"),
       annotations: { title: "Compare pools", ...READ_ONLY },
     },
     async ({ pools }) =>

@@ -1,11 +1,11 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { getActivity } from "../../read/getActivity";
+import { ACTIVITY_PARAMETERS, getActivity } from "../../read/getActivity";
 import { splitList } from "../../read/splitList";
+import { ActivitySchema } from "../../read/schemas/activity";
 import type { McpDeps } from "../deps";
 import { answer } from "../internal/answer";
-import { READ_ONLY } from "../internal/descriptions";
+import { READ_ONLY, sameJsonAs } from "../internal/descriptions";
 import { integerInput, listInput, stringInput, toInteger, toList, toText } from "../internal/inputs";
-import { ActivityOutputSchema } from "../schemas/activity";
 
 /** `get_activity`: a page of the activity log, newest first (`GET /api/v1/activity`). */
 export function registerGetActivityTool(server: McpServer, deps: McpDeps): RegisteredTool {
@@ -21,7 +21,7 @@ export function registerGetActivityTool(server: McpServer, deps: McpDeps): Regis
         "hand out), INVALID_PARAMETER. The same JSON as GET /api/v1/activity.",
       ].join(" "),
       inputSchema: {
-        limit: integerInput({ description: "events per page", minimum: 1, maximum: 200, default: 50 }),
+        limit: integerInput(ACTIVITY_PARAMETERS.limit),
         cursor: stringInput("the `next` of the previous page, unchanged; omit for the newest page", {
           maxLength: 100,
         }).optional(),
@@ -29,7 +29,7 @@ export function registerGetActivityTool(server: McpServer, deps: McpDeps): Regis
           maxItems: 20,
         }).optional(),
       },
-      outputSchema: ActivityOutputSchema,
+      outputSchema: sameJsonAs(ActivitySchema, "GET /api/v1/activity"),
       annotations: { title: "Activity feed", ...READ_ONLY },
     },
     async ({ limit, cursor, kind }) =>

@@ -1,10 +1,10 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { getPoolAttestation } from "../../read/getPoolAttestation";
+import { AttestationSchema } from "../../read/schemas/attestation";
 import type { McpDeps } from "../deps";
 import { answer } from "../internal/answer";
-import { PIN_ATTESTER, READ_ONLY, UNITS } from "../internal/descriptions";
+import { PIN_ATTESTER, READ_ONLY, UNITS, sameJsonAs } from "../internal/descriptions";
 import { stringInput, toText } from "../internal/inputs";
-import { AttestationOutputSchema } from "../schemas/attestation";
 
 /** `get_attestation`: a pool's latest pre-signed attestation, exactly as `GET /api/v1/pool/{pool}` serves it. */
 export function registerGetAttestationTool(server: McpServer, deps: McpDeps): RegisteredTool {
@@ -30,7 +30,7 @@ export function registerGetAttestationTool(server: McpServer, deps: McpDeps): Re
           { maxLength: 500 },
         ),
       },
-      outputSchema: AttestationOutputSchema,
+      outputSchema: sameJsonAs(AttestationSchema, "GET /api/v1/pool/{pool}"),
       annotations: { title: "Get a pool's signed attestation", ...READ_ONLY },
     },
     async ({ pool }) =>

@@ -1,8 +1,8 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { AttesterSchema } from "../../read/schemas/attester";
 import type { McpDeps } from "../deps";
 import { answer } from "../internal/answer";
-import { PIN_ATTESTER, READ_ONLY } from "../internal/descriptions";
-import { AttesterOutputSchema } from "../schemas/attester";
+import { PIN_ATTESTER, READ_ONLY, sameJsonAs } from "../internal/descriptions";
 
 /** `get_attester`: the expected signer, and the registry if any (`GET /api/v1/attester`). */
 export function registerGetAttesterTool(server: McpServer, deps: McpDeps): RegisteredTool {
@@ -17,7 +17,7 @@ export function registerGetAttesterTool(server: McpServer, deps: McpDeps): Regis
         "service is weaker than having it from the operator beforehand: record it once and compare it on later calls.",
         "The same JSON as GET /api/v1/attester.",
       ].join(" "),
-      outputSchema: AttesterOutputSchema,
+      outputSchema: sameJsonAs(AttesterSchema, "GET /api/v1/attester"),
       annotations: { title: "Get the attester", ...READ_ONLY },
     },
     async () => answer("get_attester", deps, () => deps.attester),

@@ -1,9 +1,9 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { getLaunchPosition } from "../../read/getLaunchPosition";
+import { LaunchSchema } from "../../read/schemas/launch";
 import type { McpDeps } from "../deps";
 import { answer } from "../internal/answer";
-import { READ_ONLY } from "../internal/descriptions";
-import { LaunchOutputSchema } from "../schemas/launch";
+import { READ_ONLY, sameJsonAs } from "../internal/descriptions";
 
 /** `get_launch`: the lending market's launch gates and the one holding (`GET /api/v1/launch`). */
 export function registerGetLaunchTool(server: McpServer, deps: McpDeps): RegisteredTool {
@@ -18,7 +18,7 @@ export function registerGetLaunchTool(server: McpServer, deps: McpDeps): Registe
         "It says what holds the launch, never when: the payload carries no date.",
         "The same JSON as GET /api/v1/launch.",
       ].join(" "),
-      outputSchema: LaunchOutputSchema,
+      outputSchema: sameJsonAs(LaunchSchema, "GET /api/v1/launch"),
       annotations: { title: "Launch position", ...READ_ONLY },
     },
     async () => answer("get_launch", deps, () => getLaunchPosition(deps.readContext)),

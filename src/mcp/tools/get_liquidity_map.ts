@@ -1,10 +1,10 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { LIQUIDITY_MAP_DEFAULT_LIMIT, LIQUIDITY_MAP_MAX_LIMIT, getLiquidityMap } from "../../read/getLiquidityMap";
+import { LIQUIDITY_MAP_PARAMETERS, getLiquidityMap } from "../../read/getLiquidityMap";
+import { LiquidityMapSchema } from "../../read/schemas/liquidityMap";
 import type { McpDeps } from "../deps";
 import { answer } from "../internal/answer";
-import { READ_ONLY, UNITS, freshnessRule } from "../internal/descriptions";
+import { READ_ONLY, UNITS, freshnessRule, sameJsonAs } from "../internal/descriptions";
 import { integerInput, toInteger } from "../internal/inputs";
-import { LiquidityMapOutputSchema } from "../schemas/liquidityMap";
 
 /** `get_liquidity_map`: depth by chain, four dimensions per pool, the campaign expiry calendar. */
 export function registerGetLiquidityMapTool(server: McpServer, deps: McpDeps): RegisteredTool {
@@ -23,16 +23,11 @@ export function registerGetLiquidityMapTool(server: McpServer, deps: McpDeps): R
         "The same JSON as GET /api/v1/liquidity-map.",
       ].join(" "),
       inputSchema: {
-        chainId: integerInput({ description: "only this chain", minimum: 1 }),
-        limit: integerInput({
-          description: "pools listed per chain, by id",
-          minimum: 1,
-          maximum: LIQUIDITY_MAP_MAX_LIMIT,
-          default: LIQUIDITY_MAP_DEFAULT_LIMIT,
-        }),
-        offset: integerInput({ description: "pools skipped per chain before listing", minimum: 0, default: 0 }),
+        chainId: integerInput(LIQUIDITY_MAP_PARAMETERS.chainId),
+        limit: integerInput(LIQUIDITY_MAP_PARAMETERS.limit),
+        offset: integerInput(LIQUIDITY_MAP_PARAMETERS.offset),
       },
-      outputSchema: LiquidityMapOutputSchema,
+      outputSchema: sameJsonAs(LiquidityMapSchema, "GET /api/v1/liquidity-map"),
       annotations: { title: "Liquidity map", ...READ_ONLY },
     },
     async ({ chainId, limit, offset }) =>

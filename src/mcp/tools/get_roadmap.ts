@@ -1,9 +1,9 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { getRoadmap } from "../../read/getRoadmap";
+import { RoadmapSchema } from "../../read/schemas/roadmap";
 import type { McpDeps } from "../deps";
 import { answer } from "../internal/answer";
-import { READ_ONLY } from "../internal/descriptions";
-import { RoadmapOutputSchema } from "../schemas/roadmap";
+import { READ_ONLY, sameJsonAs } from "../internal/descriptions";
 
 /** `get_roadmap`: the roadmap with counts computed from the store (`GET /api/v1/roadmap`). */
 export function registerGetRoadmapTool(server: McpServer, deps: McpDeps): RegisteredTool {
@@ -16,7 +16,7 @@ export function registerGetRoadmapTool(server: McpServer, deps: McpDeps): Regist
         "request time (for example pools tracked, attestations issued); a count is null when the store cannot tell,",
         "never a made-up zero. The same JSON as GET /api/v1/roadmap.",
       ].join(" "),
-      outputSchema: RoadmapOutputSchema,
+      outputSchema: sameJsonAs(RoadmapSchema, "GET /api/v1/roadmap"),
       annotations: { title: "Roadmap", ...READ_ONLY },
     },
     async () => answer("get_roadmap", deps, () => getRoadmap(deps.readContext)),

@@ -1,10 +1,10 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { getVolume } from "../../read/getVolume";
+import { VOLUME_PARAMETERS, getVolume } from "../../read/getVolume";
+import { VolumeSchema } from "../../read/schemas/volume";
 import type { McpDeps } from "../deps";
 import { answer } from "../internal/answer";
-import { READ_ONLY, UNITS, freshnessRule } from "../internal/descriptions";
+import { READ_ONLY, UNITS, freshnessRule, sameJsonAs } from "../internal/descriptions";
 import { integerInput, toInteger } from "../internal/inputs";
-import { VolumeOutputSchema } from "../schemas/volume";
 
 /** `get_volume`: swap volume by day, venue × day, chain, venue and turnover (`GET /api/v1/volume`). */
 export function registerGetVolumeTool(server: McpServer, deps: McpDeps): RegisteredTool {
@@ -22,20 +22,10 @@ export function registerGetVolumeTool(server: McpServer, deps: McpDeps): Registe
         "(byTurnoverTotal says of how many). Errors: INVALID_PARAMETER. The same JSON as GET /api/v1/volume.",
       ].join(" "),
       inputSchema: {
-        days: integerInput({
-          description: "complete UTC days in the window, ending yesterday",
-          minimum: 1,
-          maximum: 365,
-          default: 30,
-        }),
-        turnoverLimit: integerInput({
-          description: "how many pools byTurnover lists, highest turnover first",
-          minimum: 1,
-          maximum: 1000,
-          default: 50,
-        }),
+        days: integerInput(VOLUME_PARAMETERS.days),
+        turnoverLimit: integerInput(VOLUME_PARAMETERS.turnoverLimit),
       },
-      outputSchema: VolumeOutputSchema,
+      outputSchema: sameJsonAs(VolumeSchema, "GET /api/v1/volume"),
       annotations: { title: "Swap volume", ...READ_ONLY },
     },
     async ({ days, turnoverLimit }) =>

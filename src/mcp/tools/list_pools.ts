@@ -1,9 +1,9 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { listPools } from "../../read/listPools";
+import { PoolsSchema } from "../../read/schemas/pools";
 import type { McpDeps } from "../deps";
 import { answer } from "../internal/answer";
-import { READ_ONLY, UNITS, freshnessRule } from "../internal/descriptions";
-import { PoolsOutputSchema } from "../schemas/pools";
+import { READ_ONLY, UNITS, freshnessRule, sameJsonAs } from "../internal/descriptions";
 
 /** `list_pools`: every tracked pool with its depth and stale flag (`GET /api/v1/pools`). */
 export function registerListPoolsTool(server: McpServer, deps: McpDeps): RegisteredTool {
@@ -18,7 +18,7 @@ export function registerListPoolsTool(server: McpServer, deps: McpDeps): Registe
         `compare_pools. ${UNITS} ${freshnessRule(deps.readContext.freshnessWindowS)}`,
         "The same JSON as GET /api/v1/pools.",
       ].join(" "),
-      outputSchema: PoolsOutputSchema,
+      outputSchema: sameJsonAs(PoolsSchema, "GET /api/v1/pools"),
       annotations: { title: "List tracked pools", ...READ_ONLY },
     },
     async () => answer("list_pools", deps, () => listPools(deps.readContext)),

@@ -1,10 +1,10 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { parseAttestationText } from "../../read/parseAttestationText";
 import { verifyAgainstAttester } from "../../read/verifyAgainstAttester";
+import { VerifySchema } from "../../read/schemas/verify";
 import type { McpDeps } from "../deps";
 import { answer } from "../internal/answer";
-import { PIN_ATTESTER, READ_ONLY } from "../internal/descriptions";
-import { VerifyOutputSchema } from "../schemas/verify";
+import { PIN_ATTESTER, READ_ONLY, sameJsonAs } from "../internal/descriptions";
 import * as z from "zod/v4";
 
 /** `verify_attestation`: checks an attestation against the service's attester (`POST /api/v1/verify`). */
@@ -31,7 +31,7 @@ export function registerVerifyAttestationTool(server: McpServer, deps: McpDeps):
           type: ["object", "string"],
         }),
       },
-      outputSchema: VerifyOutputSchema,
+      outputSchema: sameJsonAs(VerifySchema, "POST /api/v1/verify"),
       annotations: { title: "Verify an attestation", ...READ_ONLY },
     },
     async ({ attestation }) =>

@@ -1,31 +1,16 @@
 import { Type } from "@sinclair/typebox";
-import { uint } from "./common";
-import { closed, nullable } from "./market";
+import { ACTIVITY_PARAMETERS } from "../../read/getActivity";
+import { ActivitySchema } from "../../read/schemas/activity";
+import { fromZod } from "./fromZod";
 
 /** `GET /api/v1/activity` query. */
 export const ActivityQuerySchema = Type.Object({
-  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+  limit: Type.Integer(ACTIVITY_PARAMETERS.limit),
   cursor: Type.Optional(Type.String({ maxLength: 100, description: "the `next` of the previous page, unchanged" })),
   kind: Type.Optional(
     Type.String({ maxLength: 1000, description: "only these kinds, comma-separated (e.g. pool.stale,pool.fresh)" }),
   ),
 });
 
-/** `GET /api/v1/activity`. */
-export const ActivityResponseSchema = closed(
-  {
-    events: Type.Array(
-      closed({
-        id: uint("grows with every event"),
-        kind: Type.String(),
-        at: uint("Unix seconds"),
-        poolId: nullable(Type.String(), "eip155:<chainId>:<address>, or null"),
-        summary: Type.String(),
-        data: Type.Record(Type.String(), Type.Unknown()),
-      }),
-      { description: "newest first" },
-    ),
-    next: nullable(Type.String(), "cursor of the next (older) page; null at the oldest event"),
-  },
-  { title: "Activity" },
-);
+/** `GET /api/v1/activity` answer: its one declaration, `src/read/schemas/activity.ts`, as JSON Schema. */
+export const ActivityResponseSchema = fromZod(ActivitySchema, { title: "Activity" });

@@ -1,9 +1,5 @@
-import { Type } from "@sinclair/typebox";
-import { uint } from "./common";
+import { AttesterSchema } from "../../read/schemas/attester";
+import { fromZod } from "./fromZod";
 
-/** `GET /api/v1/attester`. */
-export const AttesterResponseSchema = Type.Object({
-  attester: Type.String({ description: "the expected signer of every attestation (EIP-55)" }),
-  scheme: Type.Literal("eip191-v1"),
-  registry: Type.Union([Type.Object({ chainId: uint("chain of the registry"), address: Type.String() }), Type.Null()]),
-});
+/** `GET /api/v1/attester` answer: its one declaration, `src/read/schemas/attester.ts`, as JSON Schema. */
+export const AttesterResponseSchema = fromZod(AttesterSchema);

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { uint } from "./common";
-import { PoolDimensionsSchema, StaleEntrySchema, closed, poolId } from "./market";
+import { CompareSchema } from "../../read/schemas/compare";
+import { fromZod } from "./fromZod";
 
 /** `GET /api/v1/compare?pools=a,b,…` query. */
 export const CompareQuerySchema = Type.Object({
@@ -11,19 +11,5 @@ export const CompareQuerySchema = Type.Object({
   }),
 });
 
-const ids = Type.Array(poolId());
-
-/** `GET /api/v1/compare`. */
-export const CompareResponseSchema = closed(
-  {
-    asOf: uint("Unix seconds"),
-    freshnessWindowS: uint("seconds"),
-    pools: Type.Array(PoolDimensionsSchema, { description: "in the order asked" }),
-    largest: closed(
-      { depthUsd: ids, volume24hUsd: ids, yieldPct: ids, exitabilityUsd: ids },
-      { description: "per field, the pool(s) with the largest fresh value (ties list all; [] when none is fresh)" },
-    ),
-    stale: Type.Array(StaleEntrySchema),
-  },
-  { title: "Comparison" },
-);
+/** `GET /api/v1/compare` answer: its one declaration, `src/read/schemas/compare.ts`, as JSON Schema. */
+export const CompareResponseSchema = fromZod(CompareSchema, { title: "Comparison" });

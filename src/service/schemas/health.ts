@@ -1,17 +1,5 @@
-import { Type } from "@sinclair/typebox";
-import { uint } from "./common";
+import { HealthSchema } from "../../read/schemas/health";
+import { fromZod } from "./fromZod";
 
-/** `GET /api/v1/health`. */
-export const HealthResponseSchema = Type.Object({
-  status: Type.Literal("ok"),
-  pools: Type.Integer(),
-  attestations: Type.Integer(),
-  lastIngest: Type.Union([
-    Type.Object({
-      startedAt: uint("Unix seconds"),
-      finishedAt: Type.Union([uint("Unix seconds"), Type.Null()]),
-      status: Type.String(),
-    }),
-    Type.Null(),
-  ]),
-});
+/** `GET /api/v1/health` answer: its one declaration, `src/read/schemas/health.ts`, as JSON Schema. */
+export const HealthResponseSchema = fromZod(HealthSchema);

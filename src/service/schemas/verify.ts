@@ -1,4 +1,6 @@
 import { Type } from "@sinclair/typebox";
+import { VerifySchema } from "../../read/schemas/verify";
+import { fromZod } from "./fromZod";
 import { integerInput } from "./common";
 
 /** `POST /api/v1/verify` body: the attestation exactly as `GET /api/v1/pool/{pool}` returned it. */
@@ -17,10 +19,5 @@ export const VerifyBodySchema = Type.Object(
   { additionalProperties: true },
 );
 
-/** `POST /api/v1/verify` answer. */
-export const VerifyResponseSchema = Type.Object({
-  valid: Type.Boolean({ description: "the signature recovers to the service's attester" }),
-  attester: Type.Union([Type.String(), Type.Null()], { description: "the recovered address (null if unrecoverable)" }),
-  expired: Type.Boolean({ description: "expiry <= now; independent of valid" }),
-  canonical: Type.String({ description: "the canonical message that was checked" }),
-});
+/** `POST /api/v1/verify` answer: its one declaration, `src/read/schemas/verify.ts`, as JSON Schema. */
+export const VerifyResponseSchema = fromZod(VerifySchema);

@@ -1,11 +1,12 @@
 import * as z from "zod/v4";
-import type { PoolDimensions, StaleEntry } from "../../read/internal/poolDimensions";
+import type { PoolDimensions, StaleEntry } from "../internal/poolDimensions";
 
 /**
- * Output-schema parts shared by the tools: the JSON Schema every tool declares (`tools/list`), written in zod because
- * the SDK's `registerTool` takes zod. Each tool's schema describes exactly the body of its REST route (the same
- * reader's result); `satisfies z.ZodType<…ReturnType>` makes the compiler check it against the reader's type, and
- * test/mcp checks it against the route's TypeBox schema.
+ * The response shapes of the read resources, declared once, in zod, one file per resource: the REST route answers
+ * the JSON Schema derived from a shape (`src/service/schemas/fromZod.ts`: its response schema, hence the OpenAPI
+ * document) and the MCP tool declares the same shape as its output schema (the SDK's `registerTool` takes zod; it
+ * derives `tools/list` the same way). Each shape describes exactly its reader's result: `satisfies
+ * z.ZodType<…ReturnType>` makes the compiler check it. This file holds the parts the shapes share.
  */
 
 /** `T` as JSON sees it: viem's `0x${string}` addresses are plain strings (for `satisfies z.ZodType<Json<T>>`). */
@@ -33,9 +34,6 @@ export const utcDate = (description = "UTC day, YYYY-MM-DD") =>
 
 /** A pool's qualified id. */
 export const poolId = (description = "eip155:<chainId>:<address>") => z.string().describe(description);
-
-/** The REST route a tool mirrors, for the schema's description. */
-export const sameAs = (route: string) => `The same JSON as ${route} answers.`;
 
 /** A value held out of a total because it is stale, published beside it with its age. */
 export const StaleEntrySchema = z.strictObject({

@@ -1,0 +1,46 @@
+import * as z from "zod/v4";
+import type { GetLiquidityMapReturnType } from "../getLiquidityMap";
+import { PoolDimensionsSchema, StaleEntrySchema, nullable, poolId, uint, utcDate } from "./common";
+
+/** `get_liquidity_map` (`GET /api/v1/liquidity-map`). */
+export const LiquidityMapSchema = z.strictObject({
+  asOf: uint("Unix seconds"),
+  freshnessWindowS: uint("seconds"),
+  chains: z
+    .array(
+      z.strictObject({
+        chainId: uint("chain id"),
+        totalDepthUsd: nullable(z.number(), "USD: sum of the chain's fresh depths; null when none is fresh"),
+        depthPools: uint("pools whose fresh depth is in the total"),
+        poolsTotal: uint("pools the chain tracks; `pools` lists `limit` of them from `offset`, by id"),
+        pools: z.array(PoolDimensionsSchema).describe("by id"),
+        stale: z.array(StaleEntrySchema).describe("the chain's stale depths, held out of the total"),
+      }),
+    )
+    .describe("by chain id"),
+  expiryCalendar: z
+    .array(
+      z.strictObject({
+        date: utcDate("UTC day the pools' last known campaign ends"),
+        depthUsd: nullable(z.number(), "USD: sum of the fresh depths below, each pool once; null when none is fresh"),
+        pools: z.array(
+          z.strictObject({
+            id: poolId(),
+            depthUsd: z.number().nullable(),
+            stale: z.boolean().describe("the depth is stale: held out of the date's sum"),
+            campaigns: z.array(
+              z.strictObject({
+                id: z.string(),
+                name: z.string().nullable(),
+                status: z.string().nullable(),
+                startsAt: uint("Unix seconds").nullable(),
+                endsAt: uint("Unix seconds").nullable(),
+              }),
+            ),
+          }),
+        ),
+      }),
+    )
+    .describe("by date, oldest first; each pool appears once"),
+  stale: z.array(StaleEntrySchema).describe("every stale value of the payload"),
+}) satisfies z.ZodType<GetLiquidityMapReturnType>;

@@ -1,0 +1,30 @@
+import * as z from "zod/v4";
+import type { ListPoolsReturnType } from "../listPools";
+import { uint } from "./common";
+
+const PoolRowSchema = z.strictObject({
+  id: z.string().describe("eip155:<chainId>:<address>: pass it to get_attestation or compare_pools"),
+  chainId: uint("chain id"),
+  address: z.string().describe("lower case"),
+  symbol: z.string(),
+  protocol: z.string().describe("the venue"),
+  kind: z.enum(["amm", "lending"]),
+  depthUsd: z.number().nullable().describe("USD; null when never observed"),
+  observedAt: uint("Unix seconds of the depth observation").nullable(),
+  stale: z.boolean().describe("older than the freshness window (or never observed): held out of totals"),
+});
+
+/** `list_pools` (`GET /api/v1/pools`). */
+export const PoolsSchema = z.strictObject({
+  pools: z.array(PoolRowSchema).describe("by chain, then address"),
+  total: z.strictObject({
+    depthUsd: z.number().describe("USD, summed over fresh pools only"),
+    pools: z.int().describe("fresh pools counted"),
+  }),
+  heldOut: z.strictObject({
+    depthUsd: z.number().describe("USD: the stale depths held out of the total, published beside it"),
+    pools: z.array(z.string()).describe("ids of stale pools"),
+  }),
+  freshnessWindowS: uint("seconds"),
+  asOf: uint("Unix seconds"),
+}) satisfies z.ZodType<ListPoolsReturnType>;
