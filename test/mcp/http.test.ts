@@ -7,8 +7,8 @@ import type { FastifyInstance } from "fastify";
 import { verifyAttestation } from "../../src/lib/verifyAttestation";
 import type { Store } from "../../src/storage/openStore";
 import { TEST_ATTESTER } from "../helpers/service/app";
-import { GET_CASES, TOOL_NAMES, WETH } from "./helpers/cases";
-import { buildMcpApp, expectSuccess, expectToolError, openMcpStore } from "./helpers/fixture";
+import { GET_CASES, TOOL_NAMES, WETH } from "../helpers/mcp/cases";
+import { buildMcpApp, expectSuccess, expectToolError, openMcpStore } from "../helpers/mcp/fixture";
 
 /** A JSON-RPC `initialize` request, as a client's first POST. */
 const INITIALIZE = JSON.stringify({

@@ -7,7 +7,7 @@ import { verifyAttestation } from "../../src/lib/verifyAttestation";
 import { RESOURCE_URIS } from "../../src/mcp/resources";
 import type { Store } from "../../src/storage/openStore";
 import { TEST_ATTESTER, TEST_REGISTRY } from "../helpers/service/app";
-import { ERROR_CASES, GET_CASES, REST_SCHEMAS, TOOL_NAMES, WETH, type ToolName } from "./helpers/cases";
+import { ERROR_CASES, GET_CASES, REST_SCHEMAS, TOOL_NAMES, WETH, type ToolName } from "../helpers/mcp/cases";
 import {
   buildMcpApp,
   connectInMemory,
@@ -16,7 +16,7 @@ import {
   expectToolError,
   openMcpStore,
   textOf,
-} from "./helpers/fixture";
+} from "../helpers/mcp/fixture";
 
 /** A test title's short rendering of a value. */
 const short = (value: unknown) => {

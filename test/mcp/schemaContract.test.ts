@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { expect } from "chai";
 import type { FastifyInstance } from "fastify";
 import type { Store } from "../../src/storage/openStore";
-import { buildMcpApp, connectInMemory, depsOf, openMcpStore } from "./helpers/fixture";
+import { buildMcpApp, connectInMemory, depsOf, openMcpStore } from "../helpers/mcp/fixture";
 
 /**
  * The contract clients rely on, pinned: for every operation of the OpenAPI document (`GET /api/v1/openapi.json`) and

@@ -14,8 +14,8 @@ import { verifyAttestation } from "../../src/lib/verifyAttestation";
 import { DEV_KEY_FILE } from "../../src/main/attesterKey";
 import type { Store } from "../../src/storage/openStore";
 import { TEST_ATTESTER, TEST_REGISTRY } from "../helpers/service/app";
-import { GET_CASES, TOOL_NAMES, WETH } from "./helpers/cases";
-import { buildMcpApp, expectSuccess, expectToolError, openMcpStore } from "./helpers/fixture";
+import { GET_CASES, TOOL_NAMES, WETH } from "../helpers/mcp/cases";
+import { buildMcpApp, expectSuccess, expectToolError, openMcpStore } from "../helpers/mcp/fixture";
 
 const ROOT = resolve(__dirname, "..", "..");
 const BIN = join(ROOT, "bin", "attest.js");

@@ -2,8 +2,8 @@ import { expect } from "chai";
 import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { NAV_PAGES, READ_SURFACES, TOOL_NAMES } from "../../src/read/surfaces";
-import { connectInMemory, depsOf } from "../mcp/helpers/fixture";
-import { getPage, signInCookie, useWebApp, WALLET } from "../web/helpers/webApp";
+import { connectInMemory, depsOf } from "../helpers/mcp/fixture";
+import { getPage, signInCookie, useWebApp, WALLET } from "../helpers/web/webApp";
 
 const root = resolve(__dirname, "..", "..");
 

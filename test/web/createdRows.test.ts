@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { INJECT_ORIGIN, getPage, signInCookie, useWebApp } from "./helpers/webApp";
+import { INJECT_ORIGIN, getPage, signInCookie, useWebApp } from "../helpers/web/webApp";
 
 /** The rows of the page's table, as the server renders them. */
 function rows(page: string): string[] {

@@ -5,8 +5,8 @@ import { DAPP_BUILD_DIR } from "../../src/web/assets";
 import { buildDappBundle } from "../../src/web/bundle";
 import { IDS } from "../helpers/read/seedMarket";
 import { openTempStore } from "../helpers/service/app";
-import { launchChromium, openTab, screenshot, type Tab } from "./helpers/browser";
-import { buildWebApp, seedWeb, WALLET } from "./helpers/webApp";
+import { launchChromium, openTab, screenshot, type Tab } from "../helpers/web/browser";
+import { buildWebApp, seedWeb, WALLET } from "../helpers/web/webApp";
 
 /**
  * The dapp end to end in Debian's Chromium (playwright-core, no browser download) against the real app on a real

@@ -2,9 +2,9 @@ import { expect } from "chai";
 import { READ_SURFACES } from "../../src/read/surfaces";
 import { PAGE_CSP } from "../../src/web/headers";
 import { formatUsd } from "../../src/web/format";
-import { IDS } from "../read/helpers/seedMarket";
-import { TEST_ATTESTER } from "../service/helper";
-import { getPage, HOSTILE, INJECT_ORIGIN, OTHER_WALLET, signInCookie, useWebApp, WALLET } from "./helpers/webApp";
+import { IDS } from "../helpers/read/seedMarket";
+import { TEST_ATTESTER } from "../helpers/service/app";
+import { getPage, HOSTILE, INJECT_ORIGIN, OTHER_WALLET, signInCookie, useWebApp, WALLET } from "../helpers/web/webApp";
 
 /** A URL with data in the fixture for each page path of the surface table that needs a parameter or a query. */
 const SAMPLE_URLS: Record<string, string> = {

@@ -10,8 +10,8 @@ import { createMcpServer } from "../../../src/mcp/createMcpServer";
 import type { McpDeps } from "../../../src/mcp/deps";
 import { createServer } from "../../../src/service/server";
 import type { Store } from "../../../src/storage/openStore";
-import { MARKET_NOW, seedMarket } from "../../read/helpers/seedMarket";
-import { TEST_ATTESTER, TEST_KEY, TEST_REGISTRY, openTempStore, seed } from "../../service/helper";
+import { MARKET_NOW, seedMarket } from "../read/seedMarket";
+import { TEST_ATTESTER, TEST_KEY, TEST_REGISTRY, openTempStore, seed } from "../service/app";
 
 /** The fixture's clock: the market fixture's (2026-01-15T12:00:00Z, a day in progress). */
 export const MCP_NOW = MARKET_NOW;

@@ -10,8 +10,8 @@ import { RoadmapResponseSchema } from "../../../src/service/schemas/roadmap";
 import { VerifyResponseSchema } from "../../../src/service/schemas/verify";
 import { VolumeResponseSchema } from "../../../src/service/schemas/volume";
 import type { ToolName } from "../../../src/read/surfaces";
-import { IDS, M } from "../../read/helpers/seedMarket";
-import { POOLS } from "../../service/helper";
+import { IDS, M } from "../read/seedMarket";
+import { POOLS } from "../service/app";
 
 /** The tools, in the order `tools/list` gives them: the read surface table's (src/read/surfaces.ts). */
 export { TOOL_NAMES, type ToolName } from "../../../src/read/surfaces";

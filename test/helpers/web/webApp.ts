@@ -6,8 +6,8 @@ import { loadConfig } from "../../../src/config/loadConfig";
 import { createServer } from "../../../src/service/server";
 import { appendActivity } from "../../../src/storage/activity";
 import type { Store } from "../../../src/storage/openStore";
-import { MARKET_NOW, M, seedMarket } from "../../read/helpers/seedMarket";
-import { TEST_ATTESTER, openTempStore } from "../../service/helper";
+import { MARKET_NOW, M, seedMarket } from "../read/seedMarket";
+import { TEST_ATTESTER, openTempStore } from "../service/app";
 
 /** Hardhat's second and third dev keys: the test wallets (never funded anywhere real). */
 export const WALLET = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");
@@ -24,7 +24,7 @@ export const HOSTILE = {
 };
 
 /**
- * The market fixture (test/read/helpers/seedMarket.ts: eight pools with fresh and stale dimensions, Swap-log volume,
+ * The market fixture (test/helpers/read/seedMarket.ts: eight pools with fresh and stale dimensions, Swap-log volume,
  * campaigns, attestations, registry events), plus a pool with a hostile symbol and 60 more activity events so that
  * the activity page has a second page.
  */

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import type { PrivateKeyAccount } from "viem/accounts";
-import { MARKET_NOW } from "../../read/helpers/seedMarket";
+import { MARKET_NOW } from "../read/seedMarket";
 import { installTestWallet, type TestWallet, type TestWalletMode } from "./testWallet";
 
 /** Debian's Chromium (`.ci/run` installs it when missing); playwright-core never downloads a browser. */
