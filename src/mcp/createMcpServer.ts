@@ -1,38 +1,24 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { TOOL_NAMES, type ToolName } from "../read/surfaces";
+import { McpServer, type RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { TOOL_NAMES } from "../read/surfaces";
 import type { McpDeps } from "./deps";
 import { PIN_ATTESTER, freshnessRule } from "./internal/descriptions";
 import { registerResources } from "./resources";
-import { registerComparePoolsTool } from "./tools/compare_pools";
-import { registerGetActivityTool } from "./tools/get_activity";
-import { registerGetAttestationTool } from "./tools/get_attestation";
-import { registerGetAttesterTool } from "./tools/get_attester";
-import { registerGetLaunchTool } from "./tools/get_launch";
-import { registerGetLiquidityMapTool } from "./tools/get_liquidity_map";
-import { registerGetRoadmapTool } from "./tools/get_roadmap";
-import { registerGetVolumeTool } from "./tools/get_volume";
-import { registerListPoolsTool } from "./tools/list_pools";
-import { registerVerifyAttestationTool } from "./tools/verify_attestation";
+
+/** A tool's module: `src/mcp/tools/<tool name>.ts`, which exports `registerTool`. */
+type ToolModule = { registerTool: (server: McpServer, deps: McpDeps) => RegisteredTool };
 
 /**
- * The register function of each tool of the read surface table (`src/read/surfaces.ts`): a tool of the table missing
- * here does not compile, and one registered under another name fails the `tools/list` tests.
+ * The tools of the read surface table (`src/read/surfaces.ts`), in its order (the order `tools/list` gives them), each
+ * loaded from the file named after it, as the service's routes are loaded from their folders: adding a tool is its
+ * file and its table entry. A table tool without its file fails here, at the first server built (and in
+ * `test/service/surfaces.test.ts`).
  */
-const REGISTER: Record<ToolName, (server: McpServer, deps: McpDeps) => unknown> = {
-  list_pools: registerListPoolsTool,
-  get_attestation: registerGetAttestationTool,
-  verify_attestation: registerVerifyAttestationTool,
-  get_attester: registerGetAttesterTool,
-  get_volume: registerGetVolumeTool,
-  get_launch: registerGetLaunchTool,
-  get_activity: registerGetActivityTool,
-  get_liquidity_map: registerGetLiquidityMapTool,
-  get_roadmap: registerGetRoadmapTool,
-  compare_pools: registerComparePoolsTool,
-};
-
-/** The tools, in the order `tools/list` gives them: the table's order. */
-const TOOLS = TOOL_NAMES.map((name) => REGISTER[name]);
+const TOOLS: readonly ToolModule["registerTool"][] = TOOL_NAMES.map((name) => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const tool = require(`./tools/${name}`) as Partial<ToolModule>;
+  if (typeof tool.registerTool !== "function") throw new Error(`src/mcp/tools/${name} does not export registerTool`);
+  return tool.registerTool;
+});
 
 /** The server's name and version in `initialize` (the version of the API it mirrors). */
 export const MCP_SERVER_INFO = {

@@ -9,7 +9,7 @@ import { READ_ONLY, UNITS, freshnessRule, sameJsonAs } from "../internal/descrip
 import { listInput, toList } from "../internal/inputs";
 
 /** `compare_pools`: 1–4 pools side by side, and which holds the largest fresh value (`GET /api/v1/compare`). */
-export function registerComparePoolsTool(server: McpServer, deps: McpDeps): RegisteredTool {
+export function registerTool(server: McpServer, deps: McpDeps): RegisteredTool {
   return server.registerTool(
     "compare_pools",
     {

@@ -8,7 +8,7 @@ import { READ_ONLY, sameJsonAs } from "../internal/descriptions";
 import { integerInput, listInput, stringInput, toInteger, toList, toText } from "../internal/inputs";
 
 /** `get_activity`: a page of the activity log, newest first (`GET /api/v1/activity`). */
-export function registerGetActivityTool(server: McpServer, deps: McpDeps): RegisteredTool {
+export function registerTool(server: McpServer, deps: McpDeps): RegisteredTool {
   return server.registerTool(
     "get_activity",
     {

@@ -7,7 +7,7 @@ import { PIN_ATTESTER, READ_ONLY, UNITS, sameJsonAs } from "../internal/descript
 import { stringInput, toText } from "../internal/inputs";
 
 /** `get_attestation`: a pool's latest pre-signed attestation, exactly as `GET /api/v1/pool/{pool}` serves it. */
-export function registerGetAttestationTool(server: McpServer, deps: McpDeps): RegisteredTool {
+export function registerTool(server: McpServer, deps: McpDeps): RegisteredTool {
   return server.registerTool(
     "get_attestation",
     {

@@ -5,7 +5,7 @@ import { answer } from "../internal/answer";
 import { PIN_ATTESTER, READ_ONLY, sameJsonAs } from "../internal/descriptions";
 
 /** `get_attester`: the expected signer, and the registry if any (`GET /api/v1/attester`). */
-export function registerGetAttesterTool(server: McpServer, deps: McpDeps): RegisteredTool {
+export function registerTool(server: McpServer, deps: McpDeps): RegisteredTool {
   return server.registerTool(
     "get_attester",
     {

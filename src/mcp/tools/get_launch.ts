@@ -6,7 +6,7 @@ import { answer } from "../internal/answer";
 import { READ_ONLY, sameJsonAs } from "../internal/descriptions";
 
 /** `get_launch`: the lending market's launch gates and the one holding (`GET /api/v1/launch`). */
-export function registerGetLaunchTool(server: McpServer, deps: McpDeps): RegisteredTool {
+export function registerTool(server: McpServer, deps: McpDeps): RegisteredTool {
   return server.registerTool(
     "get_launch",
     {

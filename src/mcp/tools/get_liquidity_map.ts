@@ -7,7 +7,7 @@ import { READ_ONLY, UNITS, freshnessRule, sameJsonAs } from "../internal/descrip
 import { integerInput, toInteger } from "../internal/inputs";
 
 /** `get_liquidity_map`: depth by chain, four dimensions per pool, the campaign expiry calendar. */
-export function registerGetLiquidityMapTool(server: McpServer, deps: McpDeps): RegisteredTool {
+export function registerTool(server: McpServer, deps: McpDeps): RegisteredTool {
   return server.registerTool(
     "get_liquidity_map",
     {

@@ -6,7 +6,7 @@ import { answer } from "../internal/answer";
 import { READ_ONLY, sameJsonAs } from "../internal/descriptions";
 
 /** `get_roadmap`: the roadmap with counts computed from the store (`GET /api/v1/roadmap`). */
-export function registerGetRoadmapTool(server: McpServer, deps: McpDeps): RegisteredTool {
+export function registerTool(server: McpServer, deps: McpDeps): RegisteredTool {
   return server.registerTool(
     "get_roadmap",
     {

@@ -7,7 +7,7 @@ import { READ_ONLY, UNITS, freshnessRule, sameJsonAs } from "../internal/descrip
 import { integerInput, toInteger } from "../internal/inputs";
 
 /** `get_volume`: swap volume by day, venue × day, chain, venue and turnover (`GET /api/v1/volume`). */
-export function registerGetVolumeTool(server: McpServer, deps: McpDeps): RegisteredTool {
+export function registerTool(server: McpServer, deps: McpDeps): RegisteredTool {
   return server.registerTool(
     "get_volume",
     {

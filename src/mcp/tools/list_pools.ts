@@ -6,7 +6,7 @@ import { answer } from "../internal/answer";
 import { READ_ONLY, UNITS, freshnessRule, sameJsonAs } from "../internal/descriptions";
 
 /** `list_pools`: every tracked pool with its depth and stale flag (`GET /api/v1/pools`). */
-export function registerListPoolsTool(server: McpServer, deps: McpDeps): RegisteredTool {
+export function registerTool(server: McpServer, deps: McpDeps): RegisteredTool {
   return server.registerTool(
     "list_pools",
     {

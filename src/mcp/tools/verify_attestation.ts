@@ -8,7 +8,7 @@ import { PIN_ATTESTER, READ_ONLY, sameJsonAs } from "../internal/descriptions";
 import * as z from "zod/v4";
 
 /** `verify_attestation`: checks an attestation against the service's attester (`POST /api/v1/verify`). */
-export function registerVerifyAttestationTool(server: McpServer, deps: McpDeps): RegisteredTool {
+export function registerTool(server: McpServer, deps: McpDeps): RegisteredTool {
   return server.registerTool(
     "verify_attestation",
     {
