@@ -9,8 +9,8 @@ import { buildMcpApp, connectInMemory, depsOf, openMcpStore } from "../helpers/m
  * The contract clients rely on, pinned: for every operation of the OpenAPI document (`GET /api/v1/openapi.json`) and
  * every tool of `tools/list`, the member names, the required sets and the JSON types (null included) of each schema,
  * ignoring descriptions, titles, ranges, patterns, closedness and how a union or a constant is spelled. The fixture
- * was recorded before the REST and MCP schemas were derived from one declaration; regenerate it only for a deliberate
- * change of the API: `UPDATE_SCHEMA_CONTRACT=1 npm run test:one -- test/mcp/schemaContract.test.ts`.
+ * was recorded before the REST and MCP schemas were derived from one declaration. An operation or a tool added later
+ * passes (clients do not rely on it yet); regenerate the fixture to pin it, and only for a deliberate change of the API: `UPDATE_SCHEMA_CONTRACT=1 npm run test:one -- test/mcp/schemaContract.test.ts`.
  */
 const FIXTURE = join(__dirname, "..", "fixtures", "schema-contract.json");
 
@@ -130,16 +130,17 @@ describe("the API's schema contract (OpenAPI document and MCP tools/list), pinne
 
   const expected = () => JSON.parse(readFileSync(FIXTURE, "utf8")) as typeof actual;
 
-  it("the OpenAPI document lists the same operations, each with the same parameters and body members", function () {
-    expect(Object.keys(actual.openapi)).to.deep.equal(Object.keys(expected().openapi));
+  // A client relies on what was there: every pinned operation and tool stays, unchanged; new ones may be added.
+  it("the OpenAPI document keeps every pinned operation, each with the same parameters and body members", function () {
+    expect(Object.keys(actual.openapi)).to.include.members(Object.keys(expected().openapi));
     for (const [operation, contract] of Object.entries(expected().openapi)) {
       expect(actual.openapi[operation], operation).to.deep.equal(contract);
     }
     expect(actual.components).to.deep.equal(expected().components);
   });
 
-  it("tools/list declares the same tools, each with the same input and output members", function () {
-    expect(Object.keys(actual.tools)).to.deep.equal(Object.keys(expected().tools));
+  it("tools/list keeps every pinned tool, each with the same input and output members", function () {
+    expect(Object.keys(actual.tools)).to.include.members(Object.keys(expected().tools));
     for (const [tool, contract] of Object.entries(expected().tools)) {
       expect((actual.tools as Record<string, Contract>)[tool], tool).to.deep.equal(contract);
     }
