@@ -4,6 +4,7 @@ import { getLatestAttestation } from "../storage/attestations";
 import { getPool } from "../storage/pools";
 import type { AttestationRow, Pool } from "../storage/schema";
 import type { ReadContext } from "./context";
+import { claimTerms } from "./internal/claimTerms";
 import { explainNoAttestation } from "./internal/explainNoAttestation";
 import { getClaimEvidence, type ClaimEvidence } from "./internal/getClaimEvidence";
 import { resolvePool } from "./resolvePool";
@@ -95,7 +96,7 @@ function toAttestationBody(pool: Pool, row: AttestationRow, evidence: ClaimEvide
       statement: `depth stays at or above floor × depthAtIssuanceUsd for ${Number(signed.horizonDays)} days`,
       floor,
       depthAtIssuanceUsd,
-      thresholdUsd: floor * depthAtIssuanceUsd,
+      thresholdUsd: claimTerms(row).floorUsd,
       model: row.model,
       settlesAt: evidence.windowEnd,
       lowestDepthUsd: evidence.lowestDepthUsd,

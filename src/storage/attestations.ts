@@ -32,6 +32,26 @@ export async function getLatestAttestation(
     .executeTakeFirst();
 }
 
+/**
+ * The pool's attestations whose claim window `[issued_at, issued_at + horizon_days]` overlaps `[from, to)` (Unix
+ * seconds): issued before `to` and settling after `from`. Oldest first.
+ */
+export async function listAttestationsOverlapping(
+  db: Kysely<Database>,
+  parameters: { chainId: number; address: string; from: number; to: number },
+): Promise<AttestationRow[]> {
+  return db
+    .selectFrom("attestations")
+    .selectAll()
+    .where("chain_id", "=", parameters.chainId)
+    .where("address", "=", parameters.address.toLowerCase())
+    .where("issued_at", "<", parameters.to)
+    .where((eb) => eb(eb("issued_at", "+", eb("horizon_days", "*", 86_400)), ">", parameters.from))
+    .orderBy("issued_at")
+    .orderBy("created_at")
+    .execute();
+}
+
 /** How many attestations have been issued. */
 export async function countAttestations(db: Kysely<Database>): Promise<number> {
   const row = await db

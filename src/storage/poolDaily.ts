@@ -112,6 +112,22 @@ export async function getDailyHistory(db: Kysely<Database>, chainId: number, add
     .execute();
 }
 
+/** The pool's rows for the UTC days `[fromDay, toDay]` (`YYYY-MM-DD`, inclusive), oldest day first. */
+export async function getDailyHistoryBetween(
+  db: Kysely<Database>,
+  parameters: { chainId: number; address: string; fromDay: string; toDay: string },
+): Promise<PoolDaily[]> {
+  return db
+    .selectFrom("pool_daily")
+    .selectAll()
+    .where("chain_id", "=", parameters.chainId)
+    .where("address", "=", parameters.address.toLowerCase())
+    .where("day", ">=", parameters.fromDay)
+    .where("day", "<=", parameters.toDay)
+    .orderBy("day")
+    .execute();
+}
+
 /**
  * The pool's daily lows observed inside `[from, to]` (by the time each low was observed), oldest first: the evidence
  * window of a claim.

@@ -1,8 +1,7 @@
 import { getDailyLowsBetween, utcDay } from "../../storage/poolDaily";
 import type { AttestationRow } from "../../storage/schema";
 import type { ReadContext } from "../context";
-
-const DAY_S = 86_400;
+import { claimTerms } from "./claimTerms";
 
 /** The evidence of a claim: its window, and the lowest depth observed inside it so far. */
 export type ClaimEvidence = {
@@ -25,8 +24,7 @@ export type ClaimEvidence = {
  * only: it settles nothing, and no outcome is graded.
  */
 export async function getClaimEvidence({ db, now }: ReadContext, row: AttestationRow): Promise<ClaimEvidence> {
-  const start = Number(row.issued_at);
-  const end = start + Number(row.horizon_days) * DAY_S;
+  const { issuedAt: start, settlesAt: end } = claimTerms(row);
   const lows = await getDailyLowsBetween(db, {
     chainId: Number(row.chain_id),
     address: row.address,

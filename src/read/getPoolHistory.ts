@@ -1,0 +1,94 @@
+import { listAttestationsOverlapping } from "../storage/attestations";
+import { getDailyHistoryBetween, utcDay } from "../storage/poolDaily";
+import type { PoolDaily } from "../storage/schema";
+import type { ReadContext } from "./context";
+import { checkParameter, type IntegerParameter } from "./internal/checkInteger";
+import { claimTerms, type ClaimTerms } from "./internal/claimTerms";
+import { addDays, dayRange, dayStart } from "./internal/utcDays";
+import { resolvePool } from "./resolvePool";
+
+export type GetPoolHistoryParameters = {
+  /** The pool, in any of the three id shapes. */
+  pool: string;
+  /** Complete UTC days listed, ending yesterday: 1–730, default 90. */
+  days?: number;
+};
+
+/** The parameters, declared once: the REST query and the MCP tool take them as written here. */
+export const POOL_HISTORY_PARAMETERS = {
+  days: { description: "complete UTC days listed, ending yesterday", minimum: 1, maximum: 730, default: 90 },
+} as const satisfies Record<"days", IntegerParameter>;
+
+/**
+ * Where a day's low comes from: the service's own on-chain reading (`observed`), or DefiLlama's daily `/chart`
+ * backfilled where the pool had no row for the day (`feed-daily`: the stored row has no block).
+ */
+export type PoolHistorySource = "observed" | "feed-daily";
+
+/** One complete UTC day of the pool. */
+export type PoolHistoryDay = {
+  date: string;
+  /** The day's lowest stored depth in USD; null when nothing was stored for the day. */
+  lowestDepthUsd: number | null;
+  /** `feed-daily` for a backfilled row; `observed` otherwise (a day with nothing stored too). */
+  source: PoolHistorySource;
+};
+
+/** An issued attestation's claim: depth stays at or above `floorUsd` from `issuedAt` until `settlesAt`. */
+export type PoolHistoryAttestation = ClaimTerms;
+
+export type GetPoolHistoryReturnType = {
+  /** The pool's qualified id (CAIP-10). */
+  pool: string;
+  /** Every complete UTC day of the range, oldest first, ending yesterday: `days` of them. */
+  days: PoolHistoryDay[];
+  /** The issued attestations whose claim window overlaps the range, oldest first. */
+  attestations: PoolHistoryAttestation[];
+};
+
+/**
+ * A pool's history: its stored daily lows over the last `days` complete UTC days (ending yesterday), and the claims of
+ * its issued attestations whose window `[issuedAt, settlesAt]` overlaps those days (issued before today, settling
+ * after the first day began), so each claim's floor can be drawn over the lows it covers. A tracked pool without an
+ * attestation still has a history (its `attestations` is empty). Two queries after the pool is resolved, whatever
+ * `days` is.
+ *
+ * @param context the {@link ReadContext}.
+ * @param {@link GetPoolHistoryParameters}
+ * @returns {@link GetPoolHistoryReturnType}
+ * @throws `InvalidParameterError` when `days` is not an integer from 1 to 730; `InvalidPoolIdError`,
+ * `PoolNotFoundError`, `AmbiguousPoolError` (see `resolvePool`).
+ * @example
+ * import { getPoolHistory } from "./read/getPoolHistory";
+ * const { days, attestations } = await getPoolHistory(context, { pool: "eip155:8453:0x67ff…", days: 30 });
+ */
+export async function getPoolHistory(
+  context: ReadContext,
+  parameters: GetPoolHistoryParameters,
+): Promise<GetPoolHistoryReturnType> {
+  const days = checkParameter("days", POOL_HISTORY_PARAMETERS.days, parameters.days);
+  const resolved = await resolvePool(context, { id: parameters.pool });
+  const today = utcDay(context.now());
+  const dates = dayRange(addDays(today, -1), days);
+  const pool = { chainId: resolved.chainId, address: resolved.address };
+  const [rows, attestations] = await Promise.all([
+    getDailyHistoryBetween(context.db, { ...pool, fromDay: dates[0], toDay: dates[dates.length - 1] }),
+    listAttestationsOverlapping(context.db, { ...pool, from: dayStart(dates[0]), to: dayStart(today) }),
+  ]);
+  const byDay = new Map(rows.map((row) => [row.day, row]));
+  return {
+    pool: resolved.id,
+    days: dates.map((date) => historyDay(date, byDay.get(date))),
+    attestations: attestations.map(claimTerms),
+  };
+}
+
+/** A day of the list from its stored row, if any: a row without a block was backfilled from the feed. */
+function historyDay(date: string, row: PoolDaily | undefined): PoolHistoryDay {
+  if (row === undefined) return { date, lowestDepthUsd: null, source: "observed" };
+  return {
+    date,
+    lowestDepthUsd: Number(row.min_depth_usd),
+    source: row.min_block === null ? "feed-daily" : "observed",
+  };
+}

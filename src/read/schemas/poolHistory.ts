@@ -1,0 +1,32 @@
+import * as z from "zod/v4";
+import type { GetPoolHistoryReturnType } from "../getPoolHistory";
+import { nullable, poolId, uint, utcDate } from "./common";
+
+const PoolHistoryDaySchema = z.strictObject({
+  date: utcDate(),
+  lowestDepthUsd: nullable(z.number(), "USD: the day's lowest stored depth; null: nothing stored for the day"),
+  source: z
+    .enum(["observed", "feed-daily"])
+    .describe(
+      "observed: the service's own on-chain reading (also a day with nothing stored); feed-daily: backfilled from DefiLlama's daily /chart where nothing was observed",
+    ),
+});
+
+const PoolHistoryAttestationSchema = z.strictObject({
+  issuedAt: uint("Unix seconds"),
+  horizon: uint("days"),
+  confidence: z.number().min(0).max(1).describe("with two fraction digits"),
+  floorUsd: z.number().describe("USD the claim says the depth stays at or above: floor × depth at issuance"),
+  settlesAt: uint("Unix seconds: issuedAt + horizon days, when the claim's window closes"),
+});
+
+/** `get_pool_history` (`GET /api/v1/pool/{pool}/history`): daily lows, with the issued claims over them. */
+export const PoolHistorySchema = z.strictObject({
+  pool: poolId(),
+  days: z
+    .array(PoolHistoryDaySchema)
+    .describe("every complete UTC day of the range, oldest first, ending yesterday (days of them)"),
+  attestations: z
+    .array(PoolHistoryAttestationSchema)
+    .describe("issued attestations whose window [issuedAt, settlesAt] overlaps the range, oldest first"),
+}) satisfies z.ZodType<GetPoolHistoryReturnType>;
