@@ -28,7 +28,7 @@ export const MCP_SERVER_INFO = {
 };
 
 /**
- * The MCP server: ten read-only tools over the same readers as the REST API (each tool's `structuredContent` is the
+ * The MCP server: eleven read-only tools over the same readers as the REST API (each tool's `structuredContent` is the
  * body of its route), and two read-only resources (the attester, the claim statement). Build one per connection: over
  * stdio one for the process; over Streamable HTTP one per POST (stateless), as the SDK requires.
  *

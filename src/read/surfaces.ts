@@ -33,6 +33,12 @@ export const READ_SURFACES = [
     page: { id: "pools", path: "/app/pools/:pool", nav: null },
   },
   {
+    reader: "read/getPoolHistory",
+    route: { method: "GET", path: "/api/v1/pool/:pool/history" },
+    tool: "get_pool_history",
+    page: null,
+  },
+  {
     reader: "read/verifyAgainstAttester",
     route: { method: "POST", path: "/api/v1/verify" },
     tool: "verify_attestation",

@@ -18,6 +18,9 @@ import {
   textOf,
 } from "../helpers/mcp/fixture";
 
+/** The first error case answering `code`. */
+const byCode = (code: string) => ERROR_CASES.find((errorCase) => errorCase.code === code)!;
+
 /** A test title's short rendering of a value. */
 const short = (value: unknown) => {
   const text = typeof value === "string" ? value : JSON.stringify(value);
@@ -62,7 +65,7 @@ describe("MCP server over an in-memory transport (the SDK's Client, real SQLite)
   });
 
   describe("tools/list", function () {
-    it("lists the ten tools, read-only and closed-world, each with a description, an input and an output schema", function () {
+    it("lists the table's tools, read-only and closed-world, each with a description, an input and an output schema", function () {
       expect([...tools.keys()]).to.deep.equal([...TOOL_NAMES]);
       for (const tool of tools.values()) {
         expect(tool.annotations, tool.name).to.include({ readOnlyHint: true, openWorldHint: false });
@@ -208,11 +211,14 @@ describe("MCP server over an in-memory transport (the SDK's Client, real SQLite)
 
     it("names the candidates of an ambiguous address and the reason a pool has no attestation", async function () {
       const ambiguous = expectToolError(
-        await call("get_attestation", { pool: ERROR_CASES[4].args.pool }),
+        await call("get_attestation", { pool: byCode("AMBIGUOUS_POOL").args.pool }),
         "AMBIGUOUS_POOL",
       );
       expect(ambiguous.candidates).to.have.length(2);
-      const none = expectToolError(await call("get_attestation", { pool: ERROR_CASES[5].args.pool }), "NO_ATTESTATION");
+      const none = expectToolError(
+        await call("get_attestation", { pool: byCode("NO_ATTESTATION").args.pool }),
+        "NO_ATTESTATION",
+      );
       expect(none.reason).to.be.a("string").and.not.equal("");
     });
   });
@@ -227,7 +233,11 @@ describe("MCP server over an in-memory transport (the SDK's Client, real SQLite)
         await broken.db.destroy();
         const reading = TOOL_NAMES.filter((name) => !["get_attester", "verify_attestation"].includes(name));
         for (const name of reading) {
-          const args = name === "get_attestation" ? { pool: WETH } : name === "compare_pools" ? { pools: [WETH] } : {};
+          const args = ["get_attestation", "get_pool_history"].includes(name)
+            ? { pool: WETH }
+            : name === "compare_pools"
+              ? { pools: [WETH] }
+              : {};
           const error = expectToolError(
             (await session.client.callTool({ name, arguments: args })) as CallToolResult,
             "INTERNAL_ERROR",

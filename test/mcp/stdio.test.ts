@@ -93,7 +93,7 @@ describe("MCP over stdio: `npx attest mcp` over the service's store, read-only",
     await cleanup?.();
   });
 
-  it("serves the ten tools to the SDK's Client over a spawned `npx attest mcp`, as the API answers them", async function () {
+  it("serves every tool to the SDK's Client over a spawned `npx attest mcp`, as the API answers them", async function () {
     const files = ["service.sqlite", "service.sqlite-wal"].map((name) => join(dir, name));
     const before = files.map(digest);
     const transport = new StdioClientTransport({

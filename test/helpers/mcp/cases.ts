@@ -9,6 +9,7 @@ import { PoolsResponseSchema } from "../../../src/service/schemas/pools";
 import { RoadmapResponseSchema } from "../../../src/service/schemas/roadmap";
 import { VerifyResponseSchema } from "../../../src/service/schemas/verify";
 import { VolumeResponseSchema } from "../../../src/service/schemas/volume";
+import { PoolHistoryResponseSchema } from "../../../src/service/routes/api/v1/pool/index";
 import type { ToolName } from "../../../src/read/surfaces";
 import { IDS, M } from "../read/seedMarket";
 import { POOLS } from "../service/app";
@@ -20,6 +21,7 @@ export { TOOL_NAMES, type ToolName } from "../../../src/read/surfaces";
 export const REST_SCHEMAS: Record<ToolName, TSchema> = {
   list_pools: PoolsResponseSchema,
   get_attestation: AttestationResponseSchema,
+  get_pool_history: PoolHistoryResponseSchema,
   verify_attestation: VerifyResponseSchema,
   get_attester: AttesterResponseSchema,
   get_volume: VolumeResponseSchema,
@@ -42,6 +44,8 @@ export const GET_CASES: GetCase[] = [
   { tool: "get_attestation", args: { pool: WETH }, url: `/api/v1/pool/${WETH}` },
   { tool: "get_attestation", args: { pool: POOLS.weth }, url: `/api/v1/pool/${POOLS.weth}` },
   { tool: "get_attestation", args: { pool: IDS.e }, url: `/api/v1/pool/${IDS.e}` },
+  { tool: "get_pool_history", args: { pool: WETH }, url: `/api/v1/pool/${WETH}/history` },
+  { tool: "get_pool_history", args: { pool: POOLS.weth, days: "7" }, url: `/api/v1/pool/${POOLS.weth}/history?days=7` },
   { tool: "get_attester", args: {}, url: "/api/v1/attester" },
   { tool: "get_volume", args: {}, url: "/api/v1/volume" },
   { tool: "get_volume", args: { days: 7, turnoverLimit: 1 }, url: "/api/v1/volume?days=7&turnoverLimit=1" },
@@ -76,6 +80,14 @@ export type ErrorCase = { tool: ToolName; args: Record<string, unknown>; code: s
 const UNKNOWN = "eip155:1:0x00000000000000000000000000000000000000aa";
 
 export const ERROR_CASES: ErrorCase[] = [
+  {
+    tool: "get_pool_history",
+    args: { pool: "nope" },
+    code: "INVALID_POOL_ID",
+    field: "pool",
+    url: "/api/v1/pool/nope/history",
+  },
+  { tool: "get_pool_history", args: { pool: WETH, days: 0 }, code: "INVALID_PARAMETER", field: "days" },
   { tool: "get_attestation", args: { pool: "nope" }, code: "INVALID_POOL_ID", field: "pool", url: "/api/v1/pool/nope" },
   { tool: "get_attestation", args: {}, code: "INVALID_POOL_ID", field: "pool" },
   { tool: "get_attestation", args: { pool: 12 }, code: "INVALID_POOL_ID", field: "pool" },

@@ -204,4 +204,65 @@ describe("pool route (real SQLite)", function () {
       expect(served).to.equal(2);
     });
   });
+
+  describe("GET /api/v1/pool/{pool}/history", function () {
+    const weth = `eip155:1:${POOLS.weth.toLowerCase()}`;
+
+    it("lists the last 90 complete UTC days by default, oldest first, nulls where nothing was stored", async function () {
+      const res = await get(`/api/v1/pool/${POOLS.weth}/history`);
+      expect(res.statusCode, res.body).to.equal(200);
+      const body = res.json();
+      expect(body.pool).to.equal(weth);
+      expect(body.days).to.have.length(90);
+      expect(body.days[0].date).to.equal("2025-10-03");
+      expect(body.days.at(-1)).to.deep.equal({ date: "2025-12-31", lowestDepthUsd: 950_000, source: "feed-daily" });
+      const stored = body.days.filter((day: { lowestDepthUsd: number | null }) => day.lowestDepthUsd !== null);
+      expect(stored.map((day: { date: string }) => day.date)).to.deep.equal(["2025-12-28", "2025-12-30", "2025-12-31"]);
+    });
+
+    it("draws the claims whose window overlaps the days: both weth attestations, oldest first", async function () {
+      const body = (await get(`/api/v1/pool/eip155:1:${POOLS.weth}/history?days=7`)).json();
+      expect(body.days.map((day: { date: string }) => day.date)).to.deep.equal([
+        "2025-12-25",
+        "2025-12-26",
+        "2025-12-27",
+        "2025-12-28",
+        "2025-12-29",
+        "2025-12-30",
+        "2025-12-31",
+      ]);
+      expect(body.attestations.map((a: { issuedAt: number }) => a.issuedAt)).to.deep.equal([
+        NOW - 10 * DAY,
+        NOW - 2 * DAY,
+      ]);
+      expect(body.attestations[1]).to.include({ horizon: 30, confidence: 0.85, settlesAt: NOW - 2 * DAY + 30 * DAY });
+      expect(body.attestations[1].floorUsd).to.be.a("number");
+    });
+
+    it("gives a tracked pool without an attestation its history, never a 404", async function () {
+      const res = await get(`/api/v1/pool/1:${POOLS.ausdc}/history?days=3`);
+      expect(res.statusCode, res.body).to.equal(200);
+      expect(res.json().attestations).to.deep.equal([]);
+      expect(res.json().days).to.have.length(3);
+    });
+
+    for (const [what, url, status, code] of [
+      ["days=0", `/api/v1/pool/${POOLS.weth}/history?days=0`, 400, "INVALID_REQUEST"],
+      ["days=731", `/api/v1/pool/${POOLS.weth}/history?days=731`, 400, "INVALID_REQUEST"],
+      ["a malformed id", "/api/v1/pool/nope/history", 400, "INVALID_POOL_ID"],
+      [
+        "an unknown pool",
+        "/api/v1/pool/eip155:1:0x00000000000000000000000000000000000000aa/history",
+        404,
+        "POOL_NOT_FOUND",
+      ],
+      ["an address on two chains", `/api/v1/pool/${POOLS.shared}/history`, 409, "AMBIGUOUS_POOL"],
+    ] as const) {
+      it(`answers ${what} with ${status} ${code}`, async function () {
+        const res = await get(url);
+        expect(res.statusCode, res.body).to.equal(status);
+        expect(res.json().error.code).to.equal(code);
+      });
+    }
+  });
 });

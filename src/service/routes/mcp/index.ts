@@ -74,7 +74,7 @@ const plugin: FastifyPluginAsync = async (fastify) => {
       schema: {
         summary: "MCP (Model Context Protocol) over Streamable HTTP, stateless",
         description:
-          "JSON-RPC 2.0 messages of the MCP protocol: ten read-only tools over the same data as this API (docs/mcp.md). Send Accept: application/json, text/event-stream.",
+          "JSON-RPC 2.0 messages of the MCP protocol: eleven read-only tools over the same data as this API (docs/mcp.md). Send Accept: application/json, text/event-stream.",
         tags: ["agents"],
       },
       preParsing: checkOrigin,

@@ -1,11 +1,26 @@
 import { Type, type FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { parsePoolId } from "../../../../../lib/parsePoolId";
 import { getPoolAttestation } from "../../../../../read/getPoolAttestation";
+import { POOL_HISTORY_PARAMETERS, getPoolHistory } from "../../../../../read/getPoolHistory";
+import { PoolHistorySchema } from "../../../../../read/schemas/poolHistory";
+import { fromZod } from "../../../../schemas/fromZod";
 import { errorResponses } from "../../../../schemas/error";
 import { AttestationResponseSchema } from "../../../../schemas/pool";
 import { sendJson } from "../../../../sendJson";
 
-/** `GET /api/v1/pool/{pool}`: the latest pre-signed attestation of a pool, served from the store, never re-signed. */
+/** The `{pool}` path parameter: every id shape; `parsePoolId` rejects every malformed id alike (INVALID_POOL_ID). */
+const PoolParamsSchema = Type.Object({
+  // No maxLength: the router caps it at 500.
+  pool: Type.String({ description: "pool identifier", examples: ["eip155:1:0x…"] }),
+});
+
+/** `GET /api/v1/pool/{pool}/history` answer: its one declaration, `src/read/schemas/poolHistory.ts`, as JSON Schema. */
+export const PoolHistoryResponseSchema = fromZod(PoolHistorySchema, { title: "PoolHistory" });
+
+/**
+ * `GET /api/v1/pool/{pool}`: the latest pre-signed attestation of a pool, served from the store, never re-signed;
+ * `GET /api/v1/pool/{pool}/history?days=N`: its daily lows and the claims drawn over them.
+ */
 const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
   const { readContext, responseCache } = fastify;
   fastify.get(
@@ -16,10 +31,7 @@ const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
         description:
           "The pool id is 0x<address> (unique across chains, else 409), <chainId>:0x<address> or eip155:<chainId>:0x<address>, any case.",
         tags: ["attestations"],
-        params: Type.Object({
-          // No maxLength: parsePoolId rejects every malformed id alike (INVALID_POOL_ID); the router caps it at 500.
-          pool: Type.String({ description: "pool identifier", examples: ["eip155:1:0x…"] }),
-        }),
+        params: PoolParamsSchema,
         response: { 200: AttestationResponseSchema, ...errorResponses(400, 404, 409, 429, 500) },
       },
     },
@@ -30,6 +42,31 @@ const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
       parsePoolId({ id });
       const json = await responseCache.json(`pool:${id.toLowerCase()}`, () => getPoolAttestation(readContext, { id }));
       return sendJson(reply, json);
+    },
+  );
+
+  fastify.get(
+    "/:pool/history",
+    {
+      schema: {
+        summary: "Get a pool's history: daily lows and past claims",
+        description:
+          "Every complete UTC day of the last `days` (oldest first, ending yesterday) with the pool's lowest observed depth (null where nothing was observed), and the claims of its issued attestations whose window overlaps them. A tracked pool without an attestation still has a history.",
+        tags: ["attestations"],
+        params: PoolParamsSchema,
+        querystring: Type.Object({ days: Type.Integer(POOL_HISTORY_PARAMETERS.days) }),
+        response: {
+          200: PoolHistoryResponseSchema,
+          ...errorResponses(400, 404, 409, 429, 500),
+        },
+      },
+    },
+    async function getHistory(request, reply) {
+      const pool = request.params.pool;
+      const { days } = request.query;
+      parsePoolId({ id: pool });
+      const key = `pool-history:${pool.toLowerCase()}:${days}`;
+      return sendJson(reply, await responseCache.json(key, () => getPoolHistory(readContext, { pool, days })));
     },
   );
 };
