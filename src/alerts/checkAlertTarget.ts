@@ -35,6 +35,10 @@ export type CheckAlertTargetErrorType = AlertTargetRefusedError;
  * name that resolves differently a moment later (DNS rebinding) cannot move the connection. Called at subscribe time
  * and again before every attempt.
  *
+ * A refusal never names an address the host name resolved to (only that one is not public): the message reaches the
+ * caller (and a delivery's `lastError`), and must not tell what an internal name points at. A literal IP address is
+ * named, as the caller wrote it.
+ *
  * @param {@link CheckAlertTargetParameters}
  * @returns {@link CheckAlertTargetReturnType}
  * @throws {@link AlertTargetRefusedError} naming the rule.
@@ -65,9 +69,12 @@ export async function checkAlertTarget(parameters: CheckAlertTargetParameters): 
     clearTimeout(timer);
   }
   if (addresses.length === 0) throw refused(`the host name ${host} does not resolve`);
-  if (!allowPrivateTargets) {
-    const inner = addresses.find((entry) => !isPublicAddress(entry.address));
-    if (inner !== undefined) throw refused(`${host} resolves to ${inner.address}, which is not a public address`);
+  if (!allowPrivateTargets && addresses.some((entry) => !isPublicAddress(entry.address))) {
+    // Never the address itself: the message goes back to whoever holds a key or a session, and naming what an
+    // internal name resolves to would make this check a DNS oracle for the service's network.
+    throw refused(
+      `the host name ${host} resolves to an address that is not public (loopback, private, link-local or reserved)`,
+    );
   }
   const [first] = addresses;
   return { url, address: first.address, family: first.family === 6 ? 6 : 4 };

@@ -1,4 +1,5 @@
 import { McpServer, type RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { TOOL_NAMES } from "../read/surfaces";
 import type { McpDeps } from "./deps";
 import { PIN_ATTESTER, freshnessRule } from "./internal/descriptions";
@@ -51,5 +52,20 @@ export function createMcpServer(deps: McpDeps): McpServer {
   });
   for (const register of TOOLS) register(server, deps);
   registerResources(server, deps);
+  withdrawListChanged(server);
   return server;
+}
+
+/**
+ * Withdraws the `listChanged` that `McpServer` adds to the `tools` and `resources` capabilities when the first tool or
+ * resource is registered (the SDK has no option against it). The lists are fixed for the server's life, and over
+ * stateless HTTP there is no stream a `notifications/…/list_changed` could ever reach, so advertising it would be a
+ * promise the server cannot keep. Over stdio the same server is built, so both transports advertise the same.
+ * Capabilities merge key by key, so an `undefined` value replaces the SDK's `true` and is left out of the JSON (a
+ * transport serializes every message; an in-memory pair hands over `listChanged: undefined`).
+ */
+function withdrawListChanged(server: McpServer): void {
+  // Only the two capabilities this server has (registering `prompts` here would advertise prompts).
+  const withdrawn: ServerCapabilities = { tools: { listChanged: undefined }, resources: { listChanged: undefined } };
+  server.server.registerCapabilities(withdrawn);
 }

@@ -232,7 +232,8 @@ describe("alert delivery (loopback receiver, real SQLite)", function () {
     const [refused] = await deliverDueAlerts(context({ resolve, allowPrivateTargets: false }));
     expect(refused).to.include({
       result: "retry",
-      error: "Target refused: hooks.test resolves to 10.0.0.7, which is not a public address.",
+      error:
+        "Target refused: the host name hooks.test resolves to an address that is not public (loopback, private, link-local or reserved).",
     });
     const [row] = await listAlertOutbox(store.db, id);
     expect(row).to.include({ status: "pending", attempts: 1, last_status: null });

@@ -203,6 +203,13 @@ describe("safeNextPath", function () {
       undefined,
       ["/app/"],
       "/" + "a".repeat(2000),
+      // What cannot stand in a Location header: beyond ASCII, CR/LF, NUL, a space, DEL.
+      "/\u{1F600}",
+      "/\u00e9",
+      "/app/\r\nSet-Cookie: x=1",
+      "/app/\u0000",
+      "/app/a b",
+      "/app/\u007f",
     ]) {
       expect(safeNextPath(next), String(next)).to.equal("/app/");
     }

@@ -8,7 +8,7 @@ import { verifyAttestation } from "../../src/lib/verifyAttestation";
 import type { Store } from "../../src/storage/openStore";
 import { TEST_ATTESTER } from "../helpers/service/app";
 import { GET_CASES, TOOL_NAMES, WETH } from "../helpers/mcp/cases";
-import { buildMcpApp, expectSuccess, expectToolError, openMcpStore } from "../helpers/mcp/fixture";
+import { MCP_NOW, buildMcpApp, expectSuccess, expectToolError, openMcpStore } from "../helpers/mcp/fixture";
 
 /** A JSON-RPC `initialize` request, as a client's first POST. */
 const INITIALIZE = JSON.stringify({
@@ -110,6 +110,92 @@ describe("MCP over Streamable HTTP on the service's own server (real port, the S
     // A tools/call straight away, with no initialize on this "connection": stateless.
     const list = JSON.parse((await post(`${url}/mcp`, '{"jsonrpc":"2.0","id":2,"method":"tools/list"}')).body);
     expect(list.result.tools).to.have.length(TOOL_NAMES.length);
+  });
+
+  it("advertises no listChanged in initialize (stateless: no stream a list_changed notification could reach)", async function () {
+    const res = await post(`${url}/mcp`, INITIALIZE);
+    const { capabilities } = JSON.parse(res.body).result;
+    expect(capabilities).to.deep.equal({ tools: {}, resources: {} });
+    expect(res.body).to.not.include("listChanged");
+    // The SDK's client reads the same.
+    expect(client.getServerCapabilities()).to.deep.equal({ tools: {}, resources: {} });
+  });
+
+  describe("one JSON-RPC message per POST (DESIGN §13)", function () {
+    const BATCH_REFUSED = {
+      jsonrpc: "2.0",
+      id: null,
+      error: {
+        code: -32600,
+        message: "Invalid Request: JSON-RPC batches are not supported; send one message per POST.",
+      },
+    };
+    let counted: FastifyInstance;
+    let countedUrl: string;
+    /** How often the readers asked for the time: every tool that reads the store asks at least once. */
+    let clockReads = 0;
+
+    before(async function () {
+      counted = await buildMcpApp(store, { now: () => (clockReads++, MCP_NOW) });
+      countedUrl = await counted.listen({ port: 0, host: "127.0.0.1" });
+    });
+    after(async function () {
+      await counted?.close();
+    });
+
+    const getVolume = (id: number) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "get_volume", arguments: { days: 365 } },
+    });
+
+    it("refuses a batch of 100 get_volume (365 days) with -32600 and HTTP 400, before any tool runs", async function () {
+      // The spy works: one call on its own reads the clock.
+      const one = await post(`${countedUrl}/mcp`, JSON.stringify(getVolume(1)));
+      expect(one.status).to.equal(200);
+      expect(JSON.parse(one.body).result.isError ?? false).to.equal(false);
+      expect(clockReads).to.be.greaterThan(0);
+
+      clockReads = 0;
+      const batch = JSON.stringify(Array.from({ length: 100 }, (_, i) => getVolume(i + 1)));
+      const res = await post(`${countedUrl}/mcp`, batch);
+      expect(res.status).to.equal(400);
+      expect(res.headers["content-type"]).to.match(/^application\/json/);
+      expect(JSON.parse(res.body)).to.deep.equal(BATCH_REFUSED);
+      expect(clockReads, "no tool ran").to.equal(0);
+      expect(res.body.length).to.be.lessThan(200);
+    });
+
+    it("refuses any batch, even of one message or none, and a batched initialize", async function () {
+      for (const body of ["[]", JSON.stringify([getVolume(1)]), `[${INITIALIZE}]`]) {
+        const res = await post(`${countedUrl}/mcp`, body);
+        expect(res.status, body.slice(0, 40)).to.equal(400);
+        expect(JSON.parse(res.body), body.slice(0, 40)).to.deep.equal(BATCH_REFUSED);
+      }
+      expect(clockReads, "no tool ran").to.equal(0);
+    });
+
+    it("answers a body that is not JSON with a JSON-RPC parse error (-32700, id null), not the API's error body", async function () {
+      for (const body of ["{not json", '{"jsonrpc":"2.0","id":1,', "", "\u0000"]) {
+        const res = await post(`${url}/mcp`, body);
+        expect(res.status, JSON.stringify(body)).to.equal(400);
+        expect(res.headers["content-type"]).to.match(/^application\/json/);
+        const answer = JSON.parse(res.body);
+        expect(answer, JSON.stringify(body)).to.deep.include({ jsonrpc: "2.0", id: null });
+        expect(answer.error.code, JSON.stringify(body)).to.equal(-32700);
+        expect(answer.error.message).to.match(/^Parse error/);
+      }
+      // The API's routes keep their own error body.
+      const api = await counted.inject({
+        method: "POST",
+        url: "/api/v1/verify",
+        headers: { "content-type": "application/json" },
+        payload: "{not json",
+      });
+      expect(api.statusCode).to.equal(400);
+      expect(api.json().error.code).to.equal("INVALID_JSON");
+    });
   });
 
   describe("origin checks (DNS rebinding)", function () {

@@ -94,6 +94,32 @@ describe("dapp pages over app.inject (real SQLite, market fixture)", function ()
       expect(signIn.headers.location).to.equal("/app/roadmap");
     });
 
+    it("redirects a signed-in visitor only to a next that can stand in a Location header (DESIGN §13)", async function () {
+      // Each `next` as sent in the query (percent-encoded): the emoji, CR/LF, NUL, a space and Latin-1 (which Node would
+      // let through as a raw byte) after decoding, and the open redirects; all fall back to /app/ (then the pools).
+      for (const next of [
+        "/%F0%9F%98%80",
+        "/app/%0D%0ASet-Cookie:%20x=1",
+        "/app/%00",
+        "/app/a%20b",
+        "/%C3%A9",
+        "//evil.example",
+        "/%2F/evil.example",
+      ]) {
+        const response = await getPage(web.app, `/app/sign-in?next=${next}`, cookie);
+        expect(response.statusCode, next).to.equal(303);
+        expect(response.headers.location, next).to.equal("/app/");
+        expect(response.headers["set-cookie"], next).to.equal(undefined);
+      }
+      // A normal path, with a query kept percent-encoded, is still honoured.
+      const next = "/app/compare?pools=eip155%3A1%3A0xab&pools=x";
+      const response = await getPage(web.app, `/app/sign-in?next=${encodeURIComponent(next)}`, cookie);
+      expect(response.statusCode).to.equal(303);
+      expect(response.headers.location).to.equal(next);
+      // Without a session the sign-in page carries the same fallback.
+      expect((await getPage(web.app, "/app/sign-in?next=/%F0%9F%98%80")).body).to.include('data-next="/app/"');
+    });
+
     it("prints store text as text: a hostile pool symbol is escaped on every page that shows it", async function () {
       for (const url of ["/app/pools", "/app/liquidity-map", "/app/compare", "/app/liquidity-requests"]) {
         const body = (await getPage(web.app, url, cookie)).body;

@@ -7,6 +7,7 @@ import { pauseAlertSubscription } from "../../../src/storage/alertSubscriptions"
 import { listAlertOutbox } from "../../../src/storage/alertOutbox";
 import type { Store } from "../../../src/storage/openStore";
 import { registerConfigApiKeys } from "../../../src/write/registerConfigApiKeys";
+import { expectNoAddress } from "../../helpers/alerts/noAddress";
 import { startReceiver, type Receiver } from "../../helpers/alerts/receiver";
 import { NOW, POOLS, buildTestApp, openTempStore, seed } from "../../helpers/service/app";
 
@@ -119,7 +120,7 @@ describe("alert-subscriptions routes (real SQLite)", function () {
         ["https://169.254.169.254/", /not a public address/],
         ["https://2130706433/", /dotted decimal/],
         ["https://0177.0.0.1/", /dotted decimal/],
-        ["https://localhost/", /resolves to (127\.0\.0\.1|::1), which is not a public address/],
+        ["https://localhost/", /the host name localhost resolves to an address that is not public/],
         ["not a url", /not a valid absolute URL/],
       ];
       for (const [url, message] of refused) {
@@ -129,6 +130,22 @@ describe("alert-subscriptions routes (real SQLite)", function () {
         expect(error).to.include({ code: "ALERT_TARGET_REFUSED", field: "url" });
         expect(error.message, url).to.match(message);
       }
+    });
+
+    it("never names the address a refused host name resolves to (no DNS oracle for a key holder, DESIGN §13)", async function () {
+      // localhost resolves to loopback from /etc/hosts, no outside DNS; the port and path change nothing.
+      for (const url of ["https://localhost/", "https://localhost:8443/hook", "https://LOCALHOST/x"]) {
+        const res = await subscribe({ url, kinds: ["pool.stale"] }, KEY, app);
+        expect(res.statusCode, url).to.equal(400);
+        const { error } = res.json();
+        expect(error).to.include({ code: "ALERT_TARGET_REFUSED", field: "url" });
+        expect(error.message, url).to.match(/resolves to an address that is not public/);
+        expectNoAddress(error.message, [{ address: "127.0.0.1" }, { address: "::1" }]);
+        expectNoAddress(res.body, [{ address: "127.0.0.1" }, { address: "::1" }]);
+      }
+      // A literal address is the caller's own input: it is named.
+      const literal = (await subscribe({ url: "https://127.0.0.1/", kinds: ["pool.stale"] }, KEY, app)).json();
+      expect(literal.error.message).to.equal("Target refused: 127.0.0.1 is not a public address.");
     });
 
     it("ALERTS_ALLOW_PRIVATE_TARGETS=1 accepts a loopback http target (demo and tests)", async function () {

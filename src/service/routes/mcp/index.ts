@@ -5,21 +5,35 @@ import { checkRequestOrigin } from "../../../mcp/checkRequestOrigin";
 import { createMcpServer } from "../../../mcp/createMcpServer";
 import type { McpDeps } from "../../../mcp/deps";
 
+/** JSON-RPC 2.0 error codes answered by the route itself, before the SDK reads a message. */
+const JSON_RPC_PARSE_ERROR = -32700;
+const JSON_RPC_INVALID_REQUEST = -32600;
+/** The SDK's code for a transport-level refusal (wrong method, origin). */
+const JSON_RPC_SERVER_ERROR = -32000;
+
 /** A JSON-RPC error without an id: how the SDK's transport answers a refusal before any message is read. */
-function jsonRpcRefusal(reply: FastifyReply, status: number, message: string): FastifyReply {
+function jsonRpcRefusal(
+  reply: FastifyReply,
+  status: number,
+  message: string,
+  code: number = JSON_RPC_SERVER_ERROR,
+): FastifyReply {
   return reply
     .code(status)
     .type("application/json; charset=utf-8")
-    .send({ jsonrpc: "2.0", error: { code: -32000, message }, id: null });
+    .send({ jsonrpc: "2.0", error: { code, message }, id: null });
 }
 
-/** How many `tools/call` of `verify_attestation` a JSON-RPC body (one message or a batch) holds. */
-function verifyCalls(body: unknown): number {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.filter((message) => {
-    const m = message as { method?: unknown; params?: { name?: unknown } } | null;
-    return m?.method === "tools/call" && m.params?.name === "verify_attestation";
-  }).length;
+/** Fastify's errors for a JSON body that is empty or not JSON (the API answers them as INVALID_JSON). */
+const NOT_JSON_CODES: ReadonlySet<string | undefined> = new Set([
+  "FST_ERR_CTP_EMPTY_JSON_BODY",
+  "FST_ERR_CTP_INVALID_JSON_BODY",
+]);
+
+/** Whether a (single, not batched) JSON-RPC message is a `tools/call` of `verify_attestation`. */
+function isVerifyCall(body: unknown): boolean {
+  const m = body as { method?: unknown; params?: { name?: unknown } } | null;
+  return m?.method === "tools/call" && m.params?.name === "verify_attestation";
 }
 
 /**
@@ -28,6 +42,11 @@ function verifyCalls(body: unknown): number {
  * limit; a `verify_attestation` call also counts against the stricter limit of `POST /api/v1/verify`. The `Origin`
  * and `Host` headers are checked against the service's own origin (DNS rebinding: 403). `GET` and `DELETE` answer 405:
  * a stateless server has no stream to resume and no session to end.
+ *
+ * One POST is one JSON-RPC message: a batch (a JSON array) is refused with -32600 before any tool runs (the 2025-06-18
+ * transport has no batches, and a batch would turn one request of the rate limit into a hundred tool calls). A body
+ * that is not JSON is a JSON-RPC parse error (-32700), not the API's INVALID_JSON body. The API's other refusals
+ * (413 body too large, 429 rate limited) keep the API's error body.
  */
 const plugin: FastifyPluginAsync = async (fastify) => {
   const { readContext, attesterInfo, config } = fastify;
@@ -40,6 +59,17 @@ const plugin: FastifyPluginAsync = async (fastify) => {
     config.rateLimit === false || !fastify.hasDecorator("createRateLimit")
       ? null
       : fastify.createRateLimit({ max: config.rateLimit.verifyMax, timeWindow: config.rateLimit.windowMs });
+
+  // This folder's own error handler (the plugin is encapsulated): a body that does not parse is answered the JSON-RPC
+  // way; everything else goes to the API's handler, as before.
+  const apiErrorHandler = fastify.errorHandler;
+  fastify.setErrorHandler(function handleMcpError(error, request, reply) {
+    if (NOT_JSON_CODES.has((error as { code?: string }).code)) {
+      request.log.debug({ code: (error as { code?: string }).code }, "MCP body is not JSON");
+      return jsonRpcRefusal(reply, 400, "Parse error: the body is not JSON.", JSON_RPC_PARSE_ERROR);
+    }
+    return apiErrorHandler.call(this, error, request, reply);
+  });
 
   /** After the rate limit's `onRequest` hook, before the body is read (like the keyed routes' key check). */
   async function checkOrigin(request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -55,8 +85,8 @@ const plugin: FastifyPluginAsync = async (fastify) => {
   }
 
   async function limitVerifyCalls(request: FastifyRequest): Promise<void> {
-    for (let i = verifyLimiter === null ? 0 : verifyCalls(request.body); i > 0; i--) {
-      const limit = await verifyLimiter!(request);
+    if (verifyLimiter !== null && isVerifyCall(request.body)) {
+      const limit = await verifyLimiter(request);
       if (!limit.isAllowed && limit.isExceeded) {
         throw new ApiError({
           statusCode: 429,
@@ -80,6 +110,15 @@ const plugin: FastifyPluginAsync = async (fastify) => {
       preParsing: checkOrigin,
     },
     async function mcp(request, reply) {
+      if (Array.isArray(request.body)) {
+        request.log.debug({ messages: request.body.length }, "MCP batch refused");
+        return jsonRpcRefusal(
+          reply,
+          400,
+          "Invalid Request: JSON-RPC batches are not supported; send one message per POST.",
+          JSON_RPC_INVALID_REQUEST,
+        );
+      }
       await limitVerifyCalls(request);
       const server = createMcpServer(deps);
       // Stateless: one server and one transport per request (a reused stateless transport answers an empty 500).
