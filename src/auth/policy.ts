@@ -10,4 +10,4 @@ export const ISSUED_AT_SKEW_S = 300;
 export const MAX_EXPIRATION_S = 7 * 86_400;
 /** Where a page request without a session is sent, and where sign-in returns when no safe `next` is given. */
 export const SIGN_IN_PATH = "/app/sign-in";
-export const DEFAULT_NEXT_PATH = "/app/";
+export const DEFAULT_NEXT_PATH = "/app/pools";

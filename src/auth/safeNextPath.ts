@@ -14,7 +14,7 @@ import { DEFAULT_NEXT_PATH } from "./policy";
  * @example
  * import { safeNextPath } from "./src/auth/safeNextPath";
  * safeNextPath("/app/pools?sort=depth"); // "/app/pools?sort=depth"
- * safeNextPath("//evil.example/"); // "/app/"
+ * safeNextPath("//evil.example/"); // "/app/pools"
  */
 export function safeNextPath(next: unknown): string {
   if (typeof next !== "string" || next.length > 2000) return DEFAULT_NEXT_PATH;

@@ -211,7 +211,7 @@ describe("safeNextPath", function () {
       "/app/a b",
       "/app/\u007f",
     ]) {
-      expect(safeNextPath(next), String(next)).to.equal("/app/");
+      expect(safeNextPath(next), String(next)).to.equal("/app/pools");
     }
   });
 });

@@ -59,7 +59,7 @@ describe("dapp pages over app.inject (real SQLite, market fixture)", function ()
     it("never sends the browser off-site after sign-in (next is kept to a path on this site)", async function () {
       for (const next of ["//evil.example/", "https://evil.example/", "/\\evil.example", "javascript:alert(1)"]) {
         const response = await getPage(web.app, `/app/sign-in?next=${encodeURIComponent(next)}`);
-        expect(response.body).to.include('data-next="/app/"');
+        expect(response.body).to.include('data-next="/app/pools"');
       }
     });
 
@@ -108,7 +108,7 @@ describe("dapp pages over app.inject (real SQLite, market fixture)", function ()
       ]) {
         const response = await getPage(web.app, `/app/sign-in?next=${next}`, cookie);
         expect(response.statusCode, next).to.equal(303);
-        expect(response.headers.location, next).to.equal("/app/");
+        expect(response.headers.location, next).to.equal("/app/pools");
         expect(response.headers["set-cookie"], next).to.equal(undefined);
       }
       // A normal path, with a query kept percent-encoded, is still honoured.
@@ -117,7 +117,7 @@ describe("dapp pages over app.inject (real SQLite, market fixture)", function ()
       expect(response.statusCode).to.equal(303);
       expect(response.headers.location).to.equal(next);
       // Without a session the sign-in page carries the same fallback.
-      expect((await getPage(web.app, "/app/sign-in?next=/%F0%9F%98%80")).body).to.include('data-next="/app/"');
+      expect((await getPage(web.app, "/app/sign-in?next=/%F0%9F%98%80")).body).to.include('data-next="/app/pools"');
     });
 
     it("prints store text as text: a hostile pool symbol is escaped on every page that shows it", async function () {

@@ -9,7 +9,7 @@ const MESSAGE_LIFETIME_MS = 10 * 60 * 1000;
 /** Where to go after sign-in: the page's `data-next` (the server keeps it a path on this site), checked again. */
 function nextPath(): string {
   const next = document.body.dataset.next ?? "";
-  return next.startsWith("/") && !next.startsWith("//") && !next.includes("\\") ? next : "/app/";
+  return next.startsWith("/") && !next.startsWith("//") && !next.includes("\\") ? next : "/app/pools";
 }
 
 /** Lists the wallets found (radio buttons when there are several, so the user picks one). */
