@@ -1,14 +1,18 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import { AlertSubscriptionLimitError, InvalidAlertSubscriptionError } from "../errors/alerts";
-import { countAlertSubscriptions, insertAlertSubscription } from "../storage/alertSubscriptions";
+import { alertAccountOf, countAlertSubscriptions, insertAlertSubscription } from "../storage/alertSubscriptions";
 import type { Database } from "../storage/schema";
+import { lockForTransaction } from "../storage/transactionLock";
 import { ALERT_KINDS, isAlertKind } from "./alertKinds";
 import { checkAlertTarget, type AlertTargetResolver } from "./checkAlertTarget";
 import { generateWebhookSecret } from "./generateWebhookSecret";
 import { normalizeAlertOwner } from "./subscriptionOwner";
 
-/** The most subscriptions one owner may hold. */
+/**
+ * The most subscriptions one owner may hold, paused ones included (DESIGN §13). A wallet and every API key it created
+ * are one owner (the account `wallet:<address>`); a configured key (`API_KEYS`) is one owner alone.
+ */
 export const MAX_SUBSCRIPTIONS_PER_OWNER = 20;
 /** The most kinds one subscription may name. */
 export const MAX_KINDS_PER_SUBSCRIPTION = 20;
@@ -64,9 +68,13 @@ export async function createSubscription(
   const owner = normalizeAlertOwner(parameters.owner);
   const kinds = checkKinds(parameters.kinds);
   const target = await checkAlertTarget({ url: parameters.url as string, allowPrivateTargets, resolve });
-  const row = { id: randomUUID(), owner, url: target.url.href, secret: generateWebhookSecret(), kinds, now: now() };
+  const account = await alertAccountOf(db, owner);
+  const secret = generateWebhookSecret();
+  const row = { id: randomUUID(), owner, account, url: target.url.href, secret, kinds, now: now() };
   await db.transaction().execute(async (trx) => {
-    if ((await countAlertSubscriptions(trx, owner)) >= MAX_SUBSCRIPTIONS_PER_OWNER) {
+    // Serialized per account: two creates at once (with two of a wallet's keys, say) cannot both pass the count.
+    await lockForTransaction(trx, `alert_subscriptions:${account}`);
+    if ((await countAlertSubscriptions(trx, account)) >= MAX_SUBSCRIPTIONS_PER_OWNER) {
       throw new AlertSubscriptionLimitError({ limit: MAX_SUBSCRIPTIONS_PER_OWNER });
     }
     await insertAlertSubscription(trx, row);

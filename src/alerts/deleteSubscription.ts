@@ -12,7 +12,8 @@ export type DeleteSubscriptionParameters = {
 };
 
 /**
- * Deletes one of the owner's subscriptions, with its queued deliveries and their attempts: nothing more is sent to it.
+ * Deletes one of the owner's subscriptions (a wallet's: those of its keys too, revoked or not), with its queued
+ * deliveries and their attempts: nothing more is sent to it.
  *
  * @param {@link DeleteSubscriptionParameters}
  * @throws {@link AlertSubscriptionNotFoundError} when the owner has no subscription with this id (another owner's

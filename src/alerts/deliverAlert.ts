@@ -33,7 +33,23 @@ export type AlertDeliveryContext = {
   random: () => number;
   /** Names this worker in the attempts it records. */
   workerId: string;
+  /**
+   * The most attempts one account (a wallet with all its keys, or a configured key) may have in flight at once, across
+   * workers; unset = no cap (claims still go round robin between accounts).
+   */
+  perOwnerLimit?: number;
+  /**
+   * When this worker last claimed a delivery of each account (its own memory, kept across passes): between accounts
+   * with the same turn, the one served longest ago goes first, so a busy account cannot keep taking the slot it just
+   * freed from an account that waits.
+   */
+  lastClaimByAccount?: Map<string, number>;
 };
+
+/** How many due heads one pass looks at to share its free slots between accounts. */
+const CANDIDATES = 1000;
+/** Orders the claims of one pass, so two claims in the same millisecond keep their order. */
+let claimSequence = 0;
 
 /** A delivery this worker holds for one attempt. */
 export type ClaimedAlert = DueAlertDelivery & { token: string };
@@ -49,18 +65,37 @@ export type AlertAttemptOutcome = {
 };
 
 /**
- * Claims up to `limit` due deliveries for this worker (one per subscription: each subscription's head). A row that
+ * Claims up to `limit` due deliveries for this worker (one per subscription: each subscription's head), shared round
+ * robin between accounts and at most `perOwnerLimit` in flight per account (see `listDueAlertDeliveries`). A row that
  * another worker claims first is skipped.
  */
 export async function claimDueAlerts(context: AlertDeliveryContext, limit: number): Promise<ClaimedAlert[]> {
   if (limit <= 0) return [];
   const nowMs = context.nowMs();
-  const due = await listDueAlertDeliveries(context.db, { nowMs, limit });
+  const { perOwnerLimit, lastClaimByAccount = new Map<string, number>() } = context;
+  const listed = await listDueAlertDeliveries(context.db, {
+    nowMs,
+    limit: Math.max(limit, CANDIDATES),
+    perAccountLimit: perOwnerLimit,
+  });
+  // By turn, then the account served longest ago (never served first), then as listed (soonest due, oldest event).
+  const served = (account: string) => lastClaimByAccount.get(account) ?? -Infinity;
+  const due = listed
+    .map((delivery, index) => ({ delivery, index }))
+    .sort(
+      (a, b) =>
+        a.delivery.turn - b.delivery.turn ||
+        served(a.delivery.account) - served(b.delivery.account) ||
+        a.index - b.index,
+    )
+    .slice(0, limit)
+    .map(({ delivery }) => delivery);
   const claimed: ClaimedAlert[] = [];
   for (const delivery of due) {
     const token = `${context.workerId}:${randomUUID()}`;
     const { id, attempts } = delivery;
     if (await claimAlertDelivery(context.db, { id, attempts, token, nowMs, leaseMs: context.leaseMs })) {
+      lastClaimByAccount.set(delivery.account, ++claimSequence);
       claimed.push({ ...delivery, token });
     }
   }

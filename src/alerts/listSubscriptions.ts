@@ -9,7 +9,10 @@ export type SubscriptionView = {
   id: string;
   url: string;
   kinds: string[];
-  /** `active`, or `paused` after a delivery failed for good (see `pausedReason`); resume to deliver again. */
+  /**
+   * `active`, or `paused` after a delivery failed for good or its API key was revoked (see `pausedReason`); resume to
+   * deliver again (not while its key is revoked).
+   */
   state: "active" | "paused";
   /** Unix seconds. */
   createdAt: number;
@@ -32,7 +35,8 @@ export type ListSubscriptionsParameters = {
 export type ListSubscriptionsReturnType = SubscriptionView[];
 
 /**
- * The owner's subscriptions, oldest first, each with its delivery state; another owner's are never listed.
+ * The owner's subscriptions, oldest first, each with its delivery state; another owner's are never listed. A wallet's
+ * list holds those of every key it created too (revoked keys' included, paused).
  *
  * @param {@link ListSubscriptionsParameters}
  * @returns {@link ListSubscriptionsReturnType}

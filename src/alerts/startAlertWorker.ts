@@ -22,6 +22,13 @@ export type StartAlertWorkerParameters = {
   pollIntervalMs?: number;
   /** Attempts in flight at once (each for another subscription). Default 8. */
   concurrency?: number;
+  /**
+   * Attempts in flight at once for one account, a wallet with all its keys or a configured key, counted across workers
+   * (DESIGN §13). Default a quarter of `concurrency` (at least 1): an owner whose targets never answer holds at most
+   * that many slots, the others go round robin to the other owners, so its black hole delays another owner's delivery
+   * by at most one attempt timeout.
+   */
+  perOwnerConcurrency?: number;
   /** Cap on one attempt. Default 10 s. */
   timeoutMs?: number;
   /** Cap on the response body read. Default 64 KiB. */
@@ -57,7 +64,7 @@ export interface AlertWorker {
  * Starts the alert delivery worker over the outbox: it claims due rows with a lease (safe with several workers,
  * processes or hosts on one database), sends each with a time cap, records each attempt, and retries on
  * `retryScheduleS` until a row is delivered or failed. One subscription's events go out one at a time in event
- * order. Nothing is lost across a crash: a row is finished only in the transaction that records its attempt, and a
+ * order; the slots go round robin between owners, each with at most `perOwnerConcurrency` in flight. Nothing is lost across a crash: a row is finished only in the transaction that records its attempt, and a
  * crashed worker's claims lapse after `leaseMs`, when another worker (or the restarted one) takes them over with the
  * same `webhook-id` (at-least-once delivery).
  *
@@ -82,6 +89,8 @@ export function startAlertWorker(parameters: StartAlertWorkerParameters): AlertW
     nowMs: parameters.nowMs ?? Date.now,
     random: parameters.random ?? Math.random,
     workerId: parameters.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+    perOwnerLimit: parameters.perOwnerConcurrency ?? Math.max(1, Math.floor((parameters.concurrency ?? 8) / 4)),
+    lastClaimByAccount: new Map(),
   };
   const concurrency = parameters.concurrency ?? 8;
   const onError = parameters.onError ?? (() => undefined);

@@ -56,6 +56,12 @@ export const EnvSchema = Type.Object({
     maximum: 2_592_000,
     description: "dapp session lifetime in seconds (never beyond the signed message's Expiration Time)",
   }),
+  MAX_KEYS_PER_WALLET: integer({
+    default: 10,
+    minimum: 1,
+    maximum: 1000,
+    description: "API keys a signed-in wallet may hold at once (revoked keys not counted)",
+  }),
   SIWE_CHAIN_IDS: Type.Optional(
     Type.String({
       pattern: "^ *[1-9][0-9]{0,15} *(, *[1-9][0-9]{0,15} *)*$",
@@ -128,6 +134,8 @@ export interface ServiceConfig {
     chainIds: number[];
     /** `RATE_LIMIT_SIGN_IN_MAX` (at most `RATE_LIMIT_MAX`): nonce and verify requests per window per client. */
     rateLimitMax: number;
+    /** `MAX_KEYS_PER_WALLET`: the API keys a wallet may hold at once, revoked ones not counted (DESIGN §13). */
+    maxKeysPerWallet: number;
   };
   alerts: {
     /** `ALERTS_RETRY_SCHEDULE_S`: the delays between delivery attempts, in seconds (1–20 of them, each ≤ 7 days). */
@@ -258,6 +266,7 @@ export function loadConfig({ env, cwd = process.cwd() }: LoadConfigParameters): 
       sessionTtlS: parsed.SESSION_TTL_S,
       chainIds: siweChainIds(parsed.SIWE_CHAIN_IDS, rpcUrls),
       rateLimitMax: Math.min(parsed.RATE_LIMIT_SIGN_IN_MAX, parsed.RATE_LIMIT_MAX || Infinity),
+      maxKeysPerWallet: parsed.MAX_KEYS_PER_WALLET,
     },
     alerts: {
       retryScheduleS: parseRetrySchedule(parsed.ALERTS_RETRY_SCHEDULE_S),

@@ -59,15 +59,41 @@ export class AlertSubscriptionNotFoundError extends BaseError {
 }
 
 export type AlertSubscriptionLimitErrorType = AlertSubscriptionLimitError & { name: "AlertSubscriptionLimitError" };
-/** The owner already has the most subscriptions one owner may hold (HTTP 409 `ALERT_SUBSCRIPTION_LIMIT`). */
+/**
+ * The owner already has the most subscriptions one owner may hold (HTTP 409 `ALERT_SUBSCRIPTION_LIMIT`). A wallet
+ * and every API key it created count as one owner; a configured key (`API_KEYS`) is one owner alone.
+ */
 export class AlertSubscriptionLimitError extends BaseError {
   readonly limit: number;
   constructor({ limit }: { limit: number }) {
-    super(`An owner may hold at most ${limit} alert subscriptions; delete one first.`, {
-      code: "ALERT_SUBSCRIPTION_LIMIT",
-      docsPath: `${DOCS}#subscribing`,
-      name: "AlertSubscriptionLimitError",
-    });
+    super(
+      `An owner (a wallet with all its API keys) may hold at most ${limit} alert subscriptions; delete one first.`,
+      {
+        code: "ALERT_SUBSCRIPTION_LIMIT",
+        docsPath: `${DOCS}#subscribing`,
+        name: "AlertSubscriptionLimitError",
+      },
+    );
     this.limit = limit;
+  }
+}
+
+export type AlertSubscriptionKeyRevokedErrorType = AlertSubscriptionKeyRevokedError & {
+  name: "AlertSubscriptionKeyRevokedError";
+};
+/**
+ * A resume of a subscription made with an API key that is now revoked (HTTP 409 `ALERT_SUBSCRIPTION_KEY_REVOKED`): it
+ * stays paused; the wallet may delete it and subscribe again.
+ */
+export class AlertSubscriptionKeyRevokedError extends BaseError {
+  constructor() {
+    super(
+      "This subscription was made with an API key that is now revoked: it stays paused; delete it and subscribe again.",
+      {
+        code: "ALERT_SUBSCRIPTION_KEY_REVOKED",
+        docsPath: `${DOCS}#subscribing`,
+        name: "AlertSubscriptionKeyRevokedError",
+      },
+    );
   }
 }

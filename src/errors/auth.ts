@@ -37,3 +37,20 @@ export class InvalidApiKeyParameterError extends BaseError {
     this.field = field;
   }
 }
+
+export type TooManyApiKeysErrorType = TooManyApiKeysError & { name: "TooManyApiKeysError" };
+/**
+ * The wallet already holds the most keys one wallet may (`MAX_KEYS_PER_WALLET`, revoked keys not counted): revoke one
+ * first (HTTP 409 `TOO_MANY_KEYS`).
+ */
+export class TooManyApiKeysError extends BaseError {
+  readonly limit: number;
+  constructor({ limit }: { limit: number }) {
+    super(`A wallet may hold at most ${limit} API keys that are not revoked; revoke one first.`, {
+      code: "TOO_MANY_KEYS",
+      docsPath: `${DOCS}#wallet-keys`,
+      name: "TooManyApiKeysError",
+    });
+    this.limit = limit;
+  }
+}

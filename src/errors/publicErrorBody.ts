@@ -27,6 +27,7 @@ export const PUBLIC_ERROR_CODES = [
   "CHAIN_NOT_TRACKED",
   "INVALID_IDEMPOTENCY_KEY",
   "IDEMPOTENCY_KEY_REUSED",
+  "TOO_MANY_KEYS",
   // The market readers (src/errors/market.ts). MARKET_DATA_FILE_INVALID is not here: a bad shipped file, not input.
   "TOO_MANY_POOLS",
   "NO_POOLS",
@@ -37,6 +38,7 @@ export const PUBLIC_ERROR_CODES = [
   "ALERT_TARGET_REFUSED",
   "ALERT_SUBSCRIPTION_NOT_FOUND",
   "ALERT_SUBSCRIPTION_LIMIT",
+  "ALERT_SUBSCRIPTION_KEY_REVOKED",
   // Sign-In with Ethereum and the dapp's sessions (src/errors/siwe.ts).
   "INVALID_SIWE_MESSAGE",
   "SIGNATURE_MALFORMED",

@@ -27,6 +27,8 @@ const STATUS_BY_DOMAIN_CODE: Record<PublicErrorCode, number> = {
   CHAIN_NOT_TRACKED: 404,
   INVALID_IDEMPOTENCY_KEY: 400,
   IDEMPOTENCY_KEY_REUSED: 422,
+  // A wallet's key beyond MAX_KEYS_PER_WALLET (DESIGN §13).
+  TOO_MANY_KEYS: 409,
   // The market readers (src/errors/market.ts). MARKET_DATA_FILE_INVALID stays a 500: a bad shipped file, not input.
   TOO_MANY_POOLS: 400,
   NO_POOLS: 400,
@@ -37,6 +39,7 @@ const STATUS_BY_DOMAIN_CODE: Record<PublicErrorCode, number> = {
   ALERT_TARGET_REFUSED: 400,
   ALERT_SUBSCRIPTION_NOT_FOUND: 404,
   ALERT_SUBSCRIPTION_LIMIT: 409,
+  ALERT_SUBSCRIPTION_KEY_REVOKED: 409,
   // Sign-in (src/errors/siwe.ts): 400 when the message or signature cannot be read, 401 when it is read but refused.
   INVALID_SIWE_MESSAGE: 400,
   SIGNATURE_MALFORMED: 400,

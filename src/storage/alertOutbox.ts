@@ -52,20 +52,37 @@ export async function enqueueAlertDeliveries(db: Kysely<Database>, eventIds: rea
 export type DueAlertDelivery = Pick<AlertOutboxRow, "id" | "subscription_id" | "event_id" | "attempts"> & {
   url: string;
   secret: string;
+  /** The subscription's account (a wallet with all its keys, or a configured key). */
+  account: string;
+  /** The account's attempts in flight plus this head's place among its due heads (1 = the account's next). */
+  turn: number;
   event: Pick<ActivityEvent, "id" | "kind" | "at" | "chain_id" | "address" | "summary" | "data_json">;
 };
 
 /**
- * Deliveries due at `nowMs`, at most `limit`, soonest first: for each active subscription only its HEAD, the pending
- * row of its oldest event, and only when that row is due and not claimed (or its claim lapsed). So a subscription's
- * events go out one at a time in event order, and a row waiting for a retry holds back the rows behind it.
+ * Deliveries due at `nowMs`, at most `limit`: for each active subscription only its HEAD, the pending row of its
+ * oldest event, and only when that row is due and not claimed (or its claim lapsed). So a subscription's events go out
+ * one at a time in event order, and a row waiting for a retry holds back the rows behind it.
+ *
+ * Shared fairly between accounts (DESIGN §13: a wallet with all its keys, or a configured key): an account's due heads
+ * are ranked soonest first, each after the attempts the account has in flight now (rows under an unexpired lease,
+ * whichever worker holds them), into `turn`, and the answer is ordered by turn, so each account's next head comes
+ * before any account's one after (the worker breaks ties between accounts round robin). With `perAccountLimit`, an
+ * account with that many attempts in flight gets none: one owner's targets that never answer can hold at most that
+ * many of the workers' slots.
  */
 export async function listDueAlertDeliveries(
   db: Kysely<Database>,
-  parameters: { nowMs: number; limit: number },
+  parameters: { nowMs: number; limit: number; perAccountLimit?: number },
 ): Promise<DueAlertDelivery[]> {
-  const { nowMs, limit } = parameters;
-  const rows = await db
+  const { nowMs, limit, perAccountLimit } = parameters;
+  const busy = db
+    .selectFrom("alert_outbox as b")
+    .innerJoin("alert_subscriptions as bs", "bs.id", "b.subscription_id")
+    .where("b.lease_expires_at_ms", ">", nowMs)
+    .select((eb) => ["bs.account", eb.fn.countAll<number>().as("n")])
+    .groupBy("bs.account");
+  const heads = db
     .selectFrom("alert_subscriptions as s")
     .innerJoin("alert_outbox as o", (join) =>
       join.on((eb) =>
@@ -83,25 +100,37 @@ export async function listDueAlertDeliveries(
       ),
     )
     .innerJoin("activity_events as e", "e.id", "o.event_id")
+    .leftJoin(busy.as("busy"), "busy.account", "s.account")
     .where("s.state", "=", "active")
     .where("o.next_attempt_at_ms", "<=", nowMs)
     .where((eb) => eb.or([eb("o.lease_expires_at_ms", "is", null), eb("o.lease_expires_at_ms", "<=", nowMs)]))
-    .select([
+    .select((eb) => [
       "o.id",
       "o.subscription_id",
       "o.event_id",
       "o.attempts",
+      "o.next_attempt_at_ms",
       "s.url",
       "s.secret",
+      "s.account",
       "e.kind",
       "e.at",
       "e.chain_id",
       "e.address",
       "e.summary",
       "e.data_json",
-    ])
-    .orderBy("o.next_attempt_at_ms")
-    .orderBy("o.event_id")
+      // The attempts the account has in flight, plus this head's place among the account's due heads.
+      sql<number>`coalesce(${eb.ref("busy.n")}, 0) + ${eb.fn
+        .agg<number>("row_number")
+        .over((ob) => ob.partitionBy("s.account").orderBy("o.next_attempt_at_ms").orderBy("o.event_id"))}`.as("turn"),
+    ]);
+  const rows = await db
+    .selectFrom(heads.as("d"))
+    .selectAll()
+    .$if(perAccountLimit !== undefined, (qb) => qb.where("d.turn", "<=", perAccountLimit!))
+    .orderBy("d.turn")
+    .orderBy("d.next_attempt_at_ms")
+    .orderBy("d.event_id")
     .limit(limit)
     .execute();
   return rows.map((row) => ({
@@ -111,6 +140,8 @@ export async function listDueAlertDeliveries(
     attempts: Number(row.attempts),
     url: row.url,
     secret: row.secret,
+    account: row.account,
+    turn: Number(row.turn),
     event: {
       id: Number(row.event_id),
       kind: row.kind,

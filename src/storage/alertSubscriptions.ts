@@ -1,10 +1,37 @@
-import type { Kysely } from "kysely";
+import type { ExpressionBuilder, Kysely } from "kysely";
+import { CONFIG_KEY_OWNER, madeWithRevokedKey } from "./apiKeys";
+import { KEY_REVOKED_REASON } from "./migrations/007_alert_accounts";
 import type { AlertSubscription, Database } from "./schema";
 
 /**
- * Alert subscriptions and the kinds each wants. Every read and change is scoped by `owner` (`key:<api key id>` or
- * `wallet:<address>`), so one owner never sees or changes another's rows.
+ * Alert subscriptions and the kinds each wants. Every read and change is scoped by the caller: an API key
+ * (`key:<id>`) sees its own rows (`owner`); a wallet (`wallet:<address>`) sees its account's, its own and those of
+ * every key it created (`account`, DESIGN §13). So one owner never sees or changes another's rows.
  */
+
+export { KEY_REVOKED_REASON };
+
+/** The rows `owner` may see and change: a key's own, or a wallet's whole account. */
+function scopedTo(owner: string) {
+  return (eb: ExpressionBuilder<Database, "alert_subscriptions">) =>
+    owner.startsWith("wallet:")
+      ? eb("alert_subscriptions.account", "=", owner)
+      : eb("alert_subscriptions.owner", "=", owner);
+}
+
+/**
+ * The account of the subscriptions `owner` makes: a wallet's is itself; a key's is `wallet:<address>` of the wallet
+ * that created it, or the key itself for a configured key (`env`) or one the store does not know.
+ */
+export async function alertAccountOf(db: Kysely<Database>, owner: string): Promise<string> {
+  if (!owner.startsWith("key:")) return owner;
+  const key = await db
+    .selectFrom("api_keys")
+    .select("owner")
+    .where("id", "=", owner.slice("key:".length))
+    .executeTakeFirst();
+  return key === undefined || key.owner === CONFIG_KEY_OWNER ? owner : `wallet:${key.owner.toLowerCase()}`;
+}
 
 /** A subscription with its kinds, in the order given. */
 export type AlertSubscriptionWithKinds = AlertSubscription & { kinds: string[] };
@@ -12,13 +39,22 @@ export type AlertSubscriptionWithKinds = AlertSubscription & { kinds: string[] }
 /** Stores a subscription and its kinds. Call it in a transaction (the two inserts belong together). */
 export async function insertAlertSubscription(
   db: Kysely<Database>,
-  row: { id: string; owner: string; url: string; secret: string; kinds: readonly string[]; now: number },
+  row: {
+    id: string;
+    owner: string;
+    account: string;
+    url: string;
+    secret: string;
+    kinds: readonly string[];
+    now: number;
+  },
 ): Promise<void> {
   await db
     .insertInto("alert_subscriptions")
     .values({
       id: row.id,
       owner: row.owner,
+      account: row.account,
       url: row.url,
       secret: row.secret,
       state: "active",
@@ -36,17 +72,20 @@ export async function insertAlertSubscription(
     .execute();
 }
 
-/** How many subscriptions `owner` holds. */
-export async function countAlertSubscriptions(db: Kysely<Database>, owner: string): Promise<number> {
+/** How many subscriptions `account` holds, paused ones included ({@link alertAccountOf}). */
+export async function countAlertSubscriptions(db: Kysely<Database>, account: string): Promise<number> {
   const row = await db
     .selectFrom("alert_subscriptions")
     .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("owner", "=", owner)
+    .where("account", "=", account)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
-/** `owner`'s subscriptions, oldest first, with their kinds (the secret stays in the store). */
+/**
+ * The subscriptions `owner` sees (a key's own; a wallet's and its keys'), oldest first, with their kinds (the secret
+ * stays in the store).
+ */
 export async function listAlertSubscriptions(
   db: Kysely<Database>,
   owner: string,
@@ -56,6 +95,7 @@ export async function listAlertSubscriptions(
     .select([
       "id",
       "owner",
+      "account",
       "url",
       "state",
       "created_at",
@@ -65,7 +105,7 @@ export async function listAlertSubscriptions(
       "last_error_at",
       "last_delivered_at",
     ])
-    .where("owner", "=", owner)
+    .where(scopedTo(owner))
     .orderBy("created_at")
     .orderBy("id")
     .execute();
@@ -89,8 +129,9 @@ export async function listAlertSubscriptions(
 }
 
 /**
- * Deletes one of `owner`'s subscriptions with its kinds, outbox rows and attempts (the foreign keys cascade): its
- * pending deliveries are dropped. Returns false when `owner` has no subscription with this id.
+ * Deletes one of the subscriptions `owner` sees (a wallet: those of its keys too, revoked or not) with its kinds,
+ * outbox rows and attempts (the foreign keys cascade): its pending deliveries are dropped. Returns false when `owner`
+ * sees no subscription with this id.
  */
 export async function deleteAlertSubscription(
   db: Kysely<Database>,
@@ -99,7 +140,7 @@ export async function deleteAlertSubscription(
   const result = await db
     .deleteFrom("alert_subscriptions")
     .where("id", "=", parameters.id)
-    .where("owner", "=", parameters.owner)
+    .where(scopedTo(parameters.owner))
     .executeTakeFirst();
   return Number(result.numDeletedRows) === 1;
 }
@@ -118,20 +159,30 @@ export async function pauseAlertSubscription(
 }
 
 /**
- * Makes one of `owner`'s subscriptions active again: its pending rows go out from the oldest on. Returns false when
- * `owner` has no subscription with this id.
+ * Makes one of the subscriptions `owner` sees active again: its pending rows go out from the oldest on. A
+ * subscription made with a key that is now revoked stays paused.
+ *
+ * @returns `resumed`, `not-found` (`owner` sees no subscription with this id) or `key-revoked`.
  */
 export async function resumeAlertSubscription(
   db: Kysely<Database>,
   parameters: { owner: string; id: string },
-): Promise<boolean> {
+): Promise<"resumed" | "not-found" | "key-revoked"> {
   const result = await db
     .updateTable("alert_subscriptions")
     .set({ state: "active", paused_at: null, paused_reason: null })
     .where("id", "=", parameters.id)
-    .where("owner", "=", parameters.owner)
+    .where(scopedTo(parameters.owner))
+    .where((eb) => eb.not(madeWithRevokedKey(eb)))
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  if (Number(result.numUpdatedRows) === 1) return "resumed";
+  const seen = await db
+    .selectFrom("alert_subscriptions")
+    .select("id")
+    .where("id", "=", parameters.id)
+    .where(scopedTo(parameters.owner))
+    .executeTakeFirst();
+  return seen === undefined ? "not-found" : "key-revoked";
 }
 
 /** Notes the outcome of an attempt on its subscription: the last delivery time, or the last error and its time. */

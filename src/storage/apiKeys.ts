@@ -1,10 +1,13 @@
 import { randomUUID } from "node:crypto";
-import type { Kysely } from "kysely";
+import { sql, type ExpressionBuilder, type Kysely } from "kysely";
+import { KEY_REVOKED_REASON } from "./migrations/007_alert_accounts";
+import { lockForTransaction } from "./transactionLock";
 import type { ApiKey, Database } from "./schema";
 
 /**
  * API keys, by the SHA-256 of the key (hex): the key itself is never stored. An owner is `env` for the keys the
  * service's configuration holds (`API_KEYS`, the demo key) or the lower-case address of the wallet that created it.
+ * Revoking a key pauses the alert subscriptions made with it, in the same transaction (DESIGN §13).
  */
 
 /** The owner of every key that comes from the service's configuration. */
@@ -46,19 +49,50 @@ export async function listApiKeys(db: Kysely<Database>, owner: string): Promise<
     .execute();
 }
 
-/** Revokes one of `owner`'s keys. Returns false when the owner has no such key or it is already revoked. */
+/**
+ * Revokes one of `owner`'s keys and, in the same transaction, pauses the alert subscriptions made with it. Returns
+ * false when the owner has no such key or it is already revoked.
+ */
 export async function revokeApiKey(
   db: Kysely<Database>,
   parameters: { id: string; owner: string; now: number },
 ): Promise<boolean> {
-  const result = await db
-    .updateTable("api_keys")
-    .set({ revoked_at: parameters.now })
-    .where("id", "=", parameters.id)
-    .where("owner", "=", parameters.owner)
-    .where("revoked_at", "is", null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return db.transaction().execute(async (tx) => {
+    const result = await tx
+      .updateTable("api_keys")
+      .set({ revoked_at: parameters.now })
+      .where("id", "=", parameters.id)
+      .where("owner", "=", parameters.owner)
+      .where("revoked_at", "is", null)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) return false;
+    await pauseRevokedKeySubscriptions(tx, { at: parameters.now });
+    return true;
+  });
+}
+
+/**
+ * Stores a wallet's new key unless the wallet already holds `max` keys that are not revoked: the count and the insert
+ * are one transaction, serialized per wallet ({@link lockForTransaction}), so concurrent creates cannot pass the cap.
+ *
+ * @returns `created`, `limit` (nothing stored) or `duplicate` (the hash is already stored; nothing stored).
+ */
+export async function insertApiKeyUnderCap(
+  db: Kysely<Database>,
+  key: NewApiKey,
+  max: number,
+): Promise<"created" | "limit" | "duplicate"> {
+  return db.transaction().execute(async (tx) => {
+    await lockForTransaction(tx, `api_keys:${key.owner}`);
+    const row = await tx
+      .selectFrom("api_keys")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("owner", "=", key.owner)
+      .where("revoked_at", "is", null)
+      .executeTakeFirstOrThrow();
+    if (Number(row.n) >= max) return "limit";
+    return (await insertApiKey(tx, key)) ? "created" : "duplicate";
+  });
 }
 
 /** What {@link syncConfigApiKeys} did. */
@@ -101,6 +135,35 @@ export async function syncConfigApiKeys(
         keys.map((key) => key.keySha256),
       );
     result.revoked = Number((await stale.executeTakeFirst()).numUpdatedRows);
+    if (result.revoked > 0) await pauseRevokedKeySubscriptions(tx, { at: now });
     return result;
   });
+}
+
+/** Whether a subscription was made with an API key that is now revoked (it stays paused: DESIGN §13). */
+export function madeWithRevokedKey(eb: ExpressionBuilder<Database, "alert_subscriptions">) {
+  return eb.exists(
+    eb
+      .selectFrom("api_keys as k")
+      .select("k.id")
+      .where(sql<string>`'key:' || k.id`, "=", eb.ref("alert_subscriptions.owner"))
+      .where("k.revoked_at", "is not", null),
+  );
+}
+
+/**
+ * Pauses the active subscriptions made with API keys that are revoked (call it in the revoking transaction): nothing
+ * more is queued or sent for them, their owner's wallet still lists them and may delete them.
+ *
+ * @returns how many were paused.
+ */
+export async function pauseRevokedKeySubscriptions(db: Kysely<Database>, parameters: { at: number }): Promise<number> {
+  const result = await db
+    .updateTable("alert_subscriptions")
+    .set({ state: "paused", paused_at: parameters.at, paused_reason: KEY_REVOKED_REASON })
+    .where("state", "=", "active")
+    .where("owner", "like", "key:%")
+    .where(madeWithRevokedKey)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }

@@ -294,11 +294,19 @@ export interface AlertSubscriptionsTable {
   id: string;
   /** `key:<api_keys.id>` (the keyed routes) or `wallet:<lower-case address>` (the dapp). */
   owner: string;
+  /**
+   * The account its caps and delivery share count in (DESIGN §13): `wallet:<address>` for a wallet's own and for those
+   * of every key the wallet created; `key:<id>` (the owner) for a configured key's.
+   */
+  account: string;
   /** The target, as normalized by the WHATWG URL parser. */
   url: string;
   /** `whsec_` + base64 of 32 random bytes, shown once. Stored as is: delivery signs with it (HMAC). */
   secret: string;
-  /** `active`, or `paused` (a delivery reached the failed state; nothing is sent until resumed). */
+  /**
+   * `active`, or `paused` (a delivery reached the failed state, or its API key was revoked; nothing is sent or queued
+   * until resumed).
+   */
   state: "active" | "paused";
   created_at: number;
   paused_at: number | null;

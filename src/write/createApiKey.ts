@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
-import { InvalidApiKeyParameterError } from "../errors/auth";
-import { insertApiKey } from "../storage/apiKeys";
+import { InvalidApiKeyParameterError, TooManyApiKeysError } from "../errors/auth";
+import { insertApiKeyUnderCap } from "../storage/apiKeys";
 import type { Database } from "../storage/schema";
 import { generateApiKey } from "./generateApiKey";
 import { hashApiKey } from "./hashApiKey";
@@ -11,7 +11,12 @@ export type CreateApiKeyParameters = {
   owner: string;
   /** A name for the owner's list, at most 100 characters. */
   label?: string | null;
+  /** `MAX_KEYS_PER_WALLET`: the keys the wallet may hold at once, revoked ones not counted. Default 10. */
+  maxKeys?: number;
 };
+
+/** `MAX_KEYS_PER_WALLET`'s default (DESIGN §13). */
+export const DEFAULT_MAX_KEYS_PER_WALLET = 10;
 export type CreateApiKeyReturnType = {
   id: string;
   /** The key itself: show it once, it cannot be read back. */
@@ -20,23 +25,25 @@ export type CreateApiKeyReturnType = {
   label: string | null;
   createdAt: number;
 };
-export type CreateApiKeyErrorType = InvalidApiKeyParameterError;
+export type CreateApiKeyErrorType = InvalidApiKeyParameterError | TooManyApiKeysError;
 
 /**
  * Creates an API key for a signed-in wallet (the dapp's "create key"): a random key, of which only the SHA-256 is
- * stored, with the wallet as owner. The key works at once with the keyed routes, like an `API_KEYS` key.
+ * stored, with the wallet as owner. The key works at once with the keyed routes, like an `API_KEYS` key. A wallet holds
+ * at most `maxKeys` keys that are not revoked (counted and stored in one transaction, serialized per wallet).
  *
  * @param context the store's query layer and the clock (Unix seconds).
  * @param {@link CreateApiKeyParameters}
  * @returns the new key (once) with its id.
- * @throws {@link InvalidApiKeyParameterError} for an owner that is not a 0x address or a label over 100 characters.
+ * @throws {@link InvalidApiKeyParameterError} for an owner that is not a 0x address or a label over 100 characters;
+ * {@link TooManyApiKeysError} when the wallet already holds `maxKeys` keys.
  * @example
  * import { createApiKey } from "./src/write/createApiKey";
  * const { id, key } = await createApiKey({ db, now }, { owner: session.address, label: "my bot" });
  */
 export async function createApiKey(
   { db, now }: { db: Kysely<Database>; now: () => number },
-  { owner, label = null }: CreateApiKeyParameters,
+  { owner, label = null, maxKeys = DEFAULT_MAX_KEYS_PER_WALLET }: CreateApiKeyParameters,
 ): Promise<CreateApiKeyReturnType> {
   if (typeof owner !== "string" || !/^0x[0-9a-fA-F]{40}$/.test(owner)) {
     throw new InvalidApiKeyParameterError({
@@ -50,6 +57,7 @@ export async function createApiKey(
   const key = generateApiKey();
   const id = randomUUID();
   const createdAt = now();
-  await insertApiKey(db, { id, keySha256: hashApiKey({ key }), owner: owner.toLowerCase(), label, now: createdAt });
+  const row = { id, keySha256: hashApiKey({ key }), owner: owner.toLowerCase(), label, now: createdAt };
+  if ((await insertApiKeyUnderCap(db, row, maxKeys)) === "limit") throw new TooManyApiKeysError({ limit: maxKeys });
   return { id, key, owner: owner.toLowerCase(), label, createdAt };
 }

@@ -33,6 +33,7 @@ async function subscribe(store: Store, id: string, kinds: string[], owner = "key
     insertAlertSubscription(trx, {
       id,
       owner,
+      account: owner,
       url: "https://hooks.example.com/",
       secret: "whsec_AAAA",
       kinds,
@@ -197,7 +198,7 @@ function alertStorageSuite(open: () => Promise<Store>) {
       expect(await claimAlertDelivery(store.db, { id: head.id, attempts: 0, token: "w", nowMs: 0, leaseMs: 1000 })).to
         .be.false;
       expect(await listDueAlertDeliveries(store.db, { nowMs: 0, limit: 10 })).to.deep.equal([]);
-      expect(await resumeAlertSubscription(store.db, { owner: "key:k1", id: "a" })).to.equal(true);
+      expect(await resumeAlertSubscription(store.db, { owner: "key:k1", id: "a" })).to.equal("resumed");
       expect(await claimAlertDelivery(store.db, { id: head.id, attempts: 0, token: "w", nowMs: 0, leaseMs: 1000 })).to
         .be.true;
       await releaseAlertDelivery(store.db, { id: head.id, token: "w" });
@@ -247,7 +248,7 @@ function alertStorageSuite(open: () => Promise<Store>) {
       expect(listed.map((s) => [s.id, s.kinds])).to.deep.equal([["mine", ["pool.stale", "pool.fresh"]]]);
       expect(listed[0]).to.not.have.property("secret");
       expect(await deleteAlertSubscription(store.db, { owner: "key:k1", id: "theirs" })).to.equal(false);
-      expect(await resumeAlertSubscription(store.db, { owner: "key:k1", id: "theirs" })).to.equal(false);
+      expect(await resumeAlertSubscription(store.db, { owner: "key:k1", id: "theirs" })).to.equal("not-found");
       expect(await deleteAlertSubscription(store.db, { owner: "key:k1", id: "mine" })).to.equal(true);
       expect(await listAlertOutbox(store.db, "mine")).to.deep.equal([]);
       expect(await listAlertAttempts(store.db, row.id)).to.deep.equal([]);

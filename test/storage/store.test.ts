@@ -271,6 +271,7 @@ describe("openStore", () => {
         "004_auth",
         "005_alerts",
         "006_owner_indexes",
+        "007_alert_accounts",
       ]);
       await again.close();
     });
@@ -306,6 +307,7 @@ describe("openStore", () => {
         "004_auth",
         "005_alerts",
         "006_owner_indexes",
+        "007_alert_accounts",
       ]);
       await store.close();
     });

@@ -5,6 +5,7 @@ import { market } from "./003_market";
 import { auth } from "./004_auth";
 import { alerts } from "./005_alerts";
 import { ownerIndexes } from "./006_owner_indexes";
+import { alertAccounts } from "./007_alert_accounts";
 
 /** Versioned migrations, applied in key order by Kysely's Migrator. Never edit one that has shipped: add another. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   "004_auth": auth,
   "005_alerts": alerts,
   "006_owner_indexes": ownerIndexes,
+  "007_alert_accounts": alertAccounts,
 };

@@ -14,8 +14,8 @@ import { errorResponses } from "../../../../schemas/error";
 /**
  * The signed-in wallet's API keys (owner: its lower-case address), for the keys page:
  * `GET /app/api/keys` lists them; `POST /app/api/keys` creates one and answers the key once, with its table row as
- * the page renders it (`rowHtml`) (201);
- * `DELETE /app/api/keys/{id}` revokes one of the wallet's own. Each needs the session (401 without); the POST and the
+ * the page renders it (`rowHtml`) (201), or 409 `TOO_MANY_KEYS` when the wallet holds `MAX_KEYS_PER_WALLET` keys;
+ * `DELETE /app/api/keys/{id}` revokes one of the wallet's own (and pauses the alert subscriptions made with it). Each needs the session (401 without); the POST and the
  * DELETE also need an `Origin` equal to the service's own (403 otherwise: the CSRF rule).
  */
 const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
@@ -39,7 +39,7 @@ const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
       schema: {
         hide: true,
         body: CreateWalletApiKeyBodySchema,
-        response: { 201: CreatedWalletApiKeyWithRowSchema, ...errorResponses(400, 401, 403, 415, 429) },
+        response: { 201: CreatedWalletApiKeyWithRowSchema, ...errorResponses(400, 401, 403, 409, 415, 429) },
       },
       preHandler: changes,
       // Checked as written: an unknown member or a label that is not a string is a 400, never dropped or coerced.
@@ -50,6 +50,7 @@ const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
       const created = await createApiKey(readContext, {
         owner: request.session!.address,
         label: request.body.label ?? null,
+        maxKeys: fastify.config.signIn.maxKeysPerWallet,
       });
       reply.header("cache-control", "no-store");
       const { id, key, label, createdAt } = created;
