@@ -34,6 +34,6 @@ describe("web/html: the pages' template", function () {
   it("sends the sign-in page's next only to a path on this site", function () {
     expect(safeNextPath("/app/compare?pools=a")).to.equal("/app/compare?pools=a");
     for (const bad of ["//evil.example", "https://evil.example", "/\\evil", "javascript:x", undefined])
-      expect(safeNextPath(bad)).to.equal("/app/");
+      expect(safeNextPath(bad)).to.equal("/app/pools");
   });
 });
