@@ -48,7 +48,8 @@ export function serverOptions(config: Pick<ServiceConfig, "logLevel" | "connecti
     frameworkErrors: function routerError(error, request, reply) {
       const { status, body } = routerErrorBody(error, request.url);
       request.log.debug({ code: body.error.code }, body.error.message);
-      void (reply as unknown as FastifyReply).code(status).send(body);
+      // Raised before any hook runs: the nosniff of every JSON answer (DESIGN §13) is set here.
+      void (reply as unknown as FastifyReply).code(status).header("x-content-type-options", "nosniff").send(body);
     },
     clientErrorHandler: clientError,
   };
