@@ -1,11 +1,24 @@
 import { connect, type Socket } from "node:net";
 
-/** A raw TCP client of the service on loopback, bound to `localAddress` (127.0.0.1 and 127.0.0.2 are two clients). */
-export function openSocket(port: number, localAddress: string, host = "127.0.0.1"): Promise<Socket> {
+/**
+ * A raw TCP client of the service on loopback, bound to `localAddress` (127.0.0.1 and 127.0.0.2 are two clients).
+ * Rejects (and destroys the socket) if it is not connected within `timeoutMs`: a full listen backlog never hangs a test.
+ */
+export function openSocket(port: number, localAddress: string, timeoutMs = 5000): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const socket = connect({ port, host, localAddress });
-    socket.once("connect", () => resolve(socket));
-    socket.once("error", reject);
+    const socket = connect({ port, host: "127.0.0.1", localAddress });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no connection from ${localAddress} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    socket.once("connect", () => {
+      clearTimeout(timer);
+      resolve(socket);
+    });
+    socket.once("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
   });
 }
 
@@ -67,7 +80,12 @@ export async function request(
   timeoutMs = 5000,
 ): Promise<{ status: number | null; ms: number; text: string; closed: boolean }> {
   const started = Date.now();
-  const socket = await openSocket(port, localAddress);
+  let socket: Socket;
+  try {
+    socket = await openSocket(port, localAddress, timeoutMs);
+  } catch (error) {
+    return { status: null, ms: Date.now() - started, text: String((error as Error).message), closed: true };
+  }
   const received = watch(socket);
   socket.write(raw);
   await within(
