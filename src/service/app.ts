@@ -32,10 +32,11 @@ export type AppOptions = {
 };
 
 /**
- * The HTTP API as a Fastify plugin: the connection limits and security headers (DESIGN §13), external plugins (env, swagger, CORS, rate limit), then the app plugins
- * (attester, read context, response cache, API-key auth for the keyed routes, the dapp's sign-in sessions), one error handler, then every route
- * folder under `routes/` (the folder is the URL, as fastify/demo autoloads them). `server.ts` starts it. A new
- * endpoint is one route folder, one schema file and one test file: this file does not change.
+ * The HTTP API as a Fastify plugin: the connection limits and security headers (DESIGN §13), external plugins (env,
+ * swagger, CORS, rate limit), then the app plugins (attester, read context, response cache, API-key auth for the keyed
+ * routes, the dapp's sign-in sessions), one error handler, then every route folder under `routes/` (the folder is the
+ * URL, as fastify/demo autoloads them). `server.ts` starts it. A new endpoint is one route folder, one schema file and
+ * one test file: this file does not change.
  *
  * @example
  * import Fastify from "fastify";
