@@ -118,7 +118,7 @@ async function main() {
       .execute();
   }
 
-  const config = loadConfig({ env: { RATE_LIMIT_MAX: "0", LOG_LEVEL: "silent" } });
+  const config = loadConfig({ env: { RATE_LIMIT_MAX: "0", MAX_CONNECTIONS_PER_CLIENT: "0", LOG_LEVEL: "silent" } });
   const app = await createServer({
     store,
     config,
@@ -261,7 +261,12 @@ async function marketStore(dir: string, pools: number, now: number): Promise<{ s
 /** An app over `store` with the rate limit off and the given cache TTL. */
 async function marketApp(store: Store, cacheTtlMs: number): Promise<{ app: FastifyInstance; url: string }> {
   const config = loadConfig({
-    env: { RATE_LIMIT_MAX: "0", LOG_LEVEL: "silent", API_CACHE_TTL_MS: String(cacheTtlMs) },
+    env: {
+      RATE_LIMIT_MAX: "0",
+      MAX_CONNECTIONS_PER_CLIENT: "0",
+      LOG_LEVEL: "silent",
+      API_CACHE_TTL_MS: String(cacheTtlMs),
+    },
   });
   const app = await createServer({ store, config, attester: { address: privateKeyToAddress(KEY), registry: null } });
   return { app, url: await listen(app) };

@@ -69,6 +69,19 @@ export const EnvSchema = Type.Object({
         "chain ids a sign-in message may name, comma-separated; unset = 1, 8453, 42161 and each RPC_URL_<id>",
     }),
   ),
+  REQUEST_TIMEOUT_S: integer({
+    default: 30,
+    minimum: 1,
+    maximum: 3600,
+    description:
+      "a request (headers and body) must arrive within this many seconds, else 408 and the connection closes",
+  }),
+  MAX_CONNECTIONS_PER_CLIENT: integer({
+    default: 64,
+    minimum: 0,
+    maximum: 1_000_000,
+    description: "open connections one client address may hold; more are closed at once; 0 = off (behind a proxy)",
+  }),
   API_CACHE_TTL_MS: integer({ default: 5000, minimum: 0, description: "how long a served response is reused" }),
   DEMO_DAYS: integer({ default: 120, minimum: 1, maximum: 365, description: "simulated days of demo history" }),
   DEMO_SEED: integer({ default: 1, minimum: 0, description: "seed of the deterministic demo" }),
@@ -95,6 +108,14 @@ export type Env = Static<typeof EnvSchema>;
 /** Per-client rate limits; `false` switches them off (benchmarks). */
 export type RateLimitConfig = false | { max: number; verifyMax: number; windowMs: number };
 
+/** Connection limits (DESIGN §13). */
+export interface ConnectionLimitsConfig {
+  /** `REQUEST_TIMEOUT_S` in ms: a request's headers and body must arrive within it, else 408 and the socket closes. */
+  requestTimeoutMs: number;
+  /** `MAX_CONNECTIONS_PER_CLIENT`: open connections per client address; `false` (0) switches the cap off. */
+  maxPerClient: number | false;
+}
+
 /** The typed configuration of the service. */
 export interface ServiceConfig {
   port: number;
@@ -114,6 +135,8 @@ export interface ServiceConfig {
   freshnessWindowS: number;
   attestationLifetimeS: number;
   rateLimit: RateLimitConfig;
+  /** DESIGN §13: the limits on connections that hold against slow and numerous clients (docs/security.md). */
+  connections: ConnectionLimitsConfig;
   cacheTtlMs: number;
   /**
    * `PUBLIC_ORIGIN`: the service's own origin (a SIWE message's domain and URI, the allowed `Origin` of `/mcp` and the
@@ -256,6 +279,10 @@ export function loadConfig({ env, cwd = process.cwd() }: LoadConfigParameters): 
             verifyMax: Math.min(parsed.RATE_LIMIT_VERIFY_MAX, parsed.RATE_LIMIT_MAX),
             windowMs: parsed.RATE_LIMIT_WINDOW_S * 1000,
           },
+    connections: {
+      requestTimeoutMs: parsed.REQUEST_TIMEOUT_S * 1000,
+      maxPerClient: parsed.MAX_CONNECTIONS_PER_CLIENT === 0 ? false : parsed.MAX_CONNECTIONS_PER_CLIENT,
+    },
     cacheTtlMs: parsed.API_CACHE_TTL_MS,
     publicOrigin: parsed.PUBLIC_ORIGIN === undefined ? null : new URL(parsed.PUBLIC_ORIGIN).origin,
     apiKeys,

@@ -41,7 +41,7 @@ export function loadAttesterKey({ source }: LoadAttesterKeyParameters): LoadAtte
     return { privateKey, address: privateKeyToAddress(privateKey), origin: "ATTESTER_KEY_FILE", file: source.file };
   }
   const file = join(source.dataDir, DEV_KEY_FILE);
-  mkdirSync(source.dataDir, { recursive: true });
+  mkdirSync(source.dataDir, { recursive: true, mode: 0o700 });
   try {
     const privateKey = generatePrivateKey();
     // "wx": never overwrite a key that exists (another start may have just created it).

@@ -27,7 +27,7 @@ export type LoadDemoApiKeyErrorType = ConfigError;
  */
 export function loadDemoApiKey({ dataDir }: LoadDemoApiKeyParameters): LoadDemoApiKeyReturnType {
   const file = join(dataDir, DEMO_API_KEY_FILE);
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   try {
     const key = generateApiKey();
     // "wx": never overwrite a key that exists (another start may have just created it).

@@ -1,4 +1,3 @@
-import { mkdirSync } from "node:fs";
 import { isAbsolute, relative } from "node:path";
 import type { Address } from "viem";
 import { startAlertWorker } from "../alerts/startAlertWorker";
@@ -7,6 +6,7 @@ import { StartupAbortedError } from "../errors/startup";
 import { errorLine } from "../errors/utils";
 import type { IngestSource } from "../ingest/source";
 import { startServer } from "../service/server";
+import { ensurePrivateDir } from "../storage/fileModes";
 import { openStore, type Store } from "../storage/openStore";
 import { formatPoolId } from "../lib/formatPoolId";
 import { listPools } from "../storage/pools";
@@ -109,9 +109,16 @@ export async function runService({ config, log, signal }: RunServiceParameters):
   }
 }
 
-/** The attester key (never logged; only its address and where it came from). */
+/**
+ * The attester key (never logged; only its address and where it came from). First DATA_DIR, 0700 (DESIGN §13): created
+ * so, or tightened from a looser mode when this user owns it; a shared or foreign folder is left as is, with a warning.
+ */
 function loadKey(config: ServiceConfig, log: (line: string) => void): LoadAttesterKeyReturnType {
-  mkdirSync(config.dataDir, { recursive: true });
+  const dir = ensurePrivateDir(config.dataDir);
+  if (dir.action === "tightened") log(`DATA_DIR ${config.dataDir} was mode ${dir.was}; now 0700`);
+  if (dir.action === "left") {
+    log(`warning: DATA_DIR ${config.dataDir} is mode ${dir.was} and shared or not ours; left as is (want 0700)`);
+  }
   const key = loadAttesterKey({ source: config.attesterKey });
   log(`attester ${key.address} (${key.origin}${key.file ? `: ${key.file}` : ""})`);
   return key;

@@ -8,10 +8,12 @@ import type { ServiceConfig } from "../config/loadConfig";
 import { toErrorBody } from "./errorBodies";
 import attesterPlugin from "./plugins/app/attester";
 import authPlugin from "./plugins/app/auth";
+import connectionLimitsPlugin from "./plugins/app/connection-limits";
 import dappPlugin from "./plugins/app/dapp";
 import publicOriginPlugin from "./plugins/app/public-origin";
 import readContextPlugin from "./plugins/app/read-context";
 import responseCachePlugin from "./plugins/app/response-cache";
+import securityHeadersPlugin from "./plugins/app/security-headers";
 import sessionPlugin from "./plugins/app/session";
 import corsPlugin from "./plugins/external/cors";
 import envPlugin from "./plugins/external/env";
@@ -30,11 +32,11 @@ export type AppOptions = {
 };
 
 /**
- * The HTTP API as a Fastify plugin: external plugins (env, swagger, CORS, rate limit), then the app plugins
- * (attester, read context, response cache, API-key auth for the keyed routes, the dapp's sign-in sessions), one error handler, then every route
- * folder under `routes/` (the folder is the URL, as fastify/demo autoloads them). `server.ts` starts it. A new
- * endpoint is one route folder and its test (a read surface: see "Add a read surface" in docs/service.md): this file
- * does not change.
+ * The HTTP API as a Fastify plugin: the connection limits and security headers (DESIGN §13), external plugins (env,
+ * swagger, CORS, rate limit), then the app plugins (attester, read context, response cache, API-key auth for the keyed
+ * routes, the dapp's sign-in sessions), one error handler, then every route folder under `routes/` (the folder is the
+ * URL, as fastify/demo autoloads them). `server.ts` starts it. A new endpoint is one route folder and its test (a read
+ * surface: see "Add a read surface" in docs/service.md): this file does not change.
  *
  * @example
  * import Fastify from "fastify";
@@ -48,6 +50,9 @@ export const buildApp = fp(
     const now = options.now ?? (() => Math.floor(Date.now() / 1000));
 
     fastify.addSchema(ErrorSchema);
+    // First: the per-client connection cap and nosniff hold for every answer, the rate limit's 429 included.
+    await fastify.register(connectionLimitsPlugin, { maxPerClient: config.connections.maxPerClient });
+    await fastify.register(securityHeadersPlugin);
     await fastify.register(envPlugin, { config });
     await fastify.register(swaggerPlugin);
     await fastify.register(corsPlugin);

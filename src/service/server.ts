@@ -1,9 +1,5 @@
-import Fastify, {
-  type FastifyError,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyServerOptions,
-} from "fastify";
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyHttpOptions } from "fastify";
+import type { Server } from "node:http";
 import { buildApp, type AppOptions } from "./app";
 import type { ServiceConfig } from "../config/loadConfig";
 import { clientError, routerErrorBody } from "./errorBodies";
@@ -11,9 +7,38 @@ import { clientError, routerErrorBody } from "./errorBodies";
 /** Body limit of every route (`POST /api/v1/verify` is the only one with a body). */
 export const BODY_LIMIT = 64 * 1024;
 
-/** Fastify instance options for the service (tests and the benchmark build the app with the same ones). */
-export function serverOptions(config: Pick<ServiceConfig, "logLevel">): FastifyServerOptions {
+/** Fastify's keep-alive timeout (its default): an idle kept-alive connection is closed after 72 s. */
+export const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+
+/**
+ * Node's own timeouts for DESIGN §13 (docs/security.md). `requestTimeout`: the whole request, headers and body, must
+ * arrive within `REQUEST_TIMEOUT_S`, else the client error handler answers 408 and the socket is destroyed (a body
+ * dribbled one byte at a time cannot hold a socket longer). `headersTimeout` (at most the request timeout, as Node
+ * requires): the same bound for the headers, which also closes a socket that never sends a byte. Node checks both
+ * every `connectionsCheckingInterval` (1 s; its default of 30 s would let a socket outlive the timeout by that much).
+ * `connectionTimeout`: a socket with no byte either way for max(120 s, 2 × the request timeout) is destroyed (a
+ * client that never reads its answer). `keepAliveTimeout`: Fastify's 72 s between requests on a kept-alive socket.
+ */
+export function timeoutOptions(
+  limits: ServiceConfig["connections"],
+): Pick<FastifyHttpOptions<Server>, "requestTimeout" | "connectionTimeout" | "keepAliveTimeout" | "http"> {
+  const requestTimeout = limits.requestTimeoutMs;
   return {
+    requestTimeout,
+    connectionTimeout: Math.max(120_000, 2 * requestTimeout),
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    http: {
+      requestTimeout,
+      headersTimeout: Math.min(60_000, requestTimeout),
+      connectionsCheckingInterval: Math.min(1000, Math.max(100, Math.floor(requestTimeout / 4))),
+    },
+  };
+}
+
+/** Fastify instance options for the service (tests and the benchmark build the app with the same ones). */
+export function serverOptions(config: Pick<ServiceConfig, "logLevel" | "connections">): FastifyHttpOptions<Server> {
+  return {
+    ...timeoutOptions(config.connections),
     logger: config.logLevel === "silent" ? false : { level: config.logLevel },
     bodyLimit: BODY_LIMIT,
     routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
@@ -23,7 +48,8 @@ export function serverOptions(config: Pick<ServiceConfig, "logLevel">): FastifyS
     frameworkErrors: function routerError(error, request, reply) {
       const { status, body } = routerErrorBody(error, request.url);
       request.log.debug({ code: body.error.code }, body.error.message);
-      void (reply as unknown as FastifyReply).code(status).send(body);
+      // Raised before any hook runs: the nosniff of every JSON answer (DESIGN §13) is set here.
+      void (reply as unknown as FastifyReply).code(status).header("x-content-type-options", "nosniff").send(body);
     },
     clientErrorHandler: clientError,
   };

@@ -1,9 +1,10 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from "kysely";
 import pg from "pg";
 import { StoreOpenError } from "../errors/storage";
+import { makeSqliteFilesPrivate, PRIVATE_DIR_MODE } from "./fileModes";
 import { migrations } from "./migrations";
 import type { Database } from "./schema";
 
@@ -107,9 +108,14 @@ export async function openStore(parameters: OpenStoreParameters): Promise<Store>
         sqlite = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
         sqlite.pragma("query_only = ON");
       } else {
-        if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+        const onDisk = file !== ":memory:";
+        // A folder it creates is 0700; an existing one is the caller's (the service tightens DATA_DIR itself).
+        if (onDisk && !existsSync(dirname(file))) mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+        // The store holds webhook secrets: its files are 0600 (DESIGN §13), -wal and -shm included.
+        if (onDisk) makeSqliteFilesPrivate(file, "before-open");
         sqlite = new BetterSqlite3(file);
         sqlite.pragma("journal_mode = WAL");
+        if (onDisk) makeSqliteFilesPrivate(file, "after-open");
         sqlite.pragma("synchronous = NORMAL");
         sqlite.pragma("foreign_keys = ON");
       }

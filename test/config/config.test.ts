@@ -25,8 +25,18 @@ describe("service configuration", function () {
         freshnessWindowS: 3600,
         attestationLifetimeS: 86400,
         rateLimit: { max: 600, verifyMax: 60, windowMs: 60_000 },
+        connections: { requestTimeoutMs: 30_000, maxPerClient: 64 },
         mode: "demo",
       });
+    });
+
+    it("reads the connection limits of DESIGN §13; MAX_CONNECTIONS_PER_CLIENT=0 switches the cap off", function () {
+      const limits = (env: Record<string, string>) => loadConfig({ env }).connections;
+      expect(limits({ REQUEST_TIMEOUT_S: "5", MAX_CONNECTIONS_PER_CLIENT: "8" })).to.deep.equal({
+        requestTimeoutMs: 5000,
+        maxPerClient: 8,
+      });
+      expect(limits({ MAX_CONNECTIONS_PER_CLIENT: "0" }).maxPerClient).to.equal(false);
     });
 
     it("reads every variable of the configured mode", function () {
@@ -99,6 +109,10 @@ describe("service configuration", function () {
         /^REGISTRY_CHAIN_ID: must be integer/,
       ],
       [{ RATE_LIMIT_MAX: "-1" }, /^RATE_LIMIT_MAX: must be >= 0/],
+      [{ REQUEST_TIMEOUT_S: "0" }, /^REQUEST_TIMEOUT_S: must be >= 1/],
+      [{ REQUEST_TIMEOUT_S: "3601" }, /^REQUEST_TIMEOUT_S: must be <= 3600/],
+      [{ MAX_CONNECTIONS_PER_CLIENT: "-1" }, /^MAX_CONNECTIONS_PER_CLIENT: must be >= 0/],
+      [{ MAX_CONNECTIONS_PER_CLIENT: "1e3" }, /^MAX_CONNECTIONS_PER_CLIENT: must be integer/],
       [{ DATABASE_URL: "mysql://db" }, /^DATABASE_URL: has the wrong format/],
       [{ MERKL_API_URL: "ftp://x" }, /^MERKL_API_URL: has the wrong format/],
       [{ LOG_LEVEL: "loud" }, /^LOG_LEVEL: must be one of/],

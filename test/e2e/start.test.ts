@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -22,6 +22,7 @@ describe("npm start (end to end: demo chains, ingestion, API on a real port)", f
 
   before(async function () {
     dataDir = mkdtempSync(join(tmpdir(), "service-e2e-"));
+    chmodSync(dataDir, 0o755); // as an older version left it: the start tightens it (DESIGN §13)
     const port = await freePort();
     job = new MainJob({ DATA_DIR: dataDir, PORT: String(port), DEMO_DAYS, INGEST_INTERVAL_S: "3600" });
     await job.waitFor(/ready: attester/);
@@ -45,6 +46,15 @@ describe("npm start (end to end: demo chains, ingestion, API on a real port)", f
     const { readFileSync } = await import("node:fs");
     const key = readFileSync(join(dataDir, "attester.key"), "utf8").trim();
     expect(job.output).to.not.include(key.slice(2));
+  });
+
+  it("tightens DATA_DIR to 0700 and keeps the SQLite files 0600 (DESIGN §13)", function () {
+    expect(statSync(dataDir).mode & 0o777).to.equal(0o700);
+    expect(job.output).to.match(/DATA_DIR .* was mode 0755; now 0700/);
+    const file = join(dataDir, "service.sqlite");
+    for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+      if (path === file || existsSync(path)) expect(statSync(path).mode & 0o777, path).to.equal(0o600);
+    }
   });
 
   /** The pool whose source the demo stops (announced in the log): `eip155:<chainId>:<address>`. */
