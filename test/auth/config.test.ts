@@ -6,11 +6,12 @@ import { NOW, openTempStore } from "../helpers/service/app";
 import { Client, buildAuthApp, messageFor } from "../helpers/auth/siweApp";
 
 describe("sign-in configuration", function () {
-  it("defaults: 24 h sessions, chains 1, 8453 and 42161, 20 sign-in requests per window", function () {
+  it("defaults: 24 h sessions, chains 1, 8453 and 42161, 20 sign-in requests per window, 10 keys per wallet", function () {
     expect(loadConfig({ env: {} }).signIn).to.deep.equal({
       sessionTtlS: 86_400,
       chainIds: [1, 8453, 42161],
       rateLimitMax: 20,
+      maxKeysPerWallet: 10,
     });
   });
 
@@ -28,9 +29,15 @@ describe("sign-in configuration", function () {
         SESSION_TTL_S: "3600",
         RATE_LIMIT_SIGN_IN_MAX: "50",
         RATE_LIMIT_MAX: "30",
+        MAX_KEYS_PER_WALLET: "3",
       },
     });
-    expect(config.signIn).to.deep.equal({ sessionTtlS: 3600, chainIds: [1, 137], rateLimitMax: 30 });
+    expect(config.signIn).to.deep.equal({
+      sessionTtlS: 3600,
+      chainIds: [1, 137],
+      rateLimitMax: 30,
+      maxKeysPerWallet: 3,
+    });
   });
 
   for (const [env, pattern] of [
