@@ -42,14 +42,15 @@ export type GetPoolHistoryReturnType = {
   pool: string;
   /** Every complete UTC day of the range, oldest first, ending yesterday: `days` of them. */
   days: PoolHistoryDay[];
-  /** The issued attestations whose claim window overlaps the range, oldest first. */
+  /** The issued attestations whose claim window reaches into the range or beyond (the current one included), oldest first. */
   attestations: PoolHistoryAttestation[];
 };
 
 /**
  * A pool's history: its stored daily lows over the last `days` complete UTC days (ending yesterday), and the claims of
- * its issued attestations whose window `[issuedAt, settlesAt]` overlaps those days (issued before today, settling
- * after the first day began), so each claim's floor can be drawn over the lows it covers. A tracked pool without an
+ * its issued attestations whose window `[issuedAt, settlesAt]` reaches into those days or beyond (issued up to now,
+ * settling after the first day began: the current claim, issued today, included), so each claim's floor can be drawn
+ * over the lows it covers. A tracked pool without an
  * attestation still has a history (its `attestations` is empty). Two queries after the pool is resolved, whatever
  * `days` is.
  *
@@ -73,7 +74,7 @@ export async function getPoolHistory(
   const pool = { chainId: resolved.chainId, address: resolved.address };
   const [rows, attestations] = await Promise.all([
     getDailyHistoryBetween(context.db, { ...pool, fromDay: dates[0], toDay: dates[dates.length - 1] }),
-    listAttestationsOverlapping(context.db, { ...pool, from: dayStart(dates[0]), to: dayStart(today) }),
+    listAttestationsOverlapping(context.db, { ...pool, from: dayStart(dates[0]), to: context.now() + 1 }),
   ]);
   const byDay = new Map(rows.map((row) => [row.day, row]));
   return {

@@ -65,7 +65,7 @@ async function seedHistory(store: Store): Promise<void> {
   await attest(at("2026-01-05"), 5, 75); // settles at the range's very first second: out
   await attest(at("2026-01-01", 600), 30, 80); // issued before the range, settles after it: over it
   await attest(at("2026-01-12", 6 * 3600), 14, 85); // issued inside the range
-  await attest(at("2026-01-15", 3600), 30, 90); // issued today, after the range
+  await attest(at("2026-01-15", 3600), 30, 90); // issued today: the current claim, listed after the range's days
 }
 
 function poolHistory(openFresh: OpenFresh) {
@@ -93,7 +93,7 @@ function poolHistory(openFresh: OpenFresh) {
     expect(() => PoolHistorySchema.parse(history)).not.to.throw();
   });
 
-  it("lists the attestations whose claim window overlaps the range, oldest first, with their USD floor", async function () {
+  it("lists the attestations whose claim window reaches into the range, today's included, oldest first, with their USD floor", async function () {
     const history = await getPoolHistory(context, { pool: P, days: 5 });
     expect(history.attestations).to.deep.equal([
       {
@@ -110,9 +110,17 @@ function poolHistory(openFresh: OpenFresh) {
         floorUsd: 500_000,
         settlesAt: at("2026-01-26", 6 * 3600),
       },
+      {
+        issuedAt: at("2026-01-15", 3600),
+        horizon: 30,
+        confidence: 0.9,
+        floorUsd: 500_000,
+        settlesAt: at("2026-02-14", 3600),
+      },
     ]);
     const wide = await getPoolHistory(context, { pool: P, days: 90 });
-    expect(wide.attestations.map((claim) => claim.confidence)).to.deep.equal([0.7, 0.8, 0.75, 0.85]); // by issuedAt; today's is after the range
+    // By issuedAt; today's (the current claim) is listed too.
+    expect(wide.attestations.map((claim) => claim.confidence)).to.deep.equal([0.7, 0.8, 0.75, 0.85, 0.9]);
   });
 
   it("defaults to 90 days, takes 1 and 730, and refuses anything else with INVALID_PARAMETER", async function () {

@@ -28,5 +28,7 @@ export const PoolHistorySchema = z.strictObject({
     .describe("every complete UTC day of the range, oldest first, ending yesterday (days of them)"),
   attestations: z
     .array(PoolHistoryAttestationSchema)
-    .describe("issued attestations whose window [issuedAt, settlesAt] overlaps the range, oldest first"),
+    .describe(
+      "issued attestations whose window [issuedAt, settlesAt] reaches into the range or beyond (the current one included), oldest first",
+    ),
 }) satisfies z.ZodType<GetPoolHistoryReturnType>;
