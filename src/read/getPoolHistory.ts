@@ -1,5 +1,5 @@
 import { listAttestationsOverlapping } from "../storage/attestations";
-import { getDailyHistoryBetween, utcDay } from "../storage/poolDaily";
+import { getDailyHistory, utcDay } from "../storage/poolDaily";
 import type { PoolDaily } from "../storage/schema";
 import type { ReadContext } from "./context";
 import { checkParameter, type IntegerParameter } from "./internal/checkInteger";
@@ -73,7 +73,7 @@ export async function getPoolHistory(
   const dates = dayRange(addDays(today, -1), days);
   const pool = { chainId: resolved.chainId, address: resolved.address };
   const [rows, attestations] = await Promise.all([
-    getDailyHistoryBetween(context.db, { ...pool, fromDay: dates[0], toDay: dates[dates.length - 1] }),
+    getDailyHistory(context.db, pool.chainId, pool.address, { from: dates[0], to: dates[dates.length - 1] }),
     listAttestationsOverlapping(context.db, { ...pool, from: dayStart(dates[0]), to: context.now() + 1 }),
   ]);
   const byDay = new Map(rows.map((row) => [row.day, row]));

@@ -101,31 +101,20 @@ export async function backfillDailyDepth(
   return written;
 }
 
-/** The pool's daily history, oldest day first. */
-export async function getDailyHistory(db: Kysely<Database>, chainId: number, address: string): Promise<PoolDaily[]> {
-  return db
+/** The pool's daily history, oldest day first: every row, or the UTC days `[from, to]` (`YYYY-MM-DD`, inclusive). */
+export async function getDailyHistory(
+  db: Kysely<Database>,
+  chainId: number,
+  address: string,
+  days?: { from: string; to: string },
+): Promise<PoolDaily[]> {
+  let query = db
     .selectFrom("pool_daily")
     .selectAll()
     .where("chain_id", "=", chainId)
-    .where("address", "=", address.toLowerCase())
-    .orderBy("day")
-    .execute();
-}
-
-/** The pool's rows for the UTC days `[fromDay, toDay]` (`YYYY-MM-DD`, inclusive), oldest day first. */
-export async function getDailyHistoryBetween(
-  db: Kysely<Database>,
-  parameters: { chainId: number; address: string; fromDay: string; toDay: string },
-): Promise<PoolDaily[]> {
-  return db
-    .selectFrom("pool_daily")
-    .selectAll()
-    .where("chain_id", "=", parameters.chainId)
-    .where("address", "=", parameters.address.toLowerCase())
-    .where("day", ">=", parameters.fromDay)
-    .where("day", "<=", parameters.toDay)
-    .orderBy("day")
-    .execute();
+    .where("address", "=", address.toLowerCase());
+  if (days !== undefined) query = query.where("day", ">=", days.from).where("day", "<=", days.to);
+  return query.orderBy("day").execute();
 }
 
 /**

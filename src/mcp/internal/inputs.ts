@@ -20,6 +20,14 @@ export const integerInput = ({ description, ...range }: IntegerSpec) =>
 export const stringInput = (description: string, options: { maxLength?: number } = {}) =>
   z.unknown().meta({ type: "string", description, ...options });
 
+/** A pool id in any shape the API takes (`get_attestation`, `get_pool_history`). */
+export const poolInput = () =>
+  stringInput(
+    "the pool: eip155:<chainId>:0x<address> (as list_pools gives it), <chainId>:0x<address>, or 0x<address> " +
+      "when the address is tracked on one chain only; any case",
+    { maxLength: 500 },
+  );
+
 /** A list of strings: an array, or one comma-separated string. */
 export const listInput = (description: string, options: { minItems?: number; maxItems?: number } = {}) =>
   z.unknown().meta({

@@ -4,7 +4,7 @@ import { AttestationSchema } from "../../read/schemas/attestation";
 import type { McpDeps } from "../deps";
 import { answer } from "../internal/answer";
 import { PIN_ATTESTER, READ_ONLY, UNITS, sameJsonAs } from "../internal/descriptions";
-import { stringInput, toText } from "../internal/inputs";
+import { poolInput, toText } from "../internal/inputs";
 
 /** `get_attestation`: a pool's latest pre-signed attestation, exactly as `GET /api/v1/pool/{pool}` serves it. */
 export function registerTool(server: McpServer, deps: McpDeps): RegisteredTool {
@@ -24,11 +24,7 @@ export function registerTool(server: McpServer, deps: McpDeps): RegisteredTool {
         "NO_ATTESTATION (with the reason). The same JSON as GET /api/v1/pool/{pool}.",
       ].join(" "),
       inputSchema: {
-        pool: stringInput(
-          "the pool: eip155:<chainId>:0x<address> (as list_pools gives it), <chainId>:0x<address>, or 0x<address> " +
-            "when the address is tracked on one chain only; any case",
-          { maxLength: 500 },
-        ),
+        pool: poolInput(),
       },
       outputSchema: sameJsonAs(AttestationSchema, "GET /api/v1/pool/{pool}"),
       annotations: { title: "Get a pool's signed attestation", ...READ_ONLY },

@@ -4,7 +4,7 @@ import { PoolHistorySchema } from "../../read/schemas/poolHistory";
 import type { McpDeps } from "../deps";
 import { answer } from "../internal/answer";
 import { READ_ONLY, UNITS, sameJsonAs } from "../internal/descriptions";
-import { integerInput, stringInput, toInteger, toText } from "../internal/inputs";
+import { integerInput, poolInput, toInteger, toText } from "../internal/inputs";
 
 /** `get_pool_history`: a pool's daily lows and its past claims, exactly as `GET /api/v1/pool/{pool}/history`. */
 export function registerTool(server: McpServer, deps: McpDeps): RegisteredTool {
@@ -22,11 +22,7 @@ export function registerTool(server: McpServer, deps: McpDeps): RegisteredTool {
         "The same JSON as GET /api/v1/pool/{pool}/history.",
       ].join(" "),
       inputSchema: {
-        pool: stringInput(
-          "the pool: eip155:<chainId>:0x<address> (as list_pools gives it), <chainId>:0x<address>, or 0x<address> " +
-            "when the address is tracked on one chain only; any case",
-          { maxLength: 500 },
-        ),
+        pool: poolInput(),
         days: integerInput(POOL_HISTORY_PARAMETERS.days),
       },
       outputSchema: sameJsonAs(PoolHistorySchema, "GET /api/v1/pool/{pool}/history"),
