@@ -1,4 +1,5 @@
 import { isStale } from "../model/freshness";
+import { listLatestClaims } from "../storage/attestations";
 import { listPools as listPoolRows } from "../storage/pools";
 import { toNumberOrNull, type ReadContext } from "./context";
 import { poolIdentity, type PoolIdentity } from "./internal/poolIdentity";
@@ -10,6 +11,12 @@ export type PoolListItem = PoolIdentity & {
   observedAt: number | null;
   /** Older than the freshness window, or never observed: held out of totals. */
   stale: boolean;
+  /** Days of the pool's latest attestation's claim, or null when it has none. */
+  horizon: number | null;
+  /** 0–1, of the latest attestation, or null. */
+  confidence: number | null;
+  /** Unix seconds: the latest attestation's expiry, or null. */
+  expiry: number | null;
 };
 
 export type ListPoolsReturnType = {
@@ -23,8 +30,9 @@ export type ListPoolsReturnType = {
 };
 
 /**
- * Every tracked pool with its depth and `stale` flag, ordered by chain then address. Stale depths are never summed:
- * they are held out of `total` and listed in `heldOut` (spec §3 rule 1).
+ * Every tracked pool with its depth and `stale` flag, and the horizon, confidence and expiry of its latest attestation
+ * (null when none: DESIGN §14), ordered by chain then address. Stale depths are never summed: they are held out of
+ * `total` and listed in `heldOut` (spec §3 rule 1).
  *
  * @param context the {@link ReadContext}.
  * @returns {@link ListPoolsReturnType}
@@ -34,13 +42,19 @@ export type ListPoolsReturnType = {
  */
 export async function listPools({ db, freshnessWindowS, now }: ReadContext): Promise<ListPoolsReturnType> {
   const at = now();
-  const pools: PoolListItem[] = (await listPoolRows(db)).map((row) => {
+  const [rows, claims] = await Promise.all([listPoolRows(db), listLatestClaims(db)]);
+  const claimOf = new Map(claims.map((claim) => [`${claim.chainId}:${claim.address}`, claim]));
+  const pools: PoolListItem[] = rows.map((row) => {
     const observedAt = toNumberOrNull(row.depth_observed_at);
+    const claim = claimOf.get(`${row.chain_id}:${row.address.toLowerCase()}`);
     return {
       ...poolIdentity(row),
       depthUsd: toNumberOrNull(row.depth_usd),
       observedAt,
       stale: isStale({ observedAt, now: at, windowS: freshnessWindowS }),
+      horizon: claim?.horizon ?? null,
+      confidence: claim?.confidence ?? null,
+      expiry: claim?.expiry ?? null,
     };
   });
   const fresh = pools.filter((pool) => !pool.stale && pool.depthUsd !== null);

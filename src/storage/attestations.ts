@@ -33,6 +33,37 @@ export async function getLatestAttestation(
 }
 
 /**
+ * Every attested pool's most recently issued attestation (its horizon, confidence and expiry), in one query: the rows
+ * issued at each pool's latest `issued_at` (the `(chain_id, address, issued_at)` index answers the inner maximum); of
+ * two issued in the same second, the one stored last.
+ */
+export async function listLatestClaims(
+  db: Kysely<Database>,
+): Promise<{ chainId: number; address: string; horizon: number; confidence: number; expiry: number }[]> {
+  const rows = await db
+    .selectFrom("attestations as a")
+    .select(["a.chain_id", "a.address", "a.horizon_days", "a.confidence_hundredths", "a.expiry", "a.created_at"])
+    .where("a.issued_at", "=", (eb) =>
+      eb
+        .selectFrom("attestations as b")
+        .select((inner) => inner.fn.max("b.issued_at").as("latest"))
+        .whereRef("b.chain_id", "=", "a.chain_id")
+        .whereRef("b.address", "=", "a.address"),
+    )
+    .orderBy("a.created_at")
+    .execute();
+  const latest = new Map<string, (typeof rows)[number]>();
+  for (const row of rows) latest.set(`${row.chain_id}:${row.address}`, row);
+  return [...latest.values()].map((row) => ({
+    chainId: Number(row.chain_id),
+    address: row.address,
+    horizon: Number(row.horizon_days),
+    confidence: Number(row.confidence_hundredths) / 100,
+    expiry: Number(row.expiry),
+  }));
+}
+
+/**
  * The pool's attestations whose claim window `[issued_at, issued_at + horizon_days]` overlaps `[from, to)` (Unix
  * seconds): issued before `to` and settling after `from`. Oldest first.
  */

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
 import { StoreOpenError } from "../../src/errors/storage";
-import { getLatestAttestation, insertAttestation } from "../../src/storage/attestations";
+import { getLatestAttestation, insertAttestation, listLatestClaims } from "../../src/storage/attestations";
 import { getCampaignsFor, upsertCampaigns } from "../../src/storage/campaigns";
 import { upsertDexVolumes } from "../../src/storage/dexVolumes";
 import { closeInterruptedRuns, finishIngestRun, listIngestRuns, startIngestRun } from "../../src/storage/ingestRuns";
@@ -173,6 +173,22 @@ function repositorySuite(open: () => Promise<Store>) {
         .select((eb) => eb.fn.countAll().as("n"))
         .executeTakeFirst();
       expect(Number(count!.n)).to.equal(2);
+      // Every pool's latest claim in one query: "b" (the later issuedAt), and on another chain its own.
+      await insertAttestation(store.db, {
+        ...base,
+        id: "c",
+        chain_id: 8453,
+        horizon_days: 30,
+        confidence_hundredths: 90,
+        issued_at: DAY0 + 1,
+        expiry: DAY0 + 20,
+        created_at: DAY0,
+      });
+      const claims = await listLatestClaims(store.db);
+      expect(claims.sort((x, y) => x.chainId - y.chainId)).to.deep.equal([
+        { chainId: 1, address: POOL.toLowerCase(), horizon: 7, confidence: 0.85, expiry: DAY0 + 15 },
+        { chainId: 8453, address: POOL.toLowerCase(), horizon: 30, confidence: 0.9, expiry: DAY0 + 20 },
+      ]);
     });
   });
 

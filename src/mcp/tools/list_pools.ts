@@ -13,7 +13,8 @@ export function registerTool(server: McpServer, deps: McpDeps): RegisteredTool {
       title: "List tracked pools",
       description: [
         "Every pool the service tracks (id eip155:<chainId>:<address>, chain, address, symbol, venue, kind amm or",
-        "lending) with its current depth in USD, when that depth was observed and whether it is stale; `total` sums the",
+        "lending) with its current depth in USD, when that depth was observed and whether it is stale, and the horizon",
+        "(days), confidence (0 to 1) and expiry of its latest attestation (null when none); `total` sums the",
         "fresh depths and `heldOut` lists the stale ones beside it. Start here: pass a pool's `id` to get_attestation or",
         `compare_pools. ${UNITS} ${freshnessRule(deps.readContext.freshnessWindowS)}`,
         "The same JSON as GET /api/v1/pools.",

@@ -12,6 +12,9 @@ const PoolRowSchema = z.strictObject({
   depthUsd: z.number().nullable().describe("USD; null when never observed"),
   observedAt: uint("Unix seconds of the depth observation").nullable(),
   stale: z.boolean().describe("older than the freshness window (or never observed): held out of totals"),
+  horizon: z.int().min(0).nullable().describe("days claimed by the pool's latest attestation; null: none issued"),
+  confidence: z.number().min(0).max(1).nullable().describe("0 to 1, of the latest attestation; null: none issued"),
+  expiry: uint("Unix seconds: the latest attestation's expiry (past: expired)").nullable(),
 });
 
 /** `list_pools` (`GET /api/v1/pools`). */

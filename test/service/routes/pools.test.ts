@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { NOW, POOLS, buildTestApp, useSeededApp } from "../../helpers/service/app";
+import { DAY, NOW, POOLS, buildTestApp, useSeededApp } from "../../helpers/service/app";
 
 describe("pools route (real SQLite)", function () {
   const api = useSeededApp();
@@ -22,12 +22,21 @@ describe("pools route (real SQLite)", function () {
         depthUsd: 1_000_000,
         observedAt: NOW - 60,
         stale: false,
+        // The latest of its two attestations (DESIGN §14), not the older one.
+        horizon: 30,
+        confidence: 0.85,
+        expiry: NOW + DAY,
       });
       const stale = body.pools.find((p: { id: string }) => p.id === `eip155:8453:${POOLS.stale}`);
       expect(stale.stale).to.equal(true);
       expect(stale.depthUsd).to.equal(777_000);
       const unseen = body.pools.find((p: { id: string }) => p.id === `eip155:1:${POOLS.unseen}`);
       expect(unseen).to.include({ depthUsd: null, observedAt: null, stale: true });
+      // No attestation: null, not zero; an expired one keeps its figures (its expiry is in the past).
+      const ausdc = body.pools.find((p: { id: string }) => p.id === `eip155:1:${POOLS.ausdc.toLowerCase()}`);
+      expect(ausdc).to.include({ horizon: null, confidence: null, expiry: null });
+      const expired = body.pools.find((p: { id: string }) => p.id === `eip155:42161:${POOLS.shared}`);
+      expect(expired.expiry).to.be.a("number").and.lessThan(NOW);
     });
 
     it("holds stale depths out of the total and publishes them beside it", async function () {
