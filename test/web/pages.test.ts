@@ -136,6 +136,13 @@ describe("dapp pages over app.inject (real SQLite, market fixture)", function ()
         `Held out (stale) ${formatUsd(api.heldOut.depthUsd)} (${api.heldOut.pools.length} pools)`,
       );
       expect(page.match(/ stale /g)?.length).to.equal(api.pools.filter((p: { stale: boolean }) => p.stale).length + 1);
+      // Each pool's latest claim (DESIGN §14): its horizon and confidence in its row, a dash where none was issued.
+      type Pool = { symbol: string; horizon: number | null; confidence: number | null };
+      const attested = (api.pools as Pool[]).filter((p) => p.horizon !== null);
+      expect(attested.length, "the fixture has attested pools").to.be.greaterThan(0);
+      for (const pool of attested) {
+        expect(page).to.match(new RegExp(`${pool.horizon} days?( expired)? ${Math.round(pool.confidence! * 100)} %`));
+      }
     });
 
     it("shows the volume reader's daily series: every day of GET /api/v1/volume, in its table", async function () {

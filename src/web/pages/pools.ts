@@ -1,12 +1,13 @@
 import type { ListPoolsReturnType } from "../../read/listPools";
 import { chainLabel, freshnessTag, observed, poolLink, scrollTable } from "../components";
-import { formatUsd } from "../format";
+import { NOT_MEASURED, formatUsd } from "../format";
 import { html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
 
 /**
- * The pools page: every tracked pool with its depth, observation time and stale flag (the `listPools` reader of
- * `GET /api/v1/pools`), the fresh total, and the stale depths held out of it.
+ * The pools page: every tracked pool with its depth, observation time and stale flag, and its latest attestation's
+ * horizon and confidence (the `listPools` reader of `GET /api/v1/pools`), the fresh total, and the stale depths held
+ * out of it.
  */
 export function renderPoolsPage(data: ListPoolsReturnType, chrome: PageChrome): string {
   const rows = data.pools.map(
@@ -17,6 +18,8 @@ export function renderPoolsPage(data: ListPoolsReturnType, chrome: PageChrome): 
 <td data-label="Depth" class="num">${formatUsd(pool.depthUsd)}</td>
 <td data-label="Observed">${observed(pool.observedAt, data.asOf)}</td>
 <td data-label="Status">${freshnessTag(pool.stale)}</td>
+<td data-label="Horizon" class="num">${claimHorizon(pool, data.asOf)}</td>
+<td data-label="Confidence" class="num">${pool.confidence === null ? NOT_MEASURED : `${Math.round(pool.confidence * 100)} %`}</td>
 </tr>`,
   );
   const body = html`<p>
@@ -43,10 +46,19 @@ export function renderPoolsPage(data: ListPoolsReturnType, chrome: PageChrome): 
         <th scope="col" class="num">Depth</th>
         <th scope="col">Observed</th>
         <th scope="col">Status</th>
+        <th scope="col" class="num">Horizon</th>
+        <th scope="col" class="num">Confidence</th>
       </tr>`,
       rows,
       "No pool is tracked yet.",
       true,
     )}`;
   return renderPage({ page: "pools", title: "Pools", chrome, body });
+}
+
+/** The latest claim's horizon in days, marked when its attestation has expired; a dash when none was issued. */
+function claimHorizon(pool: { horizon: number | null; expiry: number | null }, now: number) {
+  if (pool.horizon === null) return NOT_MEASURED;
+  const days = `${pool.horizon} ${pool.horizon === 1 ? "day" : "days"}`;
+  return pool.expiry !== null && pool.expiry <= now ? html`${days}<br /><span class="muted">expired</span>` : days;
 }
