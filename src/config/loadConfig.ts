@@ -1,3 +1,6 @@
+import { randomBytes } from "node:crypto";
+import { isIP } from "node:net";
+import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
 import { envSchema } from "env-schema";
@@ -96,6 +99,48 @@ export const EnvSchema = Type.Object({
     default: "0",
     description: "1 lets alert targets be private addresses and plain http (demo and tests only)",
   }),
+  SERVICE_ROLE: Type.Unsafe<"all" | "api" | "worker">({
+    type: "string",
+    enum: ["all", "api", "worker"],
+    default: "all",
+    description:
+      "all = one process does everything; api = serves reads and writes, never ingests, signs or delivers; worker = ingestion, issuance and alert delivery (one leader), probes and /metrics only",
+  }),
+  INSTANCE_ID: Type.Optional(
+    Type.String({
+      pattern: "^[A-Za-z0-9._:-]{1,64}$",
+      description: "this process's name in runs, events, logs and /readyz; default <host>-<pid>-<random>",
+    }),
+  ),
+  TRUST_PROXY: Type.Optional(
+    Type.String({
+      pattern: "^ *([0-9]{1,2}|[0-9a-fA-F:.]+(/[0-9]{1,3})?( *, *[0-9a-fA-F:.]+(/[0-9]{1,3})?)*) *$",
+      description:
+        "unset = no proxy; a hop count, or proxy addresses/CIDRs comma-separated: the client comes from X-Forwarded-For",
+    }),
+  ),
+  SHUTDOWN_GRACE_S: integer({
+    default: 10,
+    minimum: 0,
+    maximum: 3600,
+    description: "on SIGTERM, how long in-flight requests may take to finish before the process exits",
+  }),
+  MIGRATE_ON_START: Type.Unsafe<"true" | "false" | "1" | "0">({
+    type: "string",
+    enum: ["true", "false", "1", "0"],
+    default: "true",
+    description: "true = apply pending migrations at start; false = refuse to start on a schema behind (npx attest migrate)",
+  }),
+  ATTESTER_SIGNER_URL: url("JSON-RPC signer answering personal_sign (Clef, Web3Signer, a Hardhat node)"),
+  ATTESTER_ADDRESS: Type.Optional(
+    Type.String({ pattern: "^0x[0-9a-fA-F]{40}$", description: "the signer's address, with ATTESTER_SIGNER_URL" }),
+  ),
+  RETENTION_DAYS: integer({
+    default: 90,
+    minimum: 1,
+    maximum: 36500,
+    description: "days kept of finished runs, settled deliveries and superseded attestations (docs/operations.md)",
+  }),
   LOG_LEVEL: Type.Unsafe<"fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent">({
     type: "string",
     enum: ["fatal", "error", "warn", "info", "debug", "trace", "silent"],
@@ -104,6 +149,12 @@ export const EnvSchema = Type.Object({
   }),
 });
 export type Env = Static<typeof EnvSchema>;
+
+/** `SERVICE_ROLE` (DESIGN §11). */
+export type ServiceRole = "all" | "api" | "worker";
+
+/** `TRUST_PROXY` as Fastify's `trustProxy` takes it: false (no proxy), a hop count, or proxy addresses/CIDRs. */
+export type TrustProxyConfig = false | number | string[];
 
 /** Per-client rate limits; `false` switches them off (benchmarks). */
 export type RateLimitConfig = false | { max: number; verifyMax: number; windowMs: number };
@@ -160,6 +211,20 @@ export interface ServiceConfig {
     /** `MAX_KEYS_PER_WALLET`: the API keys a wallet may hold at once, revoked ones not counted (DESIGN §13). */
     maxKeysPerWallet: number;
   };
+  /** `SERVICE_ROLE`: what this process does (DESIGN §11). */
+  role: ServiceRole;
+  /** `INSTANCE_ID`: this process's name in runs, `ingest.pass` events, logs and `/readyz`. */
+  instanceId: string;
+  /** `TRUST_PROXY`: where the client address comes from (DESIGN §11). */
+  trustProxy: TrustProxyConfig;
+  /** `SHUTDOWN_GRACE_S` in ms: on SIGTERM, in-flight requests may take this long to finish. */
+  shutdownGraceMs: number;
+  /** `MIGRATE_ON_START`: apply pending migrations at start (else a schema behind is a start error). */
+  migrateOnStart: boolean;
+  /** `ATTESTER_SIGNER_URL` + `ATTESTER_ADDRESS`: sign through a JSON-RPC signer instead of a key in the process. */
+  attesterSigner: { url: string; address: Address } | null;
+  /** `RETENTION_DAYS`: what has served its purpose is pruned after this many days (docs/operations.md). */
+  retentionDays: number;
   alerts: {
     /** `ALERTS_RETRY_SCHEDULE_S`: the delays between delivery attempts, in seconds (1–20 of them, each ≤ 7 days). */
     retryScheduleS: number[];
@@ -229,6 +294,25 @@ export function loadConfig({ env, cwd = process.cwd() }: LoadConfigParameters): 
       message: "REGISTRY_ADDRESS and REGISTRY_CHAIN_ID go together; set both",
     });
   }
+  if ((parsed.ATTESTER_SIGNER_URL === undefined) !== (parsed.ATTESTER_ADDRESS === undefined)) {
+    const missing = parsed.ATTESTER_SIGNER_URL === undefined ? "ATTESTER_SIGNER_URL" : "ATTESTER_ADDRESS";
+    throw new ConfigError({ variable: missing, message: "ATTESTER_SIGNER_URL and ATTESTER_ADDRESS go together; set both" });
+  }
+  if (
+    parsed.ATTESTER_SIGNER_URL !== undefined &&
+    (parsed.ATTESTER_PRIVATE_KEY !== undefined || parsed.ATTESTER_KEY_FILE !== undefined)
+  ) {
+    throw new ConfigError({
+      variable: "ATTESTER_SIGNER_URL",
+      message: "set a signer (ATTESTER_SIGNER_URL) or a key (ATTESTER_PRIVATE_KEY / ATTESTER_KEY_FILE), not both",
+    });
+  }
+  if (parsed.SERVICE_ROLE !== "all" && parsed.DATABASE_URL === undefined) {
+    throw new ConfigError({
+      variable: "DATABASE_URL",
+      message: `required with SERVICE_ROLE=${parsed.SERVICE_ROLE} (api and worker processes share one PostgreSQL database)`,
+    });
+  }
   const apiKeys = parseApiKeys({ value: parsed.API_KEYS });
   const hasRpc = Object.keys(rpcUrls).length > 0;
   if (hasRpc && parsed.POOLS_FILE === undefined) {
@@ -295,11 +379,40 @@ export function loadConfig({ env, cwd = process.cwd() }: LoadConfigParameters): 
       rateLimitMax: Math.min(parsed.RATE_LIMIT_SIGN_IN_MAX, parsed.RATE_LIMIT_MAX || Infinity),
       maxKeysPerWallet: parsed.MAX_KEYS_PER_WALLET,
     },
+    role: parsed.SERVICE_ROLE,
+    instanceId: parsed.INSTANCE_ID ?? `${hostname().replace(/[^A-Za-z0-9._-]/g, "-").slice(0, 40)}-${process.pid}-${randomBytes(3).toString("hex")}`,
+    trustProxy: parseTrustProxy(parsed.TRUST_PROXY),
+    shutdownGraceMs: parsed.SHUTDOWN_GRACE_S * 1000,
+    migrateOnStart: parsed.MIGRATE_ON_START === "true" || parsed.MIGRATE_ON_START === "1",
+    attesterSigner:
+      parsed.ATTESTER_SIGNER_URL !== undefined && parsed.ATTESTER_ADDRESS !== undefined
+        ? { url: parsed.ATTESTER_SIGNER_URL, address: getAddress(parsed.ATTESTER_ADDRESS.toLowerCase()) }
+        : null,
+    retentionDays: parsed.RETENTION_DAYS,
     alerts: {
       retryScheduleS: parseRetrySchedule(parsed.ALERTS_RETRY_SCHEDULE_S),
       allowPrivateTargets: parsed.ALERTS_ALLOW_PRIVATE_TARGETS === "1",
     },
   };
+}
+
+/** `TRUST_PROXY`: unset = false; digits = a hop count; else the proxies' addresses/CIDRs, each checked. */
+function parseTrustProxy(value: string | undefined): TrustProxyConfig {
+  if (value === undefined) return false;
+  if (/^[0-9]+$/.test(value)) return Number(value);
+  const entries = value.split(",").map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address, bits] = entry.split("/");
+    const family = isIP(address);
+    const max = family === 4 ? 32 : 128;
+    if (family === 0 || (bits !== undefined && !(Number(bits) <= max))) {
+      throw new ConfigError({
+        variable: "TRUST_PROXY",
+        message: `"${entry}" is not an IP address or CIDR (give a hop count or proxy addresses, comma-separated)`,
+      });
+    }
+  }
+  return entries;
 }
 
 /** `ALERTS_RETRY_SCHEDULE_S` as numbers: 1 to 20 delays, each above 0 and at most 7 days (604,800 s). */
