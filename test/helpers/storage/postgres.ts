@@ -8,6 +8,8 @@ import pg from "pg";
 /** A throwaway PostgreSQL cluster on loopback for tests (initdb + postgres from the machine's PostgreSQL 15). */
 export interface TestPostgres {
   url: string;
+  /** Stops the server (fast shutdown: sessions end with 57P01), waits `downMs`, and starts it again on the same port. */
+  restart(options?: { downMs?: number }): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -68,6 +70,31 @@ export async function startPostgres(): Promise<TestPostgres> {
   const init = spawnSync(initCmd, initArgs, { encoding: "utf8" });
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.error?.message}`);
   const port = await freePort();
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  let child = await launch({ data, dir, port, url });
+  const halt = async (signal: NodeJS.Signals) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill(signal);
+    await exited;
+  };
+  return {
+    url,
+    async restart({ downMs = 0 } = {}) {
+      await halt("SIGINT"); // fast shutdown: every session is ended with 57P01, as `pg_ctl restart -m fast` does
+      if (downMs > 0) await new Promise((r) => setTimeout(r, downMs));
+      child = await launch({ data, dir, port, url });
+    },
+    async stop() {
+      await halt("SIGINT");
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Starts `postgres` on a cluster's data folder and waits until it accepts a connection (30 s at most). */
+async function launch(parameters: { data: string; dir: string; port: number; url: string }): Promise<ChildProcess> {
+  const { data, dir, port, url } = parameters;
   const [cmd, args] = asPostgresUser(pgBinary("postgres"), [
     "-D",
     data,
@@ -85,14 +112,13 @@ export async function startPostgres(): Promise<TestPostgres> {
   const child: ChildProcess = spawn(cmd, args, { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const deadline = Date.now() + 30_000;
   for (;;) {
     const client = new pg.Client({ connectionString: url });
     try {
       await client.connect();
       await client.end();
-      break;
+      return child;
     } catch {
       await client.end().catch(() => undefined);
       if (child.exitCode !== null || Date.now() > deadline) {
@@ -102,17 +128,6 @@ export async function startPostgres(): Promise<TestPostgres> {
       await new Promise((r) => setTimeout(r, 100));
     }
   }
-  return {
-    url,
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.kill("SIGINT"); // fast shutdown
-        await exited;
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 let shared: Promise<TestPostgres> | null = null;
