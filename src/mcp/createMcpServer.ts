@@ -3,6 +3,7 @@ import type { ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { TOOL_NAMES } from "../read/surfaces";
 import type { McpDeps } from "./deps";
 import { PIN_ATTESTER, freshnessRule } from "./internal/descriptions";
+import { registerPrompts } from "./prompts";
 import { registerResources } from "./resources";
 
 /** A tool's module: `src/mcp/tools/<tool name>.ts`, which exports `registerTool`. */
@@ -30,7 +31,8 @@ export const MCP_SERVER_INFO = {
 
 /**
  * The MCP server: eleven read-only tools over the same readers as the REST API (each tool's `structuredContent` is the
- * body of its route), and two read-only resources (the attester, the claim statement). Build one per connection: over
+ * body of its route), two read-only resources (the attester, the claim statement), and two prompts for the common questions whose pool
+ * arguments complete from the tracked pools. Build one per connection: over
  * stdio one for the process; over Streamable HTTP one per POST (stateless), as the SDK requires.
  *
  * @param deps {@link McpDeps}: the read context, the attester, and a hook for unexpected errors.
@@ -52,6 +54,7 @@ export function createMcpServer(deps: McpDeps): McpServer {
   });
   for (const register of TOOLS) register(server, deps);
   registerResources(server, deps);
+  registerPrompts(server, deps);
   withdrawListChanged(server);
   return server;
 }
@@ -65,7 +68,11 @@ export function createMcpServer(deps: McpDeps): McpServer {
  * transport serializes every message; an in-memory pair hands over `listChanged: undefined`).
  */
 function withdrawListChanged(server: McpServer): void {
-  // Only the two capabilities this server has (registering `prompts` here would advertise prompts).
-  const withdrawn: ServerCapabilities = { tools: { listChanged: undefined }, resources: { listChanged: undefined } };
+  // Only the capabilities this server has (registering another one here would advertise it).
+  const withdrawn: ServerCapabilities = {
+    tools: { listChanged: undefined },
+    resources: { listChanged: undefined },
+    prompts: { listChanged: undefined },
+  };
   server.server.registerCapabilities(withdrawn);
 }

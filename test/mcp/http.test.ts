@@ -115,10 +115,10 @@ describe("MCP over Streamable HTTP on the service's own server (real port, the S
   it("advertises no listChanged in initialize (stateless: no stream a list_changed notification could reach)", async function () {
     const res = await post(`${url}/mcp`, INITIALIZE);
     const { capabilities } = JSON.parse(res.body).result;
-    expect(capabilities).to.deep.equal({ tools: {}, resources: {} });
+    expect(capabilities).to.deep.equal({ tools: {}, resources: {}, prompts: {}, completions: {} });
     expect(res.body).to.not.include("listChanged");
     // The SDK's client reads the same.
-    expect(client.getServerCapabilities()).to.deep.equal({ tools: {}, resources: {} });
+    expect(client.getServerCapabilities()).to.deep.equal({ tools: {}, resources: {}, prompts: {}, completions: {} });
   });
 
   describe("one JSON-RPC message per POST (DESIGN §13)", function () {

@@ -165,7 +165,7 @@ describe("MCP over stdio: `npx attest mcp` over the service's store, read-only",
       ["2.0", 3],
     ]);
     // The same capabilities as over HTTP: fixed lists, no listChanged.
-    expect(messages[0].result.capabilities).to.deep.equal({ tools: {}, resources: {} });
+    expect(messages[0].result.capabilities).to.deep.equal({ tools: {}, resources: {}, prompts: {}, completions: {} });
     expect((messages[2].result.structuredContent as { attester: string }).attester).to.equal(OTHER);
     const pools = messages[1].result.structuredContent as { pools: { id: string }[] };
     expect(pools.pools.map((pool) => pool.id)).to.deep.equal(
