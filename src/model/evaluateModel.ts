@@ -1,0 +1,234 @@
+import { HorizonInputError } from "../errors/horizon";
+import { DEFAULT_CANDIDATES, type DailyDepth } from "./horizon";
+
+/** Confidence buckets of the calibration table: [from, to) in hundredths, the last one closed at 1. */
+export const CALIBRATION_BUCKET_WIDTH = 0.05;
+/** The evaluation lists at least this many scored claims (all of them when there are fewer). */
+export const SAMPLE_SIZE = 200;
+
+/** One pool's history for the evaluation: its OBSERVED daily lows only (never a feed's daily point, DESIGN §12). */
+export interface EvaluatedPool {
+  /** `eip155:<chainId>:<address>`. */
+  pool: string;
+  daily: readonly DailyDepth[];
+}
+
+/** The rule's parameters, as the issuer uses them (DESIGN §5). */
+export interface ModelRule {
+  floor: number;
+  target: number;
+  candidates?: readonly number[];
+  minWindows?: number;
+}
+
+/** One claim the model would have made as of a past day, and how it came out once its window closed. */
+export interface EvaluatedClaim {
+  pool: string;
+  /** The day the claim is made as of (`YYYY-MM-DD`): it uses only the days up to and including this one. */
+  asOf: string;
+  horizon: number;
+  /** 0–1, two digits (the published hundredths). */
+  confidence: number;
+  /** floor × that day's lowest depth, USD. */
+  floorUsd: number;
+  /** null while the window has not closed (or no day in it was observed); else whether every observed low held. */
+  held: boolean | null;
+}
+
+export interface CalibrationBucket {
+  from: number;
+  to: number;
+  n: number;
+  meanConfidence: number;
+  holdRate: number;
+}
+
+export interface ModelEvaluation {
+  /** The last complete day the evaluation saw (`YYYY-MM-DD`), or null with no history. */
+  asOf: string | null;
+  claims: number;
+  scored: number;
+  held: number;
+  /** Mean of (confidence − outcome)² over scored claims; null when none is scored. */
+  brier: number | null;
+  /** The Brier score of always predicting the overall hold rate (the climatology baseline); null when none. */
+  baselineBrier: number | null;
+  buckets: CalibrationBucket[];
+  byHorizon: { horizon: number; n: number; holdRate: number }[];
+  /** At least {@link SAMPLE_SIZE} scored claims spread over the whole set (all when fewer), to recompute by hand. */
+  sample: (EvaluatedClaim & { held: boolean })[];
+}
+
+const DAY_MS = 86_400_000;
+const dayNumber = (day: string) => Date.parse(`${day}T00:00:00Z`) / DAY_MS;
+const dayString = (n: number) => new Date(n * DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * The claims the horizon model would have made for one pool, walking forward day by day (DESIGN §15): as of each day d
+ * with a low, the rule of `computeHorizon` on the days up to d (windows d' … d'+h that closed by d), anchored on d's
+ * low; scored once d+h is past the last complete day: held when every observed low in d+1 … d+h is ≥ the floor. Each
+ * candidate's windows are counted once for the whole series (sliding minimum, prefix sums), so a pool of n days costs
+ * O(candidates × n), not a model run per day. Campaign caps are left out: no past campaign schedule is kept as of d.
+ *
+ * @param pool the pool's observed daily lows, any order.
+ * @param rule the floor, target, candidates and minimum windows the issuer uses.
+ * @param lastDay the last complete day (`YYYY-MM-DD`): windows ending after it are not scored.
+ * @returns every claim the rule makes, oldest first (days with no horizon make none).
+ */
+export function walkForward(pool: EvaluatedPool, rule: ModelRule, lastDay: string): EvaluatedClaim[] {
+  const candidates = [...(rule.candidates ?? DEFAULT_CANDIDATES)].sort((a, b) => a - b);
+  const minWindows = rule.minWindows ?? 7;
+  const targetMillionths = Math.round(rule.target * 1e6);
+  const days = [...pool.daily].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
+  if (days.length === 0) return [];
+  const first = dayNumber(days[0].day);
+  const last = dayNumber(lastDay);
+  const span = Math.max(last, dayNumber(days[days.length - 1].day)) - first + 1;
+  // low[i] = the low of day first+i, or NaN where the day was not observed.
+  const low = new Float64Array(span).fill(Number.NaN);
+  for (const entry of days) {
+    const i = dayNumber(entry.day) - first;
+    if (!Number.isNaN(low[i])) throw new HorizonInputError({ field: "daily[].day", value: entry.day, expected: "each day once" });
+    low[i] = entry.minDepthUsd;
+  }
+  // observedBefore[i] = observed days among 0 … i−1.
+  const observedBefore = new Int32Array(span + 1);
+  for (let i = 0; i < span; i++) observedBefore[i + 1] = observedBefore[i] + (Number.isNaN(low[i]) ? 0 : 1);
+
+  // For each candidate h: closed[h][e] = 1 when the window that starts at e−h (observed) with days e−h+1 … e all
+  // observed ends at e; heldAt likewise when it held. Prefix counts give the windows closed by any day.
+  const perCandidate = candidates.map((h) => {
+    const min = slidingMin(low, h);
+    const windows = new Int32Array(span + 1);
+    const held = new Int32Array(span + 1);
+    for (let e = 0; e < span; e++) {
+      const s = e - h;
+      let complete = 0;
+      let ok = 0;
+      if (s >= 0 && !Number.isNaN(low[s]) && observedBefore[e + 1] - observedBefore[s + 1] === h) {
+        complete = 1;
+        ok = min[e] >= rule.floor * low[s] ? 1 : 0;
+      }
+      windows[e + 1] = windows[e] + complete;
+      held[e + 1] = held[e] + ok;
+    }
+    return { h, windows, held, min };
+  });
+
+  const claims: EvaluatedClaim[] = [];
+  for (let d = 0; d < span && first + d <= last; d++) {
+    if (Number.isNaN(low[d]) || !(low[d] > 0)) continue;
+    let chosen: { h: number; share: number } | null = null;
+    for (const c of perCandidate) {
+      const windows = c.windows[d + 1];
+      const held = c.held[d + 1];
+      if (windows < minWindows || held * 1e6 < targetMillionths * windows) continue;
+      chosen = { h: c.h, share: Math.floor((held * 100) / windows) };
+    }
+    if (chosen === null) continue;
+    const floorUsd = rule.floor * low[d];
+    claims.push({
+      pool: pool.pool,
+      asOf: dayString(first + d),
+      horizon: chosen.h,
+      confidence: chosen.share / 100,
+      floorUsd,
+      held: outcome(low, observedBefore, d, chosen.h, floorUsd, last - first),
+    });
+  }
+  return claims;
+}
+
+/** Whether the claim made as of day d held over d+1 … d+h; null when the window is still open or wholly unobserved. */
+function outcome(
+  low: Float64Array,
+  observedBefore: Int32Array,
+  d: number,
+  h: number,
+  floorUsd: number,
+  lastIndex: number,
+): boolean | null {
+  if (d + h > lastIndex) return null;
+  if (observedBefore[d + h + 1] - observedBefore[d + 1] === 0) return null;
+  for (let k = d + 1; k <= d + h; k++) if (!Number.isNaN(low[k]) && low[k] < floorUsd) return false;
+  return true;
+}
+
+/** min[e] = the smallest observed value of e−h+1 … e (NaN skipped; +Infinity when none): a monotone deque, O(n). */
+function slidingMin(values: Float64Array, h: number): Float64Array {
+  const out = new Float64Array(values.length);
+  const deque: number[] = [];
+  let head = 0;
+  for (let e = 0; e < values.length; e++) {
+    if (!Number.isNaN(values[e])) {
+      while (deque.length > head && values[deque[deque.length - 1]] >= values[e]) deque.pop();
+      deque.push(e);
+    }
+    while (deque.length > head && deque[head] <= e - h) head++;
+    out[e] = deque.length > head ? values[deque[head]] : Number.POSITIVE_INFINITY;
+  }
+  return out;
+}
+
+/**
+ * The walk-forward evaluation of the horizon model over every pool (DESIGN §15): its claims, the scored ones and how
+ * many held, the Brier score beside the baseline's, calibration buckets, a per-horizon breakdown and a sample anyone
+ * can recompute from `GET /api/v1/pool/{pool}/history`. It judges the model, never an issued attestation.
+ *
+ * @param pools each pool's observed daily lows.
+ * @param rule the issuer's floor, target and candidates.
+ * @param lastDay the last complete day (`YYYY-MM-DD`).
+ * @returns the {@link ModelEvaluation}.
+ */
+export function evaluateModel(pools: readonly EvaluatedPool[], rule: ModelRule, lastDay: string): ModelEvaluation {
+  const claims = pools.flatMap((pool) => walkForward(pool, rule, lastDay));
+  const scored = claims.filter((claim): claim is EvaluatedClaim & { held: boolean } => claim.held !== null);
+  const held = scored.filter((claim) => claim.held).length;
+  const rate = scored.length > 0 ? held / scored.length : null;
+  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+  const outcomeOf = (claim: { held: boolean }) => (claim.held ? 1 : 0);
+  const lastSeen = pools.flatMap((pool) => pool.daily.map((entry) => entry.day)).sort().at(-1);
+  return {
+    asOf: lastSeen === undefined ? null : lastSeen < lastDay ? lastSeen : lastDay,
+    claims: claims.length,
+    scored: scored.length,
+    held,
+    brier: rate === null ? null : round6(mean(scored.map((c) => (c.confidence - outcomeOf(c)) ** 2))),
+    baselineBrier: rate === null ? null : round6(mean(scored.map((c) => (rate - outcomeOf(c)) ** 2))),
+    buckets: calibration(scored),
+    byHorizon: [...new Set(scored.map((claim) => claim.horizon))]
+      .sort((a, b) => a - b)
+      .map((horizon) => {
+        const group = scored.filter((claim) => claim.horizon === horizon);
+        return { horizon, n: group.length, holdRate: round6(mean(group.map(outcomeOf))) };
+      }),
+    sample: spreadSample(scored, SAMPLE_SIZE),
+  };
+}
+
+/** Scored claims grouped by confidence in buckets of {@link CALIBRATION_BUCKET_WIDTH}; empty buckets left out. */
+function calibration(scored: readonly (EvaluatedClaim & { held: boolean })[]): CalibrationBucket[] {
+  const count = Math.round(1 / CALIBRATION_BUCKET_WIDTH);
+  const groups = new Map<number, (EvaluatedClaim & { held: boolean })[]>();
+  for (const claim of scored) {
+    const index = Math.min(count - 1, Math.floor(Math.round(claim.confidence * 100) / (CALIBRATION_BUCKET_WIDTH * 100)));
+    groups.set(index, [...(groups.get(index) ?? []), claim]);
+  }
+  return [...groups.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([index, group]) => ({
+      from: round6(index * CALIBRATION_BUCKET_WIDTH),
+      to: round6((index + 1) * CALIBRATION_BUCKET_WIDTH),
+      n: group.length,
+      meanConfidence: round6(group.reduce((sum, c) => sum + c.confidence, 0) / group.length),
+      holdRate: round6(group.filter((c) => c.held).length / group.length),
+    }));
+}
+
+/** `size` items spread evenly over `items` (every item when there are fewer), in their order. */
+function spreadSample<T>(items: readonly T[], size: number): T[] {
+  if (items.length <= size) return [...items];
+  return Array.from({ length: size }, (_, i) => items[Math.floor((i * items.length) / size)]);
+}
+
+const round6 = (value: number) => Math.round(value * 1e6) / 1e6;

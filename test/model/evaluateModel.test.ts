@@ -1,0 +1,120 @@
+import { expect } from "chai";
+import { evaluateModel, walkForward, SAMPLE_SIZE } from "../../src/model/evaluateModel";
+import { computeHorizon, type DailyDepth } from "../../src/model/horizon";
+
+const DAY = 86_400_000;
+const day = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * DAY).toISOString().slice(0, 10);
+
+/** A deterministic series with dips and gaps (a linear congruential generator: the test needs no library). */
+function series(seed: number, length: number, gapEvery = 0): DailyDepth[] {
+  let state = seed;
+  const next = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const out: DailyDepth[] = [];
+  let depth = 1_000_000;
+  for (let i = 0; i < length; i++) {
+    // Mean-reverting around $1M, ±4 % a day, with a rare withdrawal of 60 % that comes back over the next weeks.
+    depth = depth + (1_000_000 - depth) * 0.08;
+    depth = Math.max(1000, depth * (0.96 + next() * 0.08) * (next() < 0.015 ? 0.4 : 1));
+    if (gapEvery > 0 && i % gapEvery === gapEvery - 1) continue;
+    out.push({ day: day(i), minDepthUsd: Math.round(depth) });
+  }
+  return out;
+}
+
+const RULE = { floor: 0.5, target: 0.8 };
+
+describe("walk-forward evaluation of the horizon model (DESIGN §15)", function () {
+  it("as of each day, claims exactly what computeHorizon says on the days up to it, anchored on that day's low", function () {
+    for (const [seed, gap] of [
+      [1, 0],
+      [7, 11],
+      [42, 37],
+    ]) {
+      const daily = series(seed, 150, gap);
+      const lastDay = day(149);
+      const claims = new Map(walkForward({ pool: "p", daily }, RULE, lastDay).map((c) => [c.asOf, c]));
+      let made = 0;
+      for (const entry of daily) {
+        const upTo = daily.filter((d) => d.day <= entry.day);
+        const expected = computeHorizon({ daily: upTo, depthNow: entry.minDepthUsd, ...RULE });
+        const claim = claims.get(entry.day);
+        if (expected.horizonDays === null) {
+          expect(claim, `${seed} ${entry.day}`).to.equal(undefined);
+          continue;
+        }
+        made++;
+        expect(claim, `${seed} ${entry.day}`).to.deep.include({
+          horizon: expected.horizonDays,
+          confidence: expected.confidence! / 100,
+          floorUsd: 0.5 * entry.minDepthUsd,
+        });
+      }
+      expect(made, `seed ${seed} makes claims`).to.be.greaterThan(10);
+      expect(claims.size).to.equal(made);
+    }
+  });
+
+  it("scores a claim once its window has closed: held when every observed low in it is at or above the floor", function () {
+    const daily = series(3, 120, 9);
+    const lows = new Map(daily.map((d) => [d.day, d.minDepthUsd]));
+    const lastIndex = 119;
+    const claims = walkForward({ pool: "p", daily }, RULE, day(lastIndex));
+    let open = 0;
+    let scored = 0;
+    for (const claim of claims) {
+      const start = (Date.parse(`${claim.asOf}T00:00:00Z`) - Date.UTC(2026, 0, 1)) / DAY;
+      const window = Array.from({ length: claim.horizon }, (_, k) => lows.get(day(start + 1 + k))).filter(
+        (v): v is number => v !== undefined,
+      );
+      if (start + claim.horizon > lastIndex) {
+        expect(claim.held).to.equal(null);
+        open++;
+      } else {
+        expect(claim.held).to.equal(window.every((v) => v >= claim.floorUsd));
+        scored++;
+      }
+    }
+    expect(open).to.be.greaterThan(0);
+    expect(scored).to.be.greaterThan(0);
+  });
+
+  it("a claim never looks ahead: its days after the claim change its outcome, never the claim", function () {
+    const daily = series(5, 120);
+    const cut = day(80);
+    const before = walkForward({ pool: "p", daily: daily.filter((d) => d.day <= cut) }, RULE, day(119));
+    const full = walkForward({ pool: "p", daily }, RULE, day(119));
+    const strip = (c: { asOf: string; horizon: number; confidence: number; floorUsd: number }) => [
+      c.asOf,
+      c.horizon,
+      c.confidence,
+      c.floorUsd,
+    ];
+    expect(full.filter((c) => c.asOf <= cut).map(strip)).to.deep.equal(before.map(strip));
+  });
+
+  it("the Brier score, the baseline, the buckets and the horizons add up from the scored claims", function () {
+    const pools = [1, 2, 3, 4].map((seed) => ({ pool: `eip155:1:0x${seed}`, daily: series(seed, 140, seed === 1 ? 0 : 30 + seed) }));
+    const evaluation = evaluateModel(pools, RULE, day(139));
+    const claims = pools.flatMap((pool) => walkForward(pool, RULE, day(139)));
+    const scored = claims.filter((c) => c.held !== null);
+    expect(evaluation.claims).to.equal(claims.length);
+    expect(evaluation.scored).to.equal(scored.length);
+    expect(evaluation.held).to.equal(scored.filter((c) => c.held).length);
+    const rate = evaluation.held / evaluation.scored;
+    const brier = scored.reduce((s, c) => s + (c.confidence - (c.held ? 1 : 0)) ** 2, 0) / scored.length;
+    const baseline = scored.reduce((s, c) => s + (rate - (c.held ? 1 : 0)) ** 2, 0) / scored.length;
+    expect(evaluation.brier).to.be.closeTo(brier, 1e-6);
+    expect(evaluation.baselineBrier).to.be.closeTo(baseline, 1e-6);
+    expect(evaluation.buckets.reduce((s, b) => s + b.n, 0)).to.equal(scored.length);
+    for (const bucket of evaluation.buckets) {
+      expect(bucket.meanConfidence).to.be.at.least(bucket.from).and.at.most(bucket.to);
+    }
+    expect(evaluation.byHorizon.reduce((s, b) => s + b.n, 0)).to.equal(scored.length);
+    expect(evaluation.sample).to.have.length(Math.min(SAMPLE_SIZE, scored.length));
+    expect(evaluation.asOf).to.equal(day(139));
+  });
+
+  it("no history: no claims and null scores", function () {
+    expect(evaluateModel([], RULE, day(10))).to.deep.include({ asOf: null, claims: 0, scored: 0, brier: null });
+  });
+});
