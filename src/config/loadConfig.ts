@@ -129,7 +129,8 @@ export const EnvSchema = Type.Object({
     type: "string",
     enum: ["true", "false", "1", "0"],
     default: "true",
-    description: "true = apply pending migrations at start; false = refuse to start on a schema behind (npx attest migrate)",
+    description:
+      "true = apply pending migrations at start; false = refuse to start on a schema behind (npx attest migrate)",
   }),
   ATTESTER_SIGNER_URL: url("JSON-RPC signer answering personal_sign (Clef, Web3Signer, a Hardhat node)"),
   ATTESTER_ADDRESS: Type.Optional(
@@ -281,38 +282,7 @@ export function loadConfig({ env, cwd = process.cwd() }: LoadConfigParameters): 
     throw toConfigError(error, data);
   }
 
-  if (parsed.ATTESTER_PRIVATE_KEY !== undefined && parsed.ATTESTER_KEY_FILE !== undefined) {
-    throw new ConfigError({
-      variable: "ATTESTER_KEY_FILE",
-      message: "set ATTESTER_PRIVATE_KEY or ATTESTER_KEY_FILE, not both",
-    });
-  }
-  if ((parsed.REGISTRY_ADDRESS === undefined) !== (parsed.REGISTRY_CHAIN_ID === undefined)) {
-    const missing = parsed.REGISTRY_ADDRESS === undefined ? "REGISTRY_ADDRESS" : "REGISTRY_CHAIN_ID";
-    throw new ConfigError({
-      variable: missing,
-      message: "REGISTRY_ADDRESS and REGISTRY_CHAIN_ID go together; set both",
-    });
-  }
-  if ((parsed.ATTESTER_SIGNER_URL === undefined) !== (parsed.ATTESTER_ADDRESS === undefined)) {
-    const missing = parsed.ATTESTER_SIGNER_URL === undefined ? "ATTESTER_SIGNER_URL" : "ATTESTER_ADDRESS";
-    throw new ConfigError({ variable: missing, message: "ATTESTER_SIGNER_URL and ATTESTER_ADDRESS go together; set both" });
-  }
-  if (
-    parsed.ATTESTER_SIGNER_URL !== undefined &&
-    (parsed.ATTESTER_PRIVATE_KEY !== undefined || parsed.ATTESTER_KEY_FILE !== undefined)
-  ) {
-    throw new ConfigError({
-      variable: "ATTESTER_SIGNER_URL",
-      message: "set a signer (ATTESTER_SIGNER_URL) or a key (ATTESTER_PRIVATE_KEY / ATTESTER_KEY_FILE), not both",
-    });
-  }
-  if (parsed.SERVICE_ROLE !== "all" && parsed.DATABASE_URL === undefined) {
-    throw new ConfigError({
-      variable: "DATABASE_URL",
-      message: `required with SERVICE_ROLE=${parsed.SERVICE_ROLE} (api and worker processes share one PostgreSQL database)`,
-    });
-  }
+  checkCombinations(parsed);
   const apiKeys = parseApiKeys({ value: parsed.API_KEYS });
   const hasRpc = Object.keys(rpcUrls).length > 0;
   if (hasRpc && parsed.POOLS_FILE === undefined) {
@@ -380,7 +350,7 @@ export function loadConfig({ env, cwd = process.cwd() }: LoadConfigParameters): 
       maxKeysPerWallet: parsed.MAX_KEYS_PER_WALLET,
     },
     role: parsed.SERVICE_ROLE,
-    instanceId: parsed.INSTANCE_ID ?? `${hostname().replace(/[^A-Za-z0-9._-]/g, "-").slice(0, 40)}-${process.pid}-${randomBytes(3).toString("hex")}`,
+    instanceId: parsed.INSTANCE_ID ?? defaultInstanceId(),
     trustProxy: parseTrustProxy(parsed.TRUST_PROXY),
     shutdownGraceMs: parsed.SHUTDOWN_GRACE_S * 1000,
     migrateOnStart: parsed.MIGRATE_ON_START === "true" || parsed.MIGRATE_ON_START === "1",
@@ -394,6 +364,53 @@ export function loadConfig({ env, cwd = process.cwd() }: LoadConfigParameters): 
       allowPrivateTargets: parsed.ALERTS_ALLOW_PRIVATE_TARGETS === "1",
     },
   };
+}
+
+/** `INSTANCE_ID`'s default: the host name, the pid and a random suffix (two replicas on one host differ). */
+function defaultInstanceId(): string {
+  const host = hostname()
+    .replace(/[^A-Za-z0-9._-]/g, "-")
+    .slice(0, 40);
+  return `${host}-${process.pid}-${randomBytes(3).toString("hex")}`;
+}
+
+/** The rules between variables: what goes together, what excludes what. Throws {@link ConfigError} naming one. */
+function checkCombinations(parsed: Env): void {
+  if (parsed.ATTESTER_PRIVATE_KEY !== undefined && parsed.ATTESTER_KEY_FILE !== undefined) {
+    throw new ConfigError({
+      variable: "ATTESTER_KEY_FILE",
+      message: "set ATTESTER_PRIVATE_KEY or ATTESTER_KEY_FILE, not both",
+    });
+  }
+  if ((parsed.REGISTRY_ADDRESS === undefined) !== (parsed.REGISTRY_CHAIN_ID === undefined)) {
+    const missing = parsed.REGISTRY_ADDRESS === undefined ? "REGISTRY_ADDRESS" : "REGISTRY_CHAIN_ID";
+    throw new ConfigError({
+      variable: missing,
+      message: "REGISTRY_ADDRESS and REGISTRY_CHAIN_ID go together; set both",
+    });
+  }
+  if ((parsed.ATTESTER_SIGNER_URL === undefined) !== (parsed.ATTESTER_ADDRESS === undefined)) {
+    const missing = parsed.ATTESTER_SIGNER_URL === undefined ? "ATTESTER_SIGNER_URL" : "ATTESTER_ADDRESS";
+    throw new ConfigError({
+      variable: missing,
+      message: "ATTESTER_SIGNER_URL and ATTESTER_ADDRESS go together; set both",
+    });
+  }
+  if (
+    parsed.ATTESTER_SIGNER_URL !== undefined &&
+    (parsed.ATTESTER_PRIVATE_KEY !== undefined || parsed.ATTESTER_KEY_FILE !== undefined)
+  ) {
+    throw new ConfigError({
+      variable: "ATTESTER_SIGNER_URL",
+      message: "set a signer (ATTESTER_SIGNER_URL) or a key (ATTESTER_PRIVATE_KEY / ATTESTER_KEY_FILE), not both",
+    });
+  }
+  if (parsed.SERVICE_ROLE !== "all" && parsed.DATABASE_URL === undefined) {
+    throw new ConfigError({
+      variable: "DATABASE_URL",
+      message: `required with SERVICE_ROLE=${parsed.SERVICE_ROLE} (api and worker processes share one PostgreSQL database)`,
+    });
+  }
 }
 
 /** `TRUST_PROXY`: unset = false; digits = a hop count; else the proxies' addresses/CIDRs, each checked. */

@@ -14,7 +14,11 @@ export const PROMPT_NAMES = ["assess_pool_horizon", "compare_pools_evidence"] as
  * Tracked pool ids that complete `typed`: ids starting with it, then ids whose symbol or protocol contains it (any
  * case); a list argument (`a,b,c`) completes its last item and keeps the others. At most {@link MAX_COMPLETIONS}.
  */
-export async function completePoolIds(deps: McpDeps, typed: string, options: { list?: boolean } = {}): Promise<string[]> {
+export async function completePoolIds(
+  deps: McpDeps,
+  typed: string,
+  options: { list?: boolean } = {},
+): Promise<string[]> {
   const parts = options.list ? typed.split(",") : [typed];
   const last = (parts.pop() ?? "").trim().toLowerCase();
   const kept = parts.map((part) => part.trim()).filter((part) => part !== "");

@@ -88,7 +88,8 @@ export function walkForward(pool: EvaluatedPool, rule: ModelRule, lastDay: strin
   const low = new Float64Array(span).fill(Number.NaN);
   for (const entry of days) {
     const i = dayNumber(entry.day) - first;
-    if (!Number.isNaN(low[i])) throw new HorizonInputError({ field: "daily[].day", value: entry.day, expected: "each day once" });
+    if (!Number.isNaN(low[i]))
+      throw new HorizonInputError({ field: "daily[].day", value: entry.day, expected: "each day once" });
     low[i] = entry.minDepthUsd;
   }
   // observedBefore[i] = observed days among 0 … i−1.
@@ -187,7 +188,10 @@ export function evaluateModel(pools: readonly EvaluatedPool[], rule: ModelRule, 
   const rate = scored.length > 0 ? held / scored.length : null;
   const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
   const outcomeOf = (claim: { held: boolean }) => (claim.held ? 1 : 0);
-  const lastSeen = pools.flatMap((pool) => pool.daily.map((entry) => entry.day)).sort().at(-1);
+  const lastSeen = pools
+    .flatMap((pool) => pool.daily.map((entry) => entry.day))
+    .sort()
+    .at(-1);
   return {
     asOf: lastSeen === undefined ? null : lastSeen < lastDay ? lastSeen : lastDay,
     claims: claims.length,
@@ -211,7 +215,10 @@ function calibration(scored: readonly (EvaluatedClaim & { held: boolean })[]): C
   const count = Math.round(1 / CALIBRATION_BUCKET_WIDTH);
   const groups = new Map<number, (EvaluatedClaim & { held: boolean })[]>();
   for (const claim of scored) {
-    const index = Math.min(count - 1, Math.floor(Math.round(claim.confidence * 100) / (CALIBRATION_BUCKET_WIDTH * 100)));
+    const index = Math.min(
+      count - 1,
+      Math.floor(Math.round(claim.confidence * 100) / (CALIBRATION_BUCKET_WIDTH * 100)),
+    );
     groups.set(index, [...(groups.get(index) ?? []), claim]);
   }
   return [...groups.entries()]

@@ -87,6 +87,12 @@ export const READ_SURFACES = [
     page: { id: "compare", path: "/app/compare", nav: "Compare" },
   },
   {
+    reader: "read/getModelEvaluation",
+    route: { method: "GET", path: "/api/v1/model" },
+    tool: "get_model_evaluation",
+    page: { id: "model", path: "/app/model", nav: "Model" },
+  },
+  {
     reader: "read/getHealth",
     route: { method: "GET", path: "/api/v1/health" },
     tool: null,
@@ -132,6 +138,7 @@ const NAV_ORDER = [
   "liquidity-map",
   "compare",
   "roadmap",
+  "model",
   "launch",
   "activity",
   "liquidity-requests",

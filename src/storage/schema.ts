@@ -31,6 +31,7 @@ export interface Database {
   alert_subscription_kinds: AlertSubscriptionKindsTable;
   alert_outbox: AlertOutboxTable;
   alert_attempts: AlertAttemptsTable;
+  model_evaluations: ModelEvaluationsTable;
 }
 
 /** One tracked pool, keyed by (chain_id, address), with the latest observed value of every measured field. */
@@ -405,3 +406,12 @@ export type AlertOutboxRow = Selectable<AlertOutboxTable>;
 export type AlertAttempt = Selectable<AlertAttemptsTable>;
 /** A column the database fills (an auto-increment id): optional on insert. */
 export type Generated<T> = ColumnType<T, T | undefined, never>;
+
+/** DESIGN §15: the latest walk-forward evaluation of one model version (`evaluation_json` is a `ModelEvaluation`). */
+export interface ModelEvaluationsTable {
+  model: string;
+  /** Unix seconds. */
+  computed_at: number;
+  evaluation_json: string;
+}
+export type ModelEvaluationRow = Selectable<ModelEvaluationsTable>;

@@ -14,7 +14,9 @@ describe("service configuration: running on several machines (DESIGN §11)", fun
       caught = error;
     }
     expect(caught).to.be.instanceOf(ConfigError);
-    expect((caught as ConfigError).shortMessage).to.include(variable).and.match(text);
+    expect((caught as ConfigError).shortMessage)
+      .to.include(variable)
+      .and.match(text);
   };
 
   it("defaults: one process does everything, no proxy, 10 s grace, migrations at start, a key in the process", function () {
@@ -63,9 +65,9 @@ describe("service configuration: running on several machines (DESIGN §11)", fun
 
   it("ATTESTER_SIGNER_URL goes with ATTESTER_ADDRESS and excludes a key in the process", function () {
     const address = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8";
-    expect(load({ ATTESTER_SIGNER_URL: "http://127.0.0.1:8545", ATTESTER_ADDRESS: address }).attesterSigner).to.deep.equal(
-      { url: "http://127.0.0.1:8545", address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" },
-    );
+    expect(
+      load({ ATTESTER_SIGNER_URL: "http://127.0.0.1:8545", ATTESTER_ADDRESS: address }).attesterSigner,
+    ).to.deep.equal({ url: "http://127.0.0.1:8545", address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" });
     fails({ ATTESTER_SIGNER_URL: "http://127.0.0.1:8545" }, "ATTESTER_ADDRESS", /go together/);
     fails({ ATTESTER_ADDRESS: address }, "ATTESTER_SIGNER_URL", /go together/);
     fails(

@@ -17,8 +17,9 @@ describe("MCP prompts and pool id completions (DESIGN §14)", function () {
     ({ store, cleanup } = await openMcpStore());
     app = await buildMcpApp(store);
     ({ client, close } = await connectInMemory(depsOf(app, () => undefined)));
-    ids = (JSON.parse((await app.inject({ method: "GET", url: "/api/v1/pools" })).body) as { pools: { id: string }[] })
-      .pools.map((pool) => pool.id);
+    ids = (
+      JSON.parse((await app.inject({ method: "GET", url: "/api/v1/pools" })).body) as { pools: { id: string }[] }
+    ).pools.map((pool) => pool.id);
     expect(ids.length).to.be.greaterThan(1);
   });
 
@@ -54,7 +55,10 @@ describe("MCP prompts and pool id completions (DESIGN §14)", function () {
     const pools = ids.slice(0, 2).join(",");
     const { messages } = await client.getPrompt({ name: "compare_pools_evidence", arguments: { pools } });
     const text = (messages[0].content as { text: string }).text;
-    expect(text).to.include(pools).and.include("compare_pools").and.match(/Do not rank/);
+    expect(text)
+      .to.include(pools)
+      .and.include("compare_pools")
+      .and.match(/Do not rank/);
   });
 
   it("completes pool ids from the tracked pools: by prefix, then by symbol; nothing for a stranger", async function () {

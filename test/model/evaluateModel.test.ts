@@ -8,7 +8,7 @@ const day = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * DAY).toISOString(
 /** A deterministic series with dips and gaps (a linear congruential generator: the test needs no library). */
 function series(seed: number, length: number, gapEvery = 0): DailyDepth[] {
   let state = seed;
-  const next = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
   const out: DailyDepth[] = [];
   let depth = 1_000_000;
   for (let i = 0; i < length; i++) {
@@ -93,7 +93,10 @@ describe("walk-forward evaluation of the horizon model (DESIGN §15)", function 
   });
 
   it("the Brier score, the baseline, the buckets and the horizons add up from the scored claims", function () {
-    const pools = [1, 2, 3, 4].map((seed) => ({ pool: `eip155:1:0x${seed}`, daily: series(seed, 140, seed === 1 ? 0 : 30 + seed) }));
+    const pools = [1, 2, 3, 4].map((seed) => ({
+      pool: `eip155:1:0x${seed}`,
+      daily: series(seed, 140, seed === 1 ? 0 : 30 + seed),
+    }));
     const evaluation = evaluateModel(pools, RULE, day(139));
     const claims = pools.flatMap((pool) => walkForward(pool, RULE, day(139)));
     const scored = claims.filter((c) => c.held !== null);

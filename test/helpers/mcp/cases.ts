@@ -3,6 +3,7 @@ import { ActivityResponseSchema } from "../../../src/service/schemas/activity";
 import { AttesterResponseSchema } from "../../../src/service/schemas/attester";
 import { CompareResponseSchema } from "../../../src/service/schemas/compare";
 import { LaunchResponseSchema } from "../../../src/service/schemas/launch";
+import { ModelEvaluationResponseSchema } from "../../../src/service/schemas/modelEvaluation";
 import { LiquidityMapResponseSchema } from "../../../src/service/schemas/liquidityMap";
 import { AttestationResponseSchema } from "../../../src/service/schemas/pool";
 import { PoolsResponseSchema } from "../../../src/service/schemas/pools";
@@ -29,6 +30,7 @@ export const REST_SCHEMAS: Record<ToolName, TSchema> = {
   get_activity: ActivityResponseSchema,
   get_liquidity_map: LiquidityMapResponseSchema,
   get_roadmap: RoadmapResponseSchema,
+  get_model_evaluation: ModelEvaluationResponseSchema,
   compare_pools: CompareResponseSchema,
 };
 
@@ -66,6 +68,7 @@ export const GET_CASES: GetCase[] = [
     url: "/api/v1/liquidity-map?chainId=8453&limit=1&offset=1",
   },
   { tool: "get_roadmap", args: {}, url: "/api/v1/roadmap" },
+  { tool: "get_model_evaluation", args: {}, url: "/api/v1/model" },
   { tool: "compare_pools", args: { pools: [IDS.a, IDS.b] }, url: `/api/v1/compare?pools=${IDS.a},${IDS.b}` },
   {
     tool: "compare_pools",

@@ -1,0 +1,38 @@
+import type { Kysely } from "kysely";
+import { formatPoolId } from "../lib/formatPoolId";
+import { evaluateModel, type EvaluatedPool, type ModelEvaluation } from "../model/evaluateModel";
+import { DEFAULT_CANDIDATES, HORIZON_MODEL_ID } from "../model/horizon";
+import { listObservedLows, saveModelEvaluation } from "../storage/modelEvaluations";
+import { utcDay } from "../storage/poolDaily";
+import type { Database } from "../storage/schema";
+import { CLAIM_FLOOR, CLAIM_TARGET } from "./issueAttestations";
+
+/** The rule the issuer applies (DESIGN §5), as the evaluation replays it. */
+export const ISSUER_RULE = { floor: CLAIM_FLOOR, target: CLAIM_TARGET, candidates: DEFAULT_CANDIDATES } as const;
+
+/**
+ * Recomputes the walk-forward evaluation of the issuing model from the store's observed daily lows up to yesterday
+ * (DESIGN §15) and stores it under the model's id. The process that issues runs it after each issuing pass. It reads
+ * lows and writes one row: no attestation, outcome or signature is touched.
+ *
+ * @param db the store.
+ * @param parameters `now`, Unix seconds (yesterday is the last complete day).
+ * @returns the evaluation it stored.
+ */
+export async function refreshModelEvaluation(
+  db: Kysely<Database>,
+  parameters: { now: number },
+): Promise<ModelEvaluation> {
+  const lastDay = utcDay(parameters.now - 86_400);
+  const lows = await listObservedLows(db, { lastDay });
+  const pools = new Map<string, EvaluatedPool & { daily: { day: string; minDepthUsd: number }[] }>();
+  for (const low of lows) {
+    const pool = formatPoolId({ chainId: low.chainId, address: low.address });
+    const entry = pools.get(pool) ?? { pool, daily: [] };
+    entry.daily.push({ day: low.day, minDepthUsd: low.minDepthUsd });
+    pools.set(pool, entry);
+  }
+  const evaluation = evaluateModel([...pools.values()], ISSUER_RULE, lastDay);
+  await saveModelEvaluation(db, { model: HORIZON_MODEL_ID, computedAt: parameters.now, evaluation });
+  return evaluation;
+}

@@ -1,0 +1,28 @@
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { getModelEvaluation } from "../../read/getModelEvaluation";
+import { ModelEvaluationSchema } from "../../read/schemas/modelEvaluation";
+import type { McpDeps } from "../deps";
+import { answer } from "../internal/answer";
+import { READ_ONLY, sameJsonAs } from "../internal/descriptions";
+
+/** `get_model_evaluation`: what a confidence is worth (`GET /api/v1/model`, DESIGN §15). */
+export function registerTool(server: McpServer, deps: McpDeps): RegisteredTool {
+  return server.registerTool(
+    "get_model_evaluation",
+    {
+      title: "How well the horizon model's confidence holds up",
+      description: [
+        "The walk-forward evaluation of the model that issues attestations: for each tracked pool and past day, the",
+        "claim the model would have made using only the days up to it (asOf, horizon, confidence, floorUsd), scored",
+        "once its window closed (held: every observed daily low in it at or above floorUsd). Gives claims, scored, held,",
+        "brier beside baselineBrier (always predicting the overall hold rate; lower is better), buckets (from, to, n,",
+        "meanConfidence, holdRate: calibration), byHorizon (horizon, n, holdRate) and a sample of scored claims to",
+        "recompute with get_pool_history. evaluation is null before the first issuing pass. It judges the model on",
+        "past data, not any issued attestation. The same JSON as GET /api/v1/model.",
+      ].join(" "),
+      outputSchema: sameJsonAs(ModelEvaluationSchema, "GET /api/v1/model"),
+      annotations: { title: "Model evaluation", ...READ_ONLY },
+    },
+    async () => answer("get_model_evaluation", deps, () => getModelEvaluation(deps.readContext)),
+  );
+}

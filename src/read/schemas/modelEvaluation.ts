@@ -1,0 +1,56 @@
+import * as z from "zod/v4";
+import type { GetModelEvaluationReturnType } from "../getModelEvaluation";
+import { nullable, poolId, uint, utcDate } from "./common";
+
+const share = (description: string) => z.number().min(0).max(1).describe(description);
+
+const EvaluationSchema = z.strictObject({
+  asOf: nullable(utcDate(), "the last complete UTC day the evaluation saw; null with no history"),
+  claims: uint("claims the model would have made, one per pool and past day with a horizon"),
+  scored: uint("claims whose window has closed (and had an observed day): each held or not"),
+  held: uint("scored claims that held: every observed daily low in the window at or above the floor"),
+  brier: nullable(share("mean of (confidence − outcome)², 0 best"), "null when nothing is scored"),
+  baselineBrier: nullable(
+    share("the Brier score of always predicting the overall hold rate: the model must beat it"),
+    "null when nothing is scored",
+  ),
+  buckets: z
+    .array(
+      z.strictObject({
+        from: share("bucket's lowest confidence (included)"),
+        to: share("bucket's upper bound (excluded, except 1)"),
+        n: uint("scored claims in the bucket"),
+        meanConfidence: share("their mean confidence"),
+        holdRate: share("the share of them that held"),
+      }),
+    )
+    .describe("calibration: scored claims by confidence, in buckets of 0.05 (empty buckets left out)"),
+  byHorizon: z
+    .array(
+      z.strictObject({
+        horizon: uint("days"),
+        n: uint("scored claims of this horizon"),
+        holdRate: share("the share of them that held"),
+      }),
+    )
+    .describe("scored claims by horizon"),
+  sample: z
+    .array(
+      z.strictObject({
+        pool: poolId(),
+        asOf: utcDate("the day the claim is made as of: it used only the days up to and including this one"),
+        horizon: uint("days"),
+        confidence: share("with two fraction digits"),
+        floorUsd: z.number().describe("USD: floor × that day's lowest observed depth"),
+        held: z.boolean().describe("every observed daily low of the next horizon days was at or above floorUsd"),
+      }),
+    )
+    .describe("at least 200 scored claims spread over all of them (all when fewer), to recompute from the history API"),
+});
+
+/** `get_model_evaluation` (`GET /api/v1/model`): the walk-forward evaluation of the issuing model (DESIGN §15). */
+export const ModelEvaluationSchema = z.strictObject({
+  model: z.string().describe("the model issuing attestations now (claim.model)"),
+  computedAt: nullable(uint("Unix seconds"), "null before the first issuing pass computed it"),
+  evaluation: nullable(EvaluationSchema, "null before the first issuing pass computed it"),
+}) satisfies z.ZodType<GetModelEvaluationReturnType>;

@@ -1,0 +1,158 @@
+import type { GetModelEvaluationReturnType } from "../../read/getModelEvaluation";
+import { reliabilityChart } from "../charts/reliabilityChart";
+import { notice, poolHref, scrollTable } from "../components";
+import { formatNumber, formatTime, formatUsd } from "../format";
+import { html, type Html } from "../html";
+import { renderPage, type PageChrome } from "../layout";
+
+const three = (value: number | null) => (value === null ? "—" : value.toFixed(3));
+const percent = (value: number) => `${(value * 100).toFixed(1)} %`;
+
+/**
+ * The model page (the `getModelEvaluation` reader of `GET /api/v1/model`, DESIGN §15): the Brier score beside the
+ * baseline's, a reliability diagram (confidence against hold rate, with bucket sizes) with its table, the per-horizon
+ * table, and a few sample claims linking to their pools' history.
+ */
+export function renderModelPage(data: GetModelEvaluationReturnType, chrome: PageChrome): string {
+  const e = data.evaluation;
+  const intro = html`<p>
+    What a confidence is worth. For every tracked pool and past day, the claim the model <code>${data.model}</code>
+    would have made using only the days up to it, scored once its window closed: it held when every observed daily low
+    in the window stayed at or above its floor. This judges the model on past data; it grades no issued attestation.
+  </p>`;
+  if (e === null) {
+    const body = html`${intro}${notice("info", "Not computed yet: the service computes it after its next issuing pass.")}`;
+    return renderPage({ page: "model", title: "Model", chrome, body });
+  }
+  const beats = e.brier !== null && e.baselineBrier !== null && e.brier < e.baselineBrier;
+  const summary = html`<dl class="facts">
+      <div>
+        <dt>Brier score (lower is better)</dt>
+        <dd><strong>${three(e.brier)}</strong></dd>
+      </div>
+      <div>
+        <dt>Baseline (always the overall hold rate)</dt>
+        <dd>${three(e.baselineBrier)}</dd>
+      </div>
+      <div>
+        <dt>Claims scored / made</dt>
+        <dd>${formatNumber(e.scored)} / ${formatNumber(e.claims)}</dd>
+      </div>
+      <div>
+        <dt>Held</dt>
+        <dd>${formatNumber(e.held)}${e.scored > 0 ? ` (${percent(e.held / e.scored)})` : ""}</dd>
+      </div>
+      <div>
+        <dt>Data up to</dt>
+        <dd>${e.asOf ?? "—"} · computed ${formatTime(data.computedAt)}</dd>
+      </div>
+    </dl>
+    <p>
+      ${e.brier === null ? "Nothing is scored yet." : beats ? "The model beats the baseline." : "The model does not beat the baseline."}
+    </p>`;
+  const body = html`${intro}
+    <section aria-labelledby="score-heading">
+      <h2 id="score-heading">Score</h2>
+      ${summary}
+    </section>
+    ${calibrationSection(e)} ${horizonSection(e)} ${sampleSection(e)}`;
+  return renderPage({ page: "model", title: "Model", chrome, body });
+}
+
+type Evaluation = NonNullable<GetModelEvaluationReturnType["evaluation"]>;
+
+/** The reliability diagram and its bucket table. */
+function calibrationSection(e: Evaluation): Html {
+  const bucketRows = e.buckets.map(
+    (b) =>
+      html`<tr>
+        <td>${b.from.toFixed(2)}–${b.to.toFixed(2)}</td>
+        <td class="num">${formatNumber(b.n)}</td>
+        <td class="num">${b.meanConfidence.toFixed(3)}</td>
+        <td class="num">${percent(b.holdRate)}</td>
+        <td class="num">${b.n >= 30 ? (Math.abs(b.holdRate - b.meanConfidence) <= 0.1 ? "yes" : "no") : "too few"}</td>
+      </tr>`,
+  );
+  return html`<section aria-labelledby="calibration-heading">
+    <h2 id="calibration-heading">Calibration</h2>
+    ${reliabilityChart({
+      id: "reliability",
+      caption:
+        "Mean confidence of each bucket against the share of its claims that held; the diagonal is perfect calibration, a dot's size its number of claims.",
+      buckets: e.buckets,
+    })}
+    ${scrollTable(
+      "Calibration buckets",
+      html`<tr>
+        <th scope="col">Confidence</th>
+        <th scope="col" class="num">Claims</th>
+        <th scope="col" class="num">Mean confidence</th>
+        <th scope="col" class="num">Held</th>
+        <th scope="col" class="num">Within 0.10 (≥ 30 claims)</th>
+      </tr>`,
+      bucketRows,
+      "No scored claim yet.",
+    )}
+  </section>`;
+}
+
+/** Scored claims by horizon. */
+function horizonSection(e: Evaluation): Html {
+  const horizonRows = e.byHorizon.map(
+    (h) =>
+      html`<tr>
+        <td class="num">${h.horizon} days</td>
+        <td class="num">${formatNumber(h.n)}</td>
+        <td class="num">${percent(h.holdRate)}</td>
+      </tr>`,
+  );
+  return html`<section aria-labelledby="horizon-heading">
+    <h2 id="horizon-heading">By horizon</h2>
+    ${scrollTable(
+      "Scored claims by horizon",
+      html`<tr>
+        <th scope="col" class="num">Horizon</th>
+        <th scope="col" class="num">Claims</th>
+        <th scope="col" class="num">Held</th>
+      </tr>`,
+      horizonRows,
+      "No scored claim yet.",
+    )}
+  </section>`;
+}
+
+/** The first sample claims, each linking to its pool. */
+function sampleSection(e: Evaluation): Html {
+  const sampleRows = e.sample.slice(0, 20).map(
+    (c) =>
+      html`<tr>
+        <td><a href="${poolHref(c.pool)}">${c.pool}</a></td>
+        <td>${c.asOf}</td>
+        <td class="num">${c.horizon} days</td>
+        <td class="num">${c.confidence.toFixed(2)}</td>
+        <td class="num">${formatUsd(c.floorUsd)}</td>
+        <td>${c.held ? "held" : "broke"}</td>
+      </tr>`,
+  );
+  return html`<section aria-labelledby="sample-heading">
+    <h2 id="sample-heading">Sample claims</h2>
+    <p>
+      ${formatNumber(e.sample.length)} scored claims are in <code>GET /api/v1/model</code>; the first 20 are below. Each
+      can be recomputed from the pool's daily lows in <code>GET /api/v1/pool/{pool}/history</code>.
+    </p>
+    ${scrollTable(
+      "Sample of scored claims",
+      html`<tr>
+        <th scope="col">Pool</th>
+        <th scope="col">As of</th>
+        <th scope="col" class="num">Horizon</th>
+        <th scope="col" class="num">Confidence</th>
+        <th scope="col" class="num">Floor</th>
+        <th scope="col">Outcome</th>
+      </tr>`,
+      sampleRows,
+      "No scored claim yet.",
+      true,
+    )}
+  </section>`;
+}

@@ -1,0 +1,172 @@
+import { expect } from "chai";
+import type { FastifyInstance } from "fastify";
+import { refreshModelEvaluation } from "../../../src/attest/refreshModelEvaluation";
+import { HORIZON_MODEL_ID } from "../../../src/model/horizon";
+import { renderModelPage } from "../../../src/web/pages/model";
+import { ModelEvaluationResponseSchema } from "../../../src/service/schemas/modelEvaluation";
+import type { Store } from "../../../src/storage/openStore";
+import { recordDailyDepth, utcDay } from "../../../src/storage/poolDaily";
+import { expectSchema } from "../../helpers/read/marketApp";
+import {
+  DAY,
+  NOW,
+  buildTestApp,
+  insertAttestation,
+  insertDaily,
+  insertPool,
+  openTempStore,
+} from "../../helpers/service/app";
+
+const A = "0x1000000000000000000000000000000000000001";
+const B = "0x2000000000000000000000000000000000000002";
+const FEED_ONLY = "0x3000000000000000000000000000000000000003";
+const DAYS = 120;
+
+/** A pool's lows: steady around `base`, with a withdrawal of 70 % on `dipEvery`-th days that returns the day after. */
+function lows(base: number, dipEvery: number): number[] {
+  return Array.from({ length: DAYS }, (_, i) =>
+    i % dipEvery === dipEvery - 1 ? base * 0.3 : base * (1 + ((i * 7) % 5) / 100),
+  );
+}
+
+describe("model evaluation route, tool and page (DESIGN §15, real SQLite)", function () {
+  let store: Store;
+  let cleanup: () => Promise<void>;
+  let app: FastifyInstance;
+
+  before(async function () {
+    ({ store, cleanup } = await openTempStore());
+    for (const [address, symbol] of [
+      [A, "AAA"],
+      [B, "BBB"],
+      [FEED_ONLY, "FFF"],
+    ]) {
+      await insertPool(store, { chain_id: 1, address, kind: "amm", symbol, protocol: "uniswap-v2" });
+    }
+    const series: [string, number[]][] = [
+      [A, lows(1_000_000, 40)],
+      [B, lows(500_000, 9)],
+    ];
+    for (const [address, values] of series) {
+      for (const [i, depthUsd] of values.entries()) {
+        const observedAt = NOW - (DAYS - i) * DAY + 3600;
+        await recordDailyDepth(store.db, { chainId: 1, address, depthUsd, observedAt, block: String(1000 + i) });
+      }
+    }
+    // A feed's daily points (no block) are never counted as lows (DESIGN §12).
+    for (let i = 0; i < DAYS; i++) {
+      const at = NOW - (DAYS - i) * DAY + 3600;
+      await insertDaily(store, {
+        chainId: 1,
+        address: FEED_ONLY,
+        day: utcDay(at),
+        minDepthUsd: 2_000_000,
+        minObservedAt: at,
+      });
+    }
+    app = await buildTestApp(store);
+  });
+
+  after(async function () {
+    await app?.close();
+    await cleanup?.();
+  });
+
+  it("answers evaluation null with the model's id before the first issuing pass computed it", async function () {
+    const res = await app.inject({ method: "GET", url: "/api/v1/model" });
+    expect(res.statusCode).to.equal(200);
+    expect(res.json()).to.deep.equal({ model: HORIZON_MODEL_ID, computedAt: null, evaluation: null });
+  });
+
+  it("serves what refreshModelEvaluation stored, and issued attestations are untouched", async function () {
+    await insertAttestation(store, {
+      chainId: 1,
+      address: A,
+      issuedAt: NOW - DAY,
+      expiry: NOW + DAY,
+      horizonDays: 30,
+      confidenceHundredths: 90,
+    });
+    const before = await store.db.selectFrom("attestations").selectAll().execute();
+    const stored = await refreshModelEvaluation(store.db, { now: NOW });
+    expect(await store.db.selectFrom("attestations").selectAll().execute()).to.deep.equal(before);
+    expect(before.every((row) => row.outcome === "pending")).to.equal(true);
+
+    // A route answer is cached briefly: a fresh app reads the stored evaluation.
+    const fresh = await buildTestApp(store);
+    try {
+      const res = await fresh.inject({ method: "GET", url: "/api/v1/model" });
+      expect(res.statusCode).to.equal(200);
+      const body = res.json();
+      expectSchema(ModelEvaluationResponseSchema, body);
+      expect(body.model).to.equal(HORIZON_MODEL_ID);
+      expect(body.computedAt).to.equal(NOW);
+      expect(body.evaluation).to.deep.equal(JSON.parse(JSON.stringify(stored)));
+      expect(body.evaluation.asOf).to.equal(utcDay(NOW - DAY));
+      expect(body.evaluation.scored).to.be.greaterThan(50);
+      expect(body.evaluation.held).to.be.lessThan(body.evaluation.scored);
+      expect(body.evaluation.sample).to.have.length(Math.min(200, body.evaluation.scored));
+      const pools = new Set(body.evaluation.sample.map((claim: { pool: string }) => claim.pool));
+      expect(pools.has(`eip155:1:${FEED_ONLY}`), "a pool with only feed-daily days makes no claim").to.equal(false);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it("every sample claim's outcome recomputes from GET /api/v1/pool/{pool}/history's observed lows", async function () {
+    const body = (await buildTestApp(store).then(async (fresh) => {
+      try {
+        return (await fresh.inject({ method: "GET", url: "/api/v1/model" })).json();
+      } finally {
+        await fresh.close();
+      }
+    })) as {
+      evaluation: { sample: { pool: string; asOf: string; horizon: number; floorUsd: number; held: boolean }[] };
+    };
+    const histories = new Map<string, Map<string, number>>();
+    for (const claim of body.evaluation.sample) {
+      if (!histories.has(claim.pool)) {
+        const res = await app.inject({ method: "GET", url: `/api/v1/pool/${claim.pool}/history?days=${DAYS + 10}` });
+        expect(res.statusCode).to.equal(200);
+        const days = res.json().days as { date: string; lowestDepthUsd: number | null; source: string }[];
+        histories.set(
+          claim.pool,
+          new Map(
+            days
+              .filter((d) => d.source === "observed" && d.lowestDepthUsd !== null)
+              .map((d) => [d.date, d.lowestDepthUsd!]),
+          ),
+        );
+      }
+      const lowsByDay = histories.get(claim.pool)!;
+      const start = Date.parse(`${claim.asOf}T00:00:00Z`) / 1000;
+      const window = Array.from({ length: claim.horizon }, (_, k) =>
+        lowsByDay.get(utcDay(start + (k + 1) * DAY)),
+      ).filter((v): v is number => v !== undefined);
+      expect(window.length, `${claim.pool} ${claim.asOf}`).to.be.greaterThan(0);
+      expect(claim.floorUsd).to.equal(0.5 * lowsByDay.get(claim.asOf)!);
+      expect(
+        window.every((low) => low >= claim.floorUsd),
+        `${claim.pool} ${claim.asOf}`,
+      ).to.equal(claim.held);
+    }
+    expect(
+      body.evaluation.sample.some((claim) => !claim.held),
+      "the dips break some claims",
+    ).to.equal(true);
+  });
+
+  it("the model page draws one dot per calibration bucket, the Brier score beside the baseline's, and the horizons", async function () {
+    const evaluation = await refreshModelEvaluation(store.db, { now: NOW });
+    const chrome = { assets: { script: "/a.js", style: "/a.css" }, session: null } as unknown as Parameters<
+      typeof renderModelPage
+    >[1];
+    const page = renderModelPage({ model: HORIZON_MODEL_ID, computedAt: NOW, evaluation }, chrome);
+    expect(page.match(/<circle /g)).to.have.length(evaluation.buckets.length);
+    expect(page).to.include(evaluation.brier!.toFixed(3)).and.include(evaluation.baselineBrier!.toFixed(3));
+    expect(page).to.include(evaluation.brier! < evaluation.baselineBrier! ? "beats the baseline" : "does not beat");
+    for (const horizon of evaluation.byHorizon) expect(page).to.include(`${horizon.horizon} days`);
+    const empty = renderModelPage({ model: HORIZON_MODEL_ID, computedAt: null, evaluation: null }, chrome);
+    expect(empty).to.include("Not computed yet").and.not.include("<circle");
+  });
+});
