@@ -219,7 +219,9 @@ function calibration(scored: readonly (EvaluatedClaim & { held: boolean })[]): C
       count - 1,
       Math.floor(Math.round(claim.confidence * 100) / (CALIBRATION_BUCKET_WIDTH * 100)),
     );
-    groups.set(index, [...(groups.get(index) ?? []), claim]);
+    const group = groups.get(index);
+    if (group === undefined) groups.set(index, [claim]);
+    else group.push(claim);
   }
   return [...groups.entries()]
     .sort(([a], [b]) => a - b)
