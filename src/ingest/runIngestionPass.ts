@@ -120,7 +120,8 @@ export async function runIngestionPass(parameters: RunIngestionPassParameters): 
   const staleAfterS = parameters.heartbeat?.staleAfterS ?? HEARTBEAT_STALE_AFTER_S;
   throwIfStopped(fence);
   const closed = await closeInterrupted(db, { now: startedAt, staleBefore: startedAt - staleAfterS, fence });
-  if (closed > 0) log(`closed ${closed} pass(es) left running by a stopped process (no heartbeat for ${staleAfterS} s)`);
+  if (closed > 0)
+    log(`closed ${closed} pass(es) left running by a stopped process (no heartbeat for ${staleAfterS} s)`);
   await startIngestRun(db, { id: runId, startedAt, instanceId: parameters.instanceId ?? null });
   const heartbeat = setInterval(() => {
     heartbeatIngestRun(db, { id: runId, at: now() }).catch((error) => log(`heartbeat: ${errorMessage(error)}`));
@@ -221,9 +222,14 @@ async function runPass(parameters: RunIngestionPassParameters, runId: string, st
     // A store failure, a lost lease or a stop: record this run's own end (not fenced: it writes only this run's row
     // and its event) if the store still answers, then let the caller see the error.
     const failed = { ...sources, pass: { ok: false, error: errorMessage(error) } };
-    await finishRun(store.db, { runId, instance, status: "failed", startedAt, finishedAt: now(), sources: failed }).catch(
-      () => undefined,
-    );
+    await finishRun(store.db, {
+      runId,
+      instance,
+      status: "failed",
+      startedAt,
+      finishedAt: now(),
+      sources: failed,
+    }).catch(() => undefined);
     throw error;
   }
 }

@@ -64,7 +64,11 @@ export interface WritePassParameters {
  * @param db the store's Kysely instance.
  * @param fence checked first in the transaction (`assertFence`): a lost lease or a stop commits nothing.
  */
-export async function writePass(db: Kysely<Database>, parameters: WritePassParameters, fence?: PassFence): Promise<void> {
+export async function writePass(
+  db: Kysely<Database>,
+  parameters: WritePassParameters,
+  fence?: PassFence,
+): Promise<void> {
   const { pools, data, feedsObservedAt: now, freshnessWindowS } = parameters;
   await db.transaction().execute(async (trx) => {
     await assertFence(trx, fence);

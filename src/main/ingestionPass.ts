@@ -87,7 +87,12 @@ export function createPassRunner({
       const timer = metrics?.ingestPassDuration.startTimer();
       let report: PassReport;
       try {
-        report = await run(label, { chains: source.chains, issue: true, before: async () => source.beforePass?.(), fence });
+        report = await run(label, {
+          chains: source.chains,
+          issue: true,
+          before: async () => source.beforePass?.(),
+          fence,
+        });
       } catch (error) {
         metrics?.ingestPasses.inc({ status: "failed" });
         throw error;

@@ -30,9 +30,19 @@ const POOL: PoolConfig = {
 async function seed(db: Kysely<Database>): Promise<void> {
   for (let day = 0; day <= 40; day++) {
     const at = day === 40 ? NOW - 600 : START + day * DAY;
-    await recordDailyDepth(db, { chainId: 8453, address: POOL.address, depthUsd: 1e6, observedAt: at, block: String(day) });
+    await recordDailyDepth(db, {
+      chainId: 8453,
+      address: POOL.address,
+      depthUsd: 1e6,
+      observedAt: at,
+      block: String(day),
+    });
   }
-  await upsertPool(db, { ...POOL, values: { depth_usd: 1e6, depth_observed_at: NOW - 600, depth_block: "41" }, now: NOW });
+  await upsertPool(db, {
+    ...POOL,
+    values: { depth_usd: 1e6, depth_observed_at: NOW - 600, depth_block: "41" },
+    now: NOW,
+  });
 }
 
 /** `db` whose transactions first wait for `before`: the leader using it has read and signed, and writes after it. */
