@@ -11,8 +11,9 @@ import { isStale } from "../model/freshness";
 import type { PoolConfig } from "../model/poolConfig";
 import { computeHorizon, DEFAULT_CANDIDATES, HORIZON_MODEL_ID } from "../model/horizon";
 import { appendActivity, type NewActivity } from "../storage/activity";
-import { getLatestAttestation, insertAttestation } from "../storage/attestations";
+import { getLatestAttestation, insertAttestation, SUPERSEDES_NONE } from "../storage/attestations";
 import { getCampaignsFor } from "../storage/campaigns";
+import { assertFence, type PassFence } from "../storage/leaderLease";
 import { getDailyHistory, utcDay } from "../storage/poolDaily";
 import { getPool, setIssueVerdict } from "../storage/pools";
 import type { Database, NewAttestationRow } from "../storage/schema";
@@ -39,6 +40,8 @@ export interface IssueAttestationsParameters {
   floor?: number;
   target?: number;
   log?: (line: string) => void;
+  /** Checked first in the write transaction (`assertFence`): a lost lease or a stop commits nothing. */
+  fence?: PassFence;
 }
 
 /** What issuance did for one pool. */
@@ -72,6 +75,12 @@ interface IssueContext extends IssueAttestationsParameters {
   today: string;
 }
 
+/** The pool of an outcome. */
+const pick = ({ chainId, address }: IssueOutcome) => ({ chainId, address });
+
+/** The "kept" reason of a pool whose successor attestation another pass stored first. */
+const ISSUED_ELSEWHERE = "another pass issued from the same state first";
+
 /** One pool's verdict, and the row to insert when an attestation was issued. */
 type PoolIssuance = { outcome: IssueOutcome; row?: NewAttestationRow & { id: Hex }; symbol?: string };
 
@@ -81,7 +90,9 @@ type PoolIssuance = { outcome: IssueOutcome; row?: NewAttestationRow & { id: Hex
  * `{chainId, confidence, expiry, horizon, issuedAt, pool}` through the library (`signAttestation`, and
  * `signTypedAttestation` for the v2 block when a registry is set). It re-issues only when the pool's latest
  * attestation has expired or the model inputs changed (their hash is stored). Outcome is always "pending". Each
- * stored attestation gets its `attestation.issued` activity event in the same transaction.
+ * stored attestation gets its `attestation.issued` activity event in the same transaction. Each row names the
+ * attestation it supersedes (the pool's latest when it was read): when another leader stored a successor of that
+ * one first, the insert is a no-op and the pool's outcome is "kept" (no second row, event or webhook).
  *
  * @param {@link IssueAttestationsParameters}
  * @returns one {@link IssueOutcome} per pool.
@@ -100,8 +111,12 @@ export async function issueAttestations(parameters: IssueAttestationsParameters)
   // Reads and signing happen above, outside any transaction; the writes are one short transaction, so readers of
   // the store (the API) wait for a few inserts at most, never for signing.
   await db.transaction().execute(async (trx) => {
-    for (const { row, symbol } of issuances) {
-      if (row && (await insertAttestation(trx, row))) await appendActivity(trx, [issuedEvent(row, symbol ?? "")]);
+    await assertFence(trx, parameters.fence);
+    for (const issuance of issuances) {
+      const { row, symbol } = issuance;
+      if (!row) continue;
+      if (await insertAttestation(trx, row)) await appendActivity(trx, [issuedEvent(row, symbol ?? "")]);
+      else issuance.outcome = { ...pick(issuance.outcome), action: "kept", reason: ISSUED_ELSEWHERE };
     }
     for (const { outcome } of issuances) {
       const reason = outcome.action === "none" ? outcome.reason : null;
@@ -143,6 +158,7 @@ async function issueForPool(context: IssueContext, config: PoolConfig): Promise<
   const row = await signedRow(context, {
     chainId,
     address,
+    supersedes: previous?.id ?? SUPERSEDES_NONE,
     inputsHash,
     horizonDays,
     confidence,
@@ -217,6 +233,7 @@ async function signedRow(
   claim: {
     chainId: number;
     address: string;
+    supersedes: string;
     inputsHash: Hex;
     horizonDays: number;
     confidence: number;
@@ -258,5 +275,6 @@ async function signedRow(
     outcome: "pending",
     eip712_json: eip712,
     created_at: now,
+    supersedes: claim.supersedes,
   };
 }

@@ -7,6 +7,7 @@ import { upsertCampaigns } from "../storage/campaigns";
 import { upsertDexVolumes } from "../storage/dexVolumes";
 import { advanceLogCursor } from "../storage/logCursors";
 import { backfillDailyDepth, recordDailyDepth, utcDay } from "../storage/poolDaily";
+import { assertFence, type PassFence } from "../storage/leaderLease";
 import { getPool, upsertPool } from "../storage/pools";
 import type { Database, DexVolume, TokenPrice } from "../storage/schema";
 import { upsertTokenPrices } from "../storage/tokenPrices";
@@ -61,10 +62,16 @@ export interface WritePassParameters {
  * registry's events with their cursor; and the coin prices.
  *
  * @param db the store's Kysely instance.
+ * @param fence checked first in the transaction (`assertFence`): a lost lease or a stop commits nothing.
  */
-export async function writePass(db: Kysely<Database>, parameters: WritePassParameters): Promise<void> {
+export async function writePass(
+  db: Kysely<Database>,
+  parameters: WritePassParameters,
+  fence?: PassFence,
+): Promise<void> {
   const { pools, data, feedsObservedAt: now, freshnessWindowS } = parameters;
   await db.transaction().execute(async (trx) => {
+    await assertFence(trx, fence);
     const volumes = new Map<string, PoolVolume24h>();
     for (const read of data.swaps) {
       for (const [key, volume] of await writeSwapVolume(trx, { read, onchain: data.onchain, now })) {

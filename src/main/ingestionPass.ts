@@ -1,30 +1,41 @@
 import type { ServiceConfig } from "../config/loadConfig";
 import { runIngestionPass, type PassReport } from "../ingest/runIngestionPass";
 import type { HistoryMoment, IngestSource } from "../ingest/source";
+import type { ServiceMetrics } from "../service/metrics";
+import type { ServiceStatus } from "../service/serviceStatus";
+import type { PassFence } from "../storage/leaderLease";
 import type { Store } from "../storage/openStore";
 import type { LoadAttesterKeyReturnType } from "./attesterKey";
 
 /** Runs the service's ingestion passes over one source. */
 export interface PassRunner {
-  /** A pass on the live chains that issues attestations: the source's `beforePass`, the pass, its `afterPass`. */
-  live(label: string): Promise<void>;
+  /**
+   * A pass on the live chains that issues attestations: the source's `beforePass`, the pass, its `afterPass`. Under
+   * `fence` (the lease and the stop signal: aborting it stops the pass, which then commits nothing more).
+   */
+  live(label: string, fence?: PassFence): Promise<void>;
   /** A pass over one moment of the source's history: ingest only, at that moment's blocks and clock. */
-  history(moment: HistoryMoment): Promise<void>;
+  history(moment: HistoryMoment, fence?: PassFence): Promise<void>;
 }
 
 export type CreatePassRunnerParameters = {
-  config: Pick<ServiceConfig, "attestationLifetimeS" | "freshnessWindowS">;
+  config: Pick<ServiceConfig, "attestationLifetimeS" | "freshnessWindowS" | "instanceId">;
   key: Pick<LoadAttesterKeyReturnType, "privateKey">;
   store: Store;
   source: IngestSource;
   log: (line: string) => void;
   /** Called before every pass: throws to abort startup. */
   checkpoint: () => void;
+  /** Counts the live passes (`attest_ingest_passes_total`, their duration, the attestations issued). */
+  metrics?: ServiceMetrics;
+  /** Its `lastPassAt` is set when a live pass finishes. */
+  status?: ServiceStatus;
 };
 
 /**
- * Binds `runIngestionPass` to the service's store, key, configuration and source. Each pass logs one line (see
- * {@link summarize}) and its steps indented.
+ * Binds `runIngestionPass` to the service's store, key, configuration (`INSTANCE_ID` on every run) and source. Each
+ * pass logs one line (see {@link summarize}) and its steps indented; each live pass is counted in `metrics` and sets
+ * `status.lastPassAt`.
  *
  * @param {@link CreatePassRunnerParameters}
  * @returns a {@link PassRunner}.
@@ -36,11 +47,19 @@ export function createPassRunner({
   source,
   log,
   checkpoint,
+  metrics,
+  status,
 }: CreatePassRunnerParameters): PassRunner {
   const run = async (
     label: string,
-    options: { chains: IngestSource["chains"]; now?: () => number; issue: boolean; before?: () => Promise<void> },
-  ) => {
+    options: {
+      chains: IngestSource["chains"];
+      now?: () => number;
+      issue: boolean;
+      before?: () => Promise<void>;
+      fence?: PassFence;
+    },
+  ): Promise<PassReport> => {
     checkpoint();
     const started = Date.now();
     await options.before?.();
@@ -56,13 +75,37 @@ export function createPassRunner({
         : false,
       freshnessWindowS: config.freshnessWindowS,
       log: (line: string) => log(`  ${line}`),
+      instanceId: config.instanceId,
+      fence: options.fence,
     });
     log(`${label}: ${summarize(report)} in ${Date.now() - started} ms`);
     await source.afterPass?.();
+    return report;
   };
   return {
-    live: (label) => run(label, { chains: source.chains, issue: true, before: async () => source.beforePass?.() }),
-    history: ({ label, chains, time }) => run(label, { chains, now: () => time, issue: false }),
+    live: async (label, fence) => {
+      const timer = metrics?.ingestPassDuration.startTimer();
+      let report: PassReport;
+      try {
+        report = await run(label, {
+          chains: source.chains,
+          issue: true,
+          before: async () => source.beforePass?.(),
+          fence,
+        });
+      } catch (error) {
+        metrics?.ingestPasses.inc({ status: "failed" });
+        throw error;
+      } finally {
+        timer?.();
+      }
+      metrics?.ingestPasses.inc({ status: report.status });
+      metrics?.attestationsIssued.inc(report.issuance.filter((outcome) => outcome.action === "issued").length);
+      if (status) status.lastPassAt = report.finishedAt;
+    },
+    history: async ({ label, chains, time }, fence) => {
+      await run(label, { chains, now: () => time, issue: false, fence });
+    },
   };
 }
 

@@ -1,11 +1,15 @@
 import { isAbsolute, relative } from "node:path";
-import type { Address } from "viem";
+import { getAddress, type Address } from "viem";
 import { startAlertWorker } from "../alerts/startAlertWorker";
 import type { ServiceConfig } from "../config/loadConfig";
+import { ConfigError } from "../errors/config";
+import { LeaseLostError } from "../errors/lease";
 import { StartupAbortedError } from "../errors/startup";
 import { errorLine } from "../errors/utils";
 import type { IngestSource } from "../ingest/source";
+import { createMetrics, type ServiceMetrics } from "../service/metrics";
 import { startServer } from "../service/server";
+import { createServiceStatus, type ServiceStatus } from "../service/serviceStatus";
 import { ensurePrivateDir } from "../storage/fileModes";
 import { openStore, type Store } from "../storage/openStore";
 import { formatPoolId } from "../lib/formatPoolId";
@@ -13,8 +17,8 @@ import { listPools } from "../storage/pools";
 import { registerConfigApiKeys } from "../write/registerConfigApiKeys";
 import { loadAttesterKey, type LoadAttesterKeyReturnType } from "./attesterKey";
 import { DEMO_API_KEY_FILE, loadDemoApiKey, type LoadDemoApiKeyReturnType } from "./demoApiKey";
-import { createPassRunner } from "./ingestionPass";
-import { startScheduler } from "./scheduler";
+import { createPassRunner, type PassRunner } from "./ingestionPass";
+import { startLeadership, type Leadership } from "./leadership";
 
 /** The running service: what `npm start` holds until a signal arrives. */
 export interface RunningService {
@@ -24,7 +28,12 @@ export interface RunningService {
   registry: { chainId: number; address: Address } | null;
   /** Demo mode: the local chains' RPC URLs. */
   chains: { chainId: number; rpcUrl: string }[];
-  /** Stops the scheduler (waiting for a pass in progress), the server, the source (feeds, chains) and the store. */
+  /** This process's status (role, instance, leader, last pass, draining), as the probes report it. */
+  status: ServiceStatus;
+  /**
+   * Stops the pass in progress (it commits nothing more) and gives the lease up, then the alert worker, the server,
+   * the source (feeds, chains) and the store.
+   */
   stop(): Promise<void>;
 }
 
@@ -37,10 +46,12 @@ export type RunServiceParameters = {
 };
 
 /**
- * The main job: the attester key, the store, the source (the demo when nothing is configured: local chains with
- * simulated history; else POOLS_FILE and RPC_URL_<chainId>), the source's history ingested without issuing, one
- * pass that issues attestations, the HTTP API, the alert delivery worker (polls the outbox every second and after
- * every pass), then a pass every `INGEST_INTERVAL_S`.
+ * The main job, by `SERVICE_ROLE` (DESIGN §11). `api`: the store and the HTTP app only (no key, no source, no pass,
+ * no alert delivery). `worker` and `all`: the attester key, the store, the source (the demo when nothing is
+ * configured: local chains with simulated history; else POOLS_FILE and RPC_URL_<chainId>), the election of the
+ * ingestion leader (`startLeadership`); while this process leads, the source's history ingested without issuing and
+ * one pass that issues attestations; the HTTP server, the alert delivery worker (polls the outbox every second and
+ * after every pass), then a pass every `INGEST_INTERVAL_S` while leading, each fenced by the lease.
  *
  * @param {@link RunServiceParameters}
  * @returns the {@link RunningService}; call `stop()` to shut everything down.
@@ -51,7 +62,11 @@ export async function runService({ config, log, signal }: RunServiceParameters):
     if (signal?.aborted) throw new StartupAbortedError();
   };
   const cleanups = createCleanups(log);
+  const status = createServiceStatus({ role: config.role, instance: config.instanceId });
+  const metrics = createMetrics();
+  log(`role ${config.role}, instance ${config.instanceId}`);
   try {
+    if (config.role === "api") return await runApi({ config, log, status, metrics, cleanups });
     const key = loadKey(config, log);
     const store = await openServiceStore(config, log);
     cleanups.push(() => store.close());
@@ -59,16 +74,24 @@ export async function runService({ config, log, signal }: RunServiceParameters):
     const source = await openSource({ config, key, store, log, signal });
     cleanups.push(() => source.stop());
 
-    const passes = createPassRunner({ config, key, store, source, log, checkpoint });
-    await source.replayHistory?.(passes.history);
-    await passes.live("ingestion pass (issuing)");
+    const passes = createPassRunner({ config, key, store, source, log, checkpoint, metrics, status });
+    const leadership = await startLeadership({
+      db: store.db,
+      holder: config.instanceId,
+      intervalMs: config.ingestIntervalS * 1000,
+      // SQLite: one process owns the store, so a lease a stopped process left is taken at once.
+      steal: store.dialect === "sqlite",
+      status,
+      metrics,
+      log,
+      onError: (error) => log(`ingestion: ${errorLine(error)}`),
+    });
+    cleanups.push(() => leadership.stop());
+    const leading = await startupPasses({ leadership, passes, source, signal, log });
 
     checkpoint();
-    const { app, url } = await startServer({
-      store,
-      config,
-      attester: { address: key.address, registry: source.registry },
-    });
+    const attester = { address: key.address, registry: source.registry };
+    const { app, url } = await startServer({ store, config, attester, status, metrics });
     cleanups.push(() => app.close().then(() => undefined));
     log(`serving ${url}/api/v1 (OpenAPI: ${url}/api/v1/openapi.json), MCP at ${url}/mcp, the dapp at ${url}/app/`);
     if (demoKey !== null) await logDemoRequest({ url, file: demoKey.file, store, log });
@@ -84,29 +107,89 @@ export async function runService({ config, log, signal }: RunServiceParameters):
     cleanups.push(() => alerts.stop());
     log(`alert delivery worker started (retry schedule ${config.alerts.retryScheduleS.join(",")} s)`);
 
-    const scheduler = startScheduler({
-      intervalMs: config.ingestIntervalS * 1000,
-      run: async () => {
-        await passes.live("ingestion pass");
+    leadership.runPasses({
+      pass: async (fence) => {
+        await passes.live("ingestion pass", fence);
         app.responseCache.invalidate();
         alerts.wake();
       },
-      onError: (error) => log(`ingestion pass failed: ${errorLine(error)}`),
+      firstDelayMs: leading ? config.ingestIntervalS * 1000 : 0,
     });
-    cleanups.push(() => scheduler.stop());
-    log(`next ingestion pass in ${config.ingestIntervalS} s`);
+    // First at shutdown: the pass in progress stops before the server drains.
+    cleanups.push(() => leadership.stop());
+    if (leading) log(`next ingestion pass in ${config.ingestIntervalS} s`);
 
     return {
       url,
       attester: key.address,
       registry: source.registry,
       chains: [...source.localChains],
+      status,
       stop: cleanups.run,
     };
   } catch (error) {
     await cleanups.run();
     throw error;
   }
+}
+
+/**
+ * While this process leads: the source's history (ingest only), then one pass that issues, both under the lease's
+ * fence and the startup signal. A lease lost meanwhile is logged (the process stands by); other errors end startup.
+ *
+ * @returns whether this process still leads.
+ */
+async function startupPasses(parameters: {
+  leadership: Leadership;
+  passes: PassRunner;
+  source: IngestSource;
+  signal: AbortSignal | undefined;
+  log: (line: string) => void;
+}): Promise<boolean> {
+  const { leadership, passes, source, signal, log } = parameters;
+  const lease = leadership.fence();
+  if (lease === null) return false;
+  const fence = { ...lease, signal: signal ? AbortSignal.any([lease.signal!, signal]) : lease.signal };
+  try {
+    await source.replayHistory?.((moment) => passes.history(moment, fence));
+    await passes.live("ingestion pass (issuing)", fence);
+  } catch (error) {
+    if (!(error instanceof LeaseLostError)) throw error;
+    log(`startup passes stopped: ${error.shortMessage}`);
+  }
+  return leadership.fence() !== null;
+}
+
+/**
+ * `SERVICE_ROLE=api`: the store and the HTTP app, nothing else. The attester it vouches for is `ATTESTER_ADDRESS`, or
+ * the signer of the newest attestation in the store: an api process never loads a key.
+ */
+async function runApi(parameters: {
+  config: ServiceConfig;
+  log: (line: string) => void;
+  status: ServiceStatus;
+  metrics: ServiceMetrics;
+  cleanups: ReturnType<typeof createCleanups>;
+}): Promise<RunningService> {
+  const { config, log, status, metrics, cleanups } = parameters;
+  const store = await openServiceStore(config, log);
+  cleanups.push(() => store.close());
+  await registerApiKeys(config, store, log);
+  const address = config.attesterSigner?.address ?? (await newestAttester(store.db));
+  if (address === null) {
+    throw new ConfigError({
+      variable: "ATTESTER_ADDRESS",
+      message:
+        "SERVICE_ROLE=api serves the attester's address but never loads its key, and the store holds no attestation " +
+        "yet: start a worker first (its first pass issues), or set ATTESTER_SIGNER_URL with ATTESTER_ADDRESS",
+    });
+  }
+  const attester = { address, registry: config.registry };
+  const { app, url } = await startServer({ store, config, attester, status, metrics });
+  cleanups.push(() => app.close().then(() => undefined));
+  log(`attester ${address} (${config.attesterSigner ? "ATTESTER_ADDRESS" : "the newest attestation in the store"})`);
+  log(`serving ${url}/api/v1 (OpenAPI: ${url}/api/v1/openapi.json), MCP at ${url}/mcp, the dapp at ${url}/app/`);
+  return { url, attester: address, registry: config.registry, chains: [], status, stop: cleanups.run };
 }
 
 /**
@@ -125,7 +208,7 @@ function loadKey(config: ServiceConfig, log: (line: string) => void): LoadAttest
 }
 
 /**
- * The API keys of the keyed writes: `API_KEYS`, plus in demo mode the demo key (`DATA_DIR/api.key`, created once).
+ * The API keys of the keyed writes: `API_KEYS`, plus in demo mode (not on an api process) the demo key (`DATA_DIR/api.key`, created once).
  * The store keeps their SHA-256 only; a configured key no longer given is revoked. Never logs a key.
  */
 async function registerApiKeys(
@@ -133,7 +216,7 @@ async function registerApiKeys(
   store: Store,
   log: (line: string) => void,
 ): Promise<LoadDemoApiKeyReturnType | null> {
-  const demo = config.mode === "demo" ? loadDemoApiKey({ dataDir: config.dataDir }) : null;
+  const demo = config.mode === "demo" && config.role !== "api" ? loadDemoApiKey({ dataDir: config.dataDir }) : null;
   const keys = config.apiKeys.map((key, i) => ({ key, label: `API_KEYS #${i + 1}` }));
   if (demo !== null) keys.push({ key: demo.key, label: `demo key (DATA_DIR/${DEMO_API_KEY_FILE})` });
   const now = () => Math.floor(Date.now() / 1000);
@@ -189,6 +272,18 @@ async function openSource({
   }
   const { startDemoSource } = await import("../demo/demoSource");
   return startDemoSource({ config, attesterPrivateKey: key.privateKey, store, log, signal });
+}
+
+/** The signer of the newest attestation in the store, or null when there is none. */
+async function newestAttester(db: Store["db"]): Promise<Address | null> {
+  const row = await db
+    .selectFrom("attestations")
+    .select("attester")
+    .orderBy("issued_at", "desc")
+    .orderBy("created_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row ? getAddress(row.attester) : null;
 }
 
 /** What to stop on shutdown, stopped in reverse order; a failing step is logged and the next one still runs. */

@@ -5,6 +5,8 @@ import fp from "fastify-plugin";
 import { ApiErrorCode } from "../errors/http";
 import type { Store } from "../storage/openStore";
 import type { ServiceConfig } from "../config/loadConfig";
+import type { ServiceMetrics } from "./metrics";
+import type { ServiceStatus } from "./serviceStatus";
 import { toErrorBody } from "./errorBodies";
 import attesterPlugin from "./plugins/app/attester";
 import authPlugin from "./plugins/app/auth";
@@ -29,6 +31,10 @@ export type AppOptions = {
   attester: { address: string; registry: { chainId: number; address: string } | null };
   /** Unix seconds; the freshness rule and `expired` use it. Defaults to the wall clock. */
   now?: () => number;
+  /** The process's status (role, instance, leader, last pass, draining), as the probes report it. */
+  status?: ServiceStatus;
+  /** The process's Prometheus metrics, as `GET /metrics` serves them. */
+  metrics?: ServiceMetrics;
 };
 
 /**

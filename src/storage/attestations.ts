@@ -1,16 +1,21 @@
 import type { Kysely } from "kysely";
 import type { AttestationRow, Database, NewAttestationRow } from "./schema";
 
+/** `attestations.supersedes` of a pool's first attestation. */
+export const SUPERSEDES_NONE = "none";
+
 /**
- * Stores one issued attestation. The id is the hash of its canonical message; the same message twice is a no-op.
+ * Stores one issued attestation. A no-op when the same message is already stored (the id is the hash of its canonical
+ * message) or when the pool already has an attestation superseding the same one (`supersedes`: unique per pool, so
+ * of two leaders that issued from the same state only the first insert counts, on SQLite and PostgreSQL alike).
  *
- * @returns true when the row was inserted, false when it was already there.
+ * @returns true when the row was inserted, false when it was a no-op.
  */
 export async function insertAttestation(db: Kysely<Database>, row: NewAttestationRow): Promise<boolean> {
   const result = await db
     .insertInto("attestations")
     .values({ ...row, address: row.address.toLowerCase() })
-    .onConflict((oc) => oc.column("id").doNothing())
+    .onConflict((oc) => oc.doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
 }

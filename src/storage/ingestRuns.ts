@@ -8,10 +8,13 @@ export interface SourceReport {
   rows?: number;
 }
 
-/** Records the start of a pass with status "running". */
+/** Why a run left "running" by a stopped process was closed (the start of its `pass` report's error). */
+export const INTERRUPTED_ERROR = "interrupted: the process running the pass stopped before it finished";
+
+/** Records the start of a pass with status "running", by `instanceId`, its heartbeat at `startedAt`. */
 export async function startIngestRun(
   db: Kysely<Database>,
-  parameters: { id: string; startedAt: number },
+  parameters: { id: string; startedAt: number; instanceId?: string | null },
 ): Promise<void> {
   await db
     .insertInto("ingest_runs")
@@ -21,7 +24,19 @@ export async function startIngestRun(
       finished_at: null,
       status: "running",
       sources_json: "{}",
+      instance_id: parameters.instanceId ?? null,
+      heartbeat_at: parameters.startedAt,
     })
+    .execute();
+}
+
+/** Renews a running pass's heartbeat (Unix seconds): it is not closed as interrupted while the heartbeat is recent. */
+export async function heartbeatIngestRun(db: Kysely<Database>, parameters: { id: string; at: number }): Promise<void> {
+  await db
+    .updateTable("ingest_runs")
+    .set({ heartbeat_at: parameters.at })
+    .where("id", "=", parameters.id)
+    .where("status", "=", "running")
     .execute();
 }
 
@@ -47,43 +62,29 @@ export async function finishIngestRun(
 }
 
 /**
- * Marks passes left "running" by a process that died (killed, crashed) as "failed", so the record never shows a pass
- * running forever. Call before starting a new pass; returns how many were closed.
+ * Marks as "failed" (finished at `now`, {@link INTERRUPTED_ERROR}) the passes left "running" whose heartbeat (its
+ * start for runs from before heartbeats) is at or before `staleBefore`: their process stopped (killed, crashed, cut
+ * off). A running pass of a live process keeps its heartbeat recent and is never closed, whichever process it runs
+ * in. One UPDATE: of two processes closing at once, each run is closed, and returned, once.
+ *
+ * @returns the runs this call closed, oldest first.
  */
 export async function closeInterruptedRuns(
   db: Kysely<Database>,
-  parameters: { now: number; /** Runs still in progress in this process: never closed. */ exclude?: readonly string[] },
-): Promise<number> {
-  const exclude = parameters.exclude ?? [];
-  const result = await db
+  parameters: { now: number; staleBefore: number },
+): Promise<IngestRun[]> {
+  const rows = await db
     .updateTable("ingest_runs")
     .set({
       status: "failed",
       finished_at: parameters.now,
-      sources_json: JSON.stringify({
-        pass: { ok: false, error: "interrupted: the process stopped before the pass finished" },
-      }),
+      sources_json: JSON.stringify({ pass: { ok: false, error: INTERRUPTED_ERROR } }),
     })
     .where("status", "=", "running")
-    .$if(exclude.length > 0, (qb) => qb.where("id", "not in", exclude))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
-}
-
-/** Passes left "running" (except those in `exclude`, still in progress in this process), oldest first. */
-export async function listRunningRuns(
-  db: Kysely<Database>,
-  parameters: { exclude?: readonly string[] } = {},
-): Promise<IngestRun[]> {
-  const exclude = parameters.exclude ?? [];
-  return db
-    .selectFrom("ingest_runs")
-    .selectAll()
-    .where("status", "=", "running")
-    .$if(exclude.length > 0, (qb) => qb.where("id", "not in", exclude))
-    .orderBy("started_at")
-    .orderBy("id")
+    .where((eb) => eb(eb.fn.coalesce("heartbeat_at", "started_at"), "<=", parameters.staleBefore))
+    .returningAll()
     .execute();
+  return rows.sort((a, b) => a.started_at - b.started_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /** The most recent passes, newest first. */

@@ -32,6 +32,7 @@ export interface Database {
   alert_outbox: AlertOutboxTable;
   alert_attempts: AlertAttemptsTable;
   model_evaluations: ModelEvaluationsTable;
+  leases: LeasesTable;
 }
 
 /** One tracked pool, keyed by (chain_id, address), with the latest observed value of every measured field. */
@@ -126,6 +127,12 @@ export interface AttestationsTable {
   /** The v2 block `{domain, types, primaryType, message, signature}` as JSON text, when a registry is configured. */
   eip712_json: string | null;
   created_at: number;
+  /**
+   * The id of the pool's latest attestation when this one was issued, `"none"` for the pool's first (null on rows
+   * issued before version 008). Unique per pool: an attestation has at most one successor, so two leaders that read
+   * the same state cannot both issue.
+   */
+  supersedes: string | null;
 }
 
 /** Incentive campaigns from Merkl. Deliberately not joined to pools: the two sources share no key. */
@@ -179,6 +186,29 @@ export interface IngestRunsTable {
   status: "running" | "ok" | "partial" | "failed";
   /** JSON text: `{ [source]: { ok: boolean, error?: string, rows?: number } }`. */
   sources_json: string;
+  /** The `INSTANCE_ID` of the process that ran the pass (null on runs from before version 008). */
+  instance_id: string | null;
+  /**
+   * Unix seconds, renewed while the pass runs (null on runs from before version 008: read as `started_at`). A
+   * "running" run whose heartbeat is old was left by a process that stopped: the next pass closes it as interrupted.
+   */
+  heartbeat_at: number | null;
+}
+
+/**
+ * A named lease (DESIGN §11: `ingest`, the ingestion leader's): held by one process until `expires_at`, renewed by
+ * it, taken over by another once expired. `epoch` grows with every takeover: a pass's write transactions check the
+ * (holder, epoch) they started under, so a leader that lost its lease commits nothing (`src/storage/leaderLease.ts`).
+ */
+export interface LeasesTable {
+  name: string;
+  /** The holder's `INSTANCE_ID`. */
+  holder: string;
+  epoch: number;
+  /** Unix ms. */
+  expires_at: number;
+  /** Unix ms of the last acquisition or renewal. */
+  renewed_at: number;
 }
 
 /** The activity log: one row per event, written in the same transaction as the change it reports. Append-only. */
@@ -393,6 +423,7 @@ export type NewAttestationRow = Insertable<AttestationsTable>;
 export type Campaign = Selectable<CampaignsTable>;
 export type DexVolume = Selectable<DexVolumesTable>;
 export type IngestRun = Selectable<IngestRunsTable>;
+export type Lease = Selectable<LeasesTable>;
 export type ActivityEvent = Selectable<ActivityEventsTable>;
 export type NewActivityEvent = Insertable<ActivityEventsTable>;
 export type PoolVolumeDay = Selectable<PoolVolumeDailyTable>;

@@ -5,11 +5,11 @@ import { join } from "node:path";
 import type { Address, PublicClient } from "viem";
 import { hardhatArtifact } from "../../src/chain/artifacts";
 import { LOCAL_CHAIN_ACCOUNTS } from "../../src/chain/startLocalChain";
-import { runIngestionPass } from "../../src/ingest/runIngestionPass";
+import { HEARTBEAT_STALE_AFTER_S, runIngestionPass } from "../../src/ingest/runIngestionPass";
 import type { PoolConfig } from "../../src/model/poolConfig";
 import { listActivity } from "../../src/storage/activity";
 import { upsertCampaigns } from "../../src/storage/campaigns";
-import { listIngestRuns, startIngestRun } from "../../src/storage/ingestRuns";
+import { INTERRUPTED_ERROR, listIngestRuns, startIngestRun } from "../../src/storage/ingestRuns";
 import { getLogCursors } from "../../src/storage/logCursors";
 import { openStore, type Store } from "../../src/storage/openStore";
 import { getPool } from "../../src/storage/pools";
@@ -60,7 +60,7 @@ describe("activity events written by ingestion", function () {
 
   async function passAt(
     time: number,
-    options: { client?: PublicClient; extraPools?: PoolConfig[]; registry?: boolean } = {},
+    options: { client?: PublicClient; extraPools?: PoolConfig[]; registry?: boolean; instanceId?: string } = {},
   ) {
     if (time > clock) await market.mineAt(time);
     clock = Math.max(clock, time);
@@ -74,6 +74,7 @@ describe("activity events written by ingestion", function () {
       issue: false,
       freshnessWindowS: WINDOW,
       log: () => undefined,
+      ...(options.instanceId ? { instanceId: options.instanceId } : {}),
     });
   }
 
@@ -84,16 +85,15 @@ describe("activity events written by ingestion", function () {
 
   it("writes one ingest.pass per finished pass with its status and sources, and one for a pass closed as interrupted", async () => {
     const t = EPOCH + 100;
-    await startIngestRun(store.db, { id: "dead-run", startedAt: t - 50 });
-    const report = await passAt(t);
+    await startIngestRun(store.db, { id: "dead-run", startedAt: t - HEARTBEAT_STALE_AFTER_S, instanceId: "gone" });
+    await startIngestRun(store.db, { id: "live-run", startedAt: t - 10, instanceId: "other" });
+    const report = await passAt(t, { instanceId: "me" });
     const passes = await events("ingest.pass");
-    expect(passes.map((e) => [e.data.runId, e.data.status])).to.deep.equal([
-      ["dead-run", "failed"],
-      [report.runId, "ok"],
+    expect(passes.map((e) => [e.data.runId, e.data.instance, e.data.status])).to.deep.equal([
+      ["dead-run", "gone", "failed"],
+      [report.runId, "me", "ok"],
     ]);
-    expect(passes[0].data.sources).to.deep.equal({
-      pass: { ok: false, error: "interrupted: the process stopped before the pass finished" },
-    });
+    expect(passes[0].data.sources).to.deep.equal({ pass: { ok: false, error: INTERRUPTED_ERROR } });
     expect(passes[1]).to.deep.include({ at: report.finishedAt, chain_id: null, address: null });
     expect(passes[1].data).to.deep.include({
       startedAt: t,

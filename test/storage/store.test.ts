@@ -7,7 +7,13 @@ import { StoreOpenError } from "../../src/errors/storage";
 import { getLatestAttestation, insertAttestation, listLatestClaims } from "../../src/storage/attestations";
 import { getCampaignsFor, upsertCampaigns } from "../../src/storage/campaigns";
 import { upsertDexVolumes } from "../../src/storage/dexVolumes";
-import { closeInterruptedRuns, finishIngestRun, listIngestRuns, startIngestRun } from "../../src/storage/ingestRuns";
+import {
+  closeInterruptedRuns,
+  finishIngestRun,
+  heartbeatIngestRun,
+  listIngestRuns,
+  startIngestRun,
+} from "../../src/storage/ingestRuns";
 import { openStore, type Store } from "../../src/storage/openStore";
 import { backfillDailyDepth, getDailyHistory, recordDailyDepth, utcDay } from "../../src/storage/poolDaily";
 import { getPool, upsertPool } from "../../src/storage/pools";
@@ -242,7 +248,8 @@ function repositorySuite(open: () => Promise<Store>) {
         sources: { merkl: { ok: false, error: "x" } },
       });
       await startIngestRun(store.db, { id: "r2", startedAt: DAY0 + 10 });
-      expect(await closeInterruptedRuns(store.db, { now: DAY0 + 20 })).to.equal(1);
+      const closed = await closeInterruptedRuns(store.db, { now: DAY0 + 20, staleBefore: DAY0 + 10 });
+      expect(closed.map((r) => r.id)).to.deep.equal(["r2"]);
       const runs = await listIngestRuns(store.db);
       expect(runs.map((r) => [r.id, r.status, r.finished_at])).to.deep.equal([
         ["r2", "failed", DAY0 + 20],
@@ -251,12 +258,18 @@ function repositorySuite(open: () => Promise<Store>) {
       expect(JSON.parse(runs[1].sources_json)).to.deep.equal({ merkl: { ok: false, error: "x" } });
     });
 
-    it("never closes a run this process still has in progress", async () => {
-      await startIngestRun(store.db, { id: "mine", startedAt: DAY0 });
-      await startIngestRun(store.db, { id: "dead", startedAt: DAY0 });
-      expect(await closeInterruptedRuns(store.db, { now: DAY0 + 1, exclude: ["mine"] })).to.equal(1);
+    it("closes a running run only when its heartbeat is old, and each run once", async () => {
+      await startIngestRun(store.db, { id: "live", startedAt: DAY0, instanceId: "a" });
+      await startIngestRun(store.db, { id: "dead", startedAt: DAY0, instanceId: "b" });
+      await heartbeatIngestRun(store.db, { id: "live", at: DAY0 + 100 });
+      const closed = await closeInterruptedRuns(store.db, { now: DAY0 + 101, staleBefore: DAY0 + 50 });
+      expect(closed.map((r) => [r.id, r.instance_id, r.status])).to.deep.equal([["dead", "b", "failed"]]);
+      expect(await closeInterruptedRuns(store.db, { now: DAY0 + 102, staleBefore: DAY0 + 50 })).to.deep.equal([]);
       const runs = await listIngestRuns(store.db);
-      expect(Object.fromEntries(runs.map((r) => [r.id, r.status]))).to.deep.equal({ mine: "running", dead: "failed" });
+      expect(Object.fromEntries(runs.map((r) => [r.id, [r.status, r.heartbeat_at]]))).to.deep.equal({
+        live: ["running", DAY0 + 100],
+        dead: ["failed", DAY0],
+      });
     });
   });
 }
@@ -288,6 +301,7 @@ describe("openStore", () => {
         "005_alerts",
         "006_owner_indexes",
         "007_alert_accounts",
+        "008_leader",
       ]);
       await again.close();
     });
@@ -324,6 +338,7 @@ describe("openStore", () => {
         "005_alerts",
         "006_owner_indexes",
         "007_alert_accounts",
+        "008_leader",
       ]);
       await store.close();
     });

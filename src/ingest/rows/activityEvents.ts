@@ -11,6 +11,8 @@ const iso = (time: number) => new Date(time * 1000).toISOString().replace(".000Z
 /** Parameters of {@link ingestPassEvent}. */
 export interface IngestPassEventParameters {
   runId: string;
+  /** The `INSTANCE_ID` of the process that ran the pass (null for a run from before instance ids). */
+  instance: string | null;
   status: "ok" | "partial" | "failed";
   startedAt: number;
   finishedAt: number;
@@ -22,12 +24,12 @@ export interface IngestPassEventParameters {
 }
 
 /**
- * `ingest.pass`: a pass finished (appended with its final status in `ingest_runs`). Data: `runId`, `status`,
- * `startedAt`, `finishedAt`, `sources` (per source `{ok, rows?, error?}`), `observedPools` and `issued` (absent when
- * the pass was closed as interrupted).
+ * `ingest.pass`: a pass finished (appended with its final status in `ingest_runs`). Data: `runId`, `instance` (the
+ * `INSTANCE_ID` that ran it, or null), `status`, `startedAt`, `finishedAt`, `sources` (per source
+ * `{ok, rows?, error?}`), `observedPools` and `issued` (absent when the pass was closed as interrupted).
  */
 export function ingestPassEvent(parameters: IngestPassEventParameters): NewActivity {
-  const { runId, status, startedAt, finishedAt, sources, observedPools, issued } = parameters;
+  const { runId, instance, status, startedAt, finishedAt, sources, observedPools, issued } = parameters;
   const failing = Object.entries(sources)
     .filter(([, report]) => !report.ok)
     .map(([name]) => name);
@@ -44,6 +46,7 @@ export function ingestPassEvent(parameters: IngestPassEventParameters): NewActiv
     summary: parts.join(", "),
     data: {
       runId,
+      instance,
       status,
       startedAt,
       finishedAt,

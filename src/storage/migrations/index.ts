@@ -6,6 +6,7 @@ import { auth } from "./004_auth";
 import { alerts } from "./005_alerts";
 import { ownerIndexes } from "./006_owner_indexes";
 import { alertAccounts } from "./007_alert_accounts";
+import { leader } from "./008_leader";
 import { modelEvaluations } from "./010_model_evaluations";
 
 /** Versioned migrations, applied in key order by Kysely's Migrator. Never edit one that has shipped: add another. */
@@ -17,5 +18,6 @@ export const migrations: Record<string, Migration> = {
   "005_alerts": alerts,
   "006_owner_indexes": ownerIndexes,
   "007_alert_accounts": alertAccounts,
+  "008_leader": leader,
   "010_model_evaluations": modelEvaluations,
 };

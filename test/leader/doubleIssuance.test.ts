@@ -1,0 +1,124 @@
+import { expect } from "chai";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Kysely } from "kysely";
+import type { Hex } from "viem";
+import { issueAttestations } from "../../src/attest/issueAttestations";
+import type { PoolConfig } from "../../src/model/poolConfig";
+import { listActivity } from "../../src/storage/activity";
+import { countAttestations, getLatestAttestation } from "../../src/storage/attestations";
+import { openStore, type Store } from "../../src/storage/openStore";
+import { recordDailyDepth } from "../../src/storage/poolDaily";
+import { upsertPool } from "../../src/storage/pools";
+import type { Database } from "../../src/storage/schema";
+import { freshPostgresUrl, sharedPostgres } from "../helpers/storage/postgres";
+
+const KEY: Hex = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
+const DAY = 86_400;
+const START = Date.UTC(2026, 0, 1, 6) / 1000;
+const NOW = START + 40 * DAY + 3600;
+const POOL: PoolConfig = {
+  chainId: 8453,
+  address: "0x00000000000000000000000000000000000000aa",
+  kind: "amm",
+  symbol: "WETH-USDC",
+  protocol: "uniswap-v2",
+};
+
+/** 41 days of steady depth and a fresh observation: the pool qualifies for an attestation at NOW. */
+async function seed(db: Kysely<Database>): Promise<void> {
+  for (let day = 0; day <= 40; day++) {
+    const at = day === 40 ? NOW - 600 : START + day * DAY;
+    await recordDailyDepth(db, {
+      chainId: 8453,
+      address: POOL.address,
+      depthUsd: 1e6,
+      observedAt: at,
+      block: String(day),
+    });
+  }
+  await upsertPool(db, {
+    ...POOL,
+    values: { depth_usd: 1e6, depth_observed_at: NOW - 600, depth_block: "41" },
+    now: NOW,
+  });
+}
+
+/** `db` whose transactions first wait for `before`: the leader using it has read and signed, and writes after it. */
+function writingAfter(db: Kysely<Database>, before: () => Promise<unknown>): Kysely<Database> {
+  return new Proxy(db, {
+    get(target, property) {
+      if (property !== "transaction") {
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      }
+      return () => ({
+        execute: async <T>(fn: (trx: Kysely<Database>) => Promise<T>) => {
+          await before();
+          return target.transaction().execute(fn);
+        },
+      });
+    },
+  });
+}
+
+for (const backend of ["SQLite", "PostgreSQL"] as const) {
+  describe(`two leaders overlapping issue the same inputs once (${backend})`, function () {
+    let first: Store;
+    let second: Store;
+    let dir: string | null = null;
+    before(async function () {
+      this.timeout(60_000);
+      if (backend === "PostgreSQL") await sharedPostgres();
+    });
+    beforeEach(async () => {
+      if (backend === "PostgreSQL") {
+        const url = await freshPostgresUrl();
+        first = await openStore({ databaseUrl: url });
+        second = await openStore({ databaseUrl: url });
+      } else {
+        dir = mkdtempSync(join(tmpdir(), "double-"));
+        first = await openStore({ file: join(dir, "s.sqlite") });
+        second = first;
+      }
+      await seed(first.db);
+    });
+    afterEach(async () => {
+      await first.close();
+      if (second !== first) await second.close();
+      if (dir !== null) rmSync(dir, { recursive: true, force: true });
+    });
+
+    it("the leader that writes second stores nothing: one row, one event, its outcome kept", async () => {
+      const issue = (db: Kysely<Database>, now: number, freshnessWindowS = 3600) =>
+        issueAttestations({ db, pools: [POOL], privateKey: KEY, lifetimeS: DAY, now, freshnessWindowS });
+      // The second leader reads and signs at NOW; the first issues (a second later, so another message) and commits
+      // before the second's write transaction begins.
+      let firstOutcomes: Awaited<ReturnType<typeof issue>> = [];
+      const secondOutcomes = await issue(
+        writingAfter(second.db, async () => (firstOutcomes = await issue(first.db, NOW + 1))),
+        NOW,
+      );
+      expect(firstOutcomes.map((o) => o.action)).to.deep.equal(["issued"]);
+      expect(secondOutcomes).to.deep.equal([
+        {
+          chainId: 8453,
+          address: POOL.address,
+          action: "kept",
+          reason: "another pass issued from the same state first",
+        },
+      ]);
+      expect(await countAttestations(second.db)).to.equal(1);
+      const row = (await getLatestAttestation(second.db, 8453, POOL.address))!;
+      expect(row).to.include({ issued_at: NOW + 1, supersedes: "none" });
+      const issued = await listActivity(second.db, { limit: 100, beforeId: null, kinds: ["attestation.issued"] });
+      expect(issued).to.have.length(1);
+
+      // The next attestation (the first expired) names the one it supersedes.
+      const [next] = await issue(first.db, NOW + 2 * DAY, 3 * DAY);
+      expect(next.action).to.equal("issued");
+      expect(await getLatestAttestation(first.db, 8453, POOL.address)).to.include({ supersedes: row.id });
+    });
+  });
+}

@@ -1,0 +1,122 @@
+import { expect } from "chai";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { privateKeyToAddress } from "viem/accounts";
+import { loadConfig } from "../../src/config/loadConfig";
+import { ConfigError } from "../../src/errors/config";
+import { runService, type RunningService } from "../../src/main/runService";
+import { listActivity } from "../../src/storage/activity";
+import { countIngestRuns, listIngestRuns } from "../../src/storage/ingestRuns";
+import { readLease } from "../../src/storage/leaderLease";
+import { openStore, type Store } from "../../src/storage/openStore";
+import { waitFor } from "../helpers/alerts/receiver";
+import { rejection } from "../helpers/rejection";
+import { TEST_KEY } from "../helpers/service/app";
+import { freshPostgresUrl, sharedPostgres } from "../helpers/storage/postgres";
+
+/** A JSON-RPC endpoint that is chain 1 and answers nothing else: a pass reads nothing from it and goes on. */
+async function startChainIdOnlyRpc(): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk) => (body += chunk));
+    req.on("end", () => {
+      const answer = (call: { id: unknown; method: string }) =>
+        call.method === "eth_chainId"
+          ? { jsonrpc: "2.0", id: call.id, result: "0x1" }
+          : { jsonrpc: "2.0", id: call.id, error: { code: -32601, message: "method not found" } };
+      const parsed = JSON.parse(body) as { id: unknown; method: string } | { id: unknown; method: string }[];
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(Array.isArray(parsed) ? parsed.map(answer) : answer(parsed)));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe("SERVICE_ROLE on one PostgreSQL database", function () {
+  let dir: string;
+  let rpc: Awaited<ReturnType<typeof startChainIdOnlyRpc>>;
+  let databaseUrl: string;
+  let store: Store;
+  const services: RunningService[] = [];
+  before(async function () {
+    this.timeout(60_000);
+    await sharedPostgres();
+    rpc = await startChainIdOnlyRpc();
+  });
+  after(() => rpc.close());
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), "roles-"));
+    databaseUrl = await freshPostgresUrl();
+    store = await openStore({ databaseUrl });
+    const pool = { chainId: 1, address: "0x00000000000000000000000000000000000000aa", kind: "amm", symbol: "A-B" };
+    writeFileSync(join(dir, "pools.json"), JSON.stringify({ pools: [{ ...pool, protocol: "uniswap-v2" }] }));
+  });
+  afterEach(async () => {
+    for (const service of services.splice(0)) await service.stop();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const start = async (env: Record<string, string>) => {
+    const config = loadConfig({
+      env: {
+        DATABASE_URL: databaseUrl,
+        DATA_DIR: join(dir, "data"),
+        PORT: "0",
+        LOG_LEVEL: "silent",
+        RPC_URL_1: rpc.url,
+        POOLS_FILE: join(dir, "pools.json"),
+        ...env,
+      },
+    });
+    const service = await runService({ config, log: () => undefined });
+    services.push(service);
+    return service;
+  };
+  const worker = (instance: string) =>
+    start({ SERVICE_ROLE: "worker", INSTANCE_ID: instance, ATTESTER_PRIVATE_KEY: TEST_KEY, INGEST_INTERVAL_S: "2" });
+
+  it("workers: one leads and runs the passes under its instance id; the other takes over when it stops", async () => {
+    const w1 = await worker("w1");
+    const w2 = await worker("w2");
+    expect([w1.status.leader, w2.status.leader]).to.deep.equal([true, false]);
+    expect(await readLease(store.db, "ingest")).to.deep.include({ holder: "w1", epoch: 1 });
+    const runs = await listIngestRuns(store.db);
+    expect(runs.map((r) => r.instance_id)).to.include("w1");
+    expect(runs.map((r) => r.instance_id)).not.to.include("w2");
+    expect(w1.status.lastPassAt).to.be.a("number");
+    expect(w2.status.lastPassAt).to.equal(null);
+
+    await w1.stop();
+    await waitFor(() => w2.status.leader === true, "w2 to take over");
+    const instances = async () => {
+      const passes = await listActivity(store.db, { limit: 100, beforeId: null, kinds: ["ingest.pass"] });
+      return [...new Set(passes.map((event) => (JSON.parse(event.data_json) as { instance: string }).instance))].sort();
+    };
+    await waitFor(async () => (await instances()).includes("w2"), "a pass by w2");
+    expect(await instances()).to.deep.equal(["w1", "w2"]);
+    expect(await readLease(store.db, "ingest")).to.deep.include({ holder: "w2", epoch: 2 });
+  });
+
+  it("api: loads no key (its key file does not exist), runs no pass, takes no lease, and serves the attester", async () => {
+    const env = { SERVICE_ROLE: "api", INSTANCE_ID: "api-1", ATTESTER_KEY_FILE: join(dir, "missing.key") };
+    const refused = await rejection(start(env));
+    expect(refused).to.be.instanceOf(ConfigError);
+    expect(refused.message).to.match(/never loads its key/);
+
+    const address = privateKeyToAddress(TEST_KEY);
+    const api = await start({ ...env, ATTESTER_KEY_FILE: "", ATTESTER_SIGNER_URL: rpc.url, ATTESTER_ADDRESS: address });
+    expect(api.status).to.deep.include({ role: "api", instance: "api-1", leader: null });
+    const answer = (await (await fetch(`${api.url}/api/v1/attester`)).json()) as { attester: string };
+    expect(answer.attester).to.equal(address);
+    expect(await countIngestRuns(store.db)).to.equal(0);
+    expect(await readLease(store.db, "ingest")).to.equal(undefined);
+  });
+});
