@@ -22,6 +22,9 @@ export function jsonLogLine(parameters: {
   time?: number;
 }): string {
   const { msg, instance, level = "info", time = Date.now() } = parameters;
-  const line = instance === undefined ? { level: LOG_LEVELS[level], time, msg } : { level: LOG_LEVELS[level], time, instance, msg };
+  const line =
+    instance === undefined
+      ? { level: LOG_LEVELS[level], time, msg }
+      : { level: LOG_LEVELS[level], time, instance, msg };
   return `${JSON.stringify(line)}\n`;
 }

@@ -67,7 +67,11 @@ export function serverOptions(
   config: Pick<ServiceConfig, "logLevel" | "connections" | "trustProxy" | "instanceId">,
   logStream?: LogStream,
 ): FastifyHttpOptions<Server> {
-  const logger = { level: config.logLevel, base: { instance: config.instanceId }, ...(logStream ? { stream: logStream } : {}) };
+  const logger = {
+    level: config.logLevel,
+    base: { instance: config.instanceId },
+    ...(logStream ? { stream: logStream } : {}),
+  };
   return {
     ...timeoutOptions(config.connections),
     logger: config.logLevel === "silent" ? false : logger,

@@ -55,7 +55,7 @@ describe("GET /metrics (DESIGN §11)", function () {
     expect(text).to.not.include("%ff");
   });
 
-  it("counts answers no route matched (404) and router errors under route=\"unmatched\"", function () {
+  it('counts answers no route matched (404) and router errors under route="unmatched"', function () {
     expect(sample('attest_http_requests_total{method="GET",route="unmatched",status="404"}')).to.equal(1);
     expect(sample('attest_http_requests_total{method="GET",route="unmatched",status="400"}')).to.equal(1);
   });
@@ -64,7 +64,9 @@ describe("GET /metrics (DESIGN §11)", function () {
     const labels = 'method="GET",route="/api/v1/pool/:pool",status="404"';
     expect(sample(`attest_http_request_duration_seconds_count{${labels}}`)).to.equal(2);
     expect(sample(`attest_http_request_duration_seconds_bucket{le="+Inf",${labels}}`)).to.equal(2);
-    expect(sample(`attest_http_request_duration_seconds_sum{${labels}}`)).to.be.a("number").and.at.least(0);
+    expect(sample(`attest_http_request_duration_seconds_sum{${labels}}`))
+      .to.be.a("number")
+      .and.at.least(0);
   });
 
   it("serves every series of DESIGN §11 and the default process metrics", function () {

@@ -73,7 +73,11 @@ describe("probes: /livez and /readyz (DESIGN §11)", function () {
   });
 
   it("without a status, /readyz reports the configured role and INSTANCE_ID (leader null on api)", async function () {
-    app = await buildOpsApp(temp.store, { SERVICE_ROLE: "api", INSTANCE_ID: "api-7", DATABASE_URL: UNUSED_DATABASE_URL });
+    app = await buildOpsApp(temp.store, {
+      SERVICE_ROLE: "api",
+      INSTANCE_ID: "api-7",
+      DATABASE_URL: UNUSED_DATABASE_URL,
+    });
     expect((await app.inject({ url: "/readyz" })).json()).to.deep.equal({
       ready: true,
       role: "api",

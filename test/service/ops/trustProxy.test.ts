@@ -65,7 +65,9 @@ describe("TRUST_PROXY: the client address behind a proxy (real loopback port)", 
   it("the request logs name the resolved client", async function () {
     const log = new CapturedLog();
     const base = await serve({ TRUST_PROXY: "1", LOG_LEVEL: "info" }, log);
-    await fetch(`${base}/livez`, { headers: { "x-forwarded-for": `198.51.100.7, ${CLIENT_A}`, "x-request-id": "p-1" } });
+    await fetch(`${base}/livez`, {
+      headers: { "x-forwarded-for": `198.51.100.7, ${CLIENT_A}`, "x-request-id": "p-1" },
+    });
     const incoming = log.lines().find((line) => line.reqId === "p-1" && line.msg === "incoming request");
     expect((incoming?.req as { remoteAddress?: string } | undefined)?.remoteAddress).to.equal(CLIENT_A);
   });
