@@ -64,6 +64,18 @@ describe("request ids and JSON logs (DESIGN §11)", function () {
     expect(made.headers.get("x-request-id")).to.match(UUID);
   });
 
+  it("an answer written outside Fastify's reply (POST /mcp) carries it too", async function () {
+    app = await buildOpsApp(temp.store);
+    const response = await app.inject({
+      method: "POST",
+      url: "/mcp",
+      headers: { accept: "application/json, text/event-stream", "x-request-id": "mcp-1" },
+      payload: { jsonrpc: "2.0", id: 1, method: "tools/list" },
+    });
+    expect(response.statusCode).to.equal(200);
+    expect(response.headers["x-request-id"]).to.equal("mcp-1");
+  });
+
   it("every log line of a request is one JSON object naming its reqId and the instance", async function () {
     const log = new CapturedLog();
     app = await buildOpsApp(temp.store, { LOG_LEVEL: "info", INSTANCE_ID: "api-3" }, { log });
