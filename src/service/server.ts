@@ -1,4 +1,10 @@
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyHttpOptions } from "fastify";
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyHttpOptions,
+} from "fastify";
 import type { Server } from "node:http";
 import { buildApp, type AppOptions } from "./app";
 import type { ServiceConfig, TrustProxyConfig } from "../config/loadConfig";
@@ -90,7 +96,7 @@ export function serverOptions(
       void answer.code(status).header("x-content-type-options", "nosniff").header(REQUEST_ID_HEADER, request.id);
       void answer.send(body);
       const { serviceMetrics } = request.server as FastifyInstance;
-      if (serviceMetrics !== undefined) countAnswer(serviceMetrics, request as never, answer);
+      if (serviceMetrics !== undefined) countAnswer(serviceMetrics, request as unknown as FastifyRequest, answer);
     },
     clientErrorHandler: clientError,
   };
