@@ -9,6 +9,7 @@ import { loadConfig, type ServiceConfig } from "../config/loadConfig";
 import { ConfigError } from "../errors/config";
 import { StartupAbortedError } from "../errors/startup";
 import { errorLine } from "../errors/utils";
+import { jsonLogLine, type LogLevelName } from "../service/jsonLog";
 import { runService, type RunningService } from "./runService";
 
 /** Exit status for a configuration error (BSD `EX_CONFIG`). */
@@ -21,14 +22,23 @@ const EXIT_CONFIG = 78;
  */
 const RELAYED_SIGNAL_MS = 1000;
 
-function log(line: string): void {
-  process.stdout.write(`[${new Date().toISOString()}] ${line}\n`);
+/** `INSTANCE_ID`, once the configuration is read: every line then names this process. */
+let instance: string | undefined;
+
+/**
+ * One service line on stdout: a JSON object shaped as the HTTP server's (pino) lines, `{"level","time","instance",
+ * "msg"}` (src/service/jsonLog.ts). `LOG_LEVEL` does not filter these: it is the HTTP server's level (default `warn`),
+ * and these few lines (start, passes, shutdown) are what an operator follows; filter on `level` downstream.
+ */
+function log(line: string, level: LogLevelName = "info"): void {
+  process.stdout.write(jsonLogLine({ msg: line, level, instance }));
 }
 
 async function main(): Promise<void> {
   let config: ServiceConfig;
   try {
     config = loadConfig({ env: process.env });
+    instance = config.instanceId;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`configuration error: ${error.shortMessage}\n`);

@@ -5,15 +5,18 @@ import fp from "fastify-plugin";
 import { ApiErrorCode } from "../errors/http";
 import type { Store } from "../storage/openStore";
 import type { ServiceConfig } from "../config/loadConfig";
-import type { ServiceMetrics } from "./metrics";
-import type { ServiceStatus } from "./serviceStatus";
 import { toErrorBody } from "./errorBodies";
+import { createMetrics, type ServiceMetrics } from "./metrics";
+import { createServiceStatus, type ServiceStatus } from "./serviceStatus";
 import attesterPlugin from "./plugins/app/attester";
 import authPlugin from "./plugins/app/auth";
 import connectionLimitsPlugin from "./plugins/app/connection-limits";
 import dappPlugin from "./plugins/app/dapp";
+import httpMetricsPlugin from "./plugins/app/metrics";
 import publicOriginPlugin from "./plugins/app/public-origin";
 import readContextPlugin from "./plugins/app/read-context";
+import readinessPlugin from "./plugins/app/readiness";
+import requestIdPlugin from "./plugins/app/request-id";
 import responseCachePlugin from "./plugins/app/response-cache";
 import securityHeadersPlugin from "./plugins/app/security-headers";
 import sessionPlugin from "./plugins/app/session";
@@ -31,17 +34,32 @@ export type AppOptions = {
   attester: { address: string; registry: { chainId: number; address: string } | null };
   /** Unix seconds; the freshness rule and `expired` use it. Defaults to the wall clock. */
   now?: () => number;
-  /** The process's status (role, instance, leader, last pass, draining), as the probes report it. */
+  /**
+   * The process's status as `/readyz` reports it (role, instance, leader, last pass, draining); `main` owns it and
+   * updates it. Default: a fresh one from `config.role` and `config.instanceId`.
+   */
   status?: ServiceStatus;
-  /** The process's Prometheus metrics, as `GET /metrics` serves them. */
+  /** The process's Prometheus metrics (`GET /metrics`). Default: one shared by every app of this process built without. */
   metrics?: ServiceMetrics;
 };
 
+let sharedMetrics: ServiceMetrics | undefined;
+
 /**
- * The HTTP API as a Fastify plugin: the connection limits and security headers (DESIGN §13), external plugins (env,
- * swagger, CORS, rate limit), then the app plugins (attester, read context, response cache, API-key auth for the keyed
- * routes, the dapp's sign-in sessions), one error handler, then every route folder under `routes/` (the folder is the
- * URL, as fastify/demo autoloads them). `server.ts` starts it. A new endpoint is one route folder and its test (a read
+ * The metrics of an app built without any: one registry for all of them, made once (each registry starts prom-client's
+ * event-loop and GC monitors, which are never stopped, so a test run building hundreds of apps must not make one each).
+ */
+function processMetrics(): ServiceMetrics {
+  sharedMetrics ??= createMetrics();
+  return sharedMetrics;
+}
+
+/**
+ * The HTTP API as a Fastify plugin: request ids, HTTP metrics and the readiness check the probes read (DESIGN §11),
+ * the connection limits and security headers (DESIGN §13), external plugins (env, swagger, CORS, rate limit), then the
+ * app plugins (attester, read context, response cache, API-key auth for the keyed routes, the dapp's sign-in
+ * sessions), one error handler, then every route folder under `routes/` (the folder is the URL, as fastify/demo
+ * autoloads them: the probes `/livez`, `/readyz` and `/metrics` too). `server.ts` starts it. A new endpoint is one route folder and its test (a read
  * surface: see "Add a read surface" in docs/service.md): this file does not change.
  *
  * @example
@@ -56,8 +74,16 @@ export const buildApp = fp(
     const now = options.now ?? (() => Math.floor(Date.now() / 1000));
 
     fastify.addSchema(ErrorSchema);
-    // First: the per-client connection cap and nosniff hold for every answer, the rate limit's 429 included.
-    await fastify.register(connectionLimitsPlugin, { maxPerClient: config.connections.maxPerClient });
+    // Before anything that may answer: every answer carries its x-request-id and is counted (DESIGN §11).
+    await fastify.register(requestIdPlugin);
+    await fastify.register(httpMetricsPlugin, { metrics: options.metrics ?? processMetrics() });
+    const status = options.status ?? createServiceStatus({ role: config.role, instance: config.instanceId });
+    await fastify.register(readinessPlugin, { store, status });
+    // Then: the per-client connection cap and nosniff hold for every answer, the rate limit's 429 included.
+    await fastify.register(connectionLimitsPlugin, {
+      maxPerClient: config.connections.maxPerClient,
+      trustProxy: config.trustProxy,
+    });
     await fastify.register(securityHeadersPlugin);
     await fastify.register(envPlugin, { config });
     await fastify.register(swaggerPlugin);

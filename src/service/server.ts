@@ -1,8 +1,16 @@
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyHttpOptions } from "fastify";
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyHttpOptions,
+} from "fastify";
 import type { Server } from "node:http";
 import { buildApp, type AppOptions } from "./app";
-import type { ServiceConfig } from "../config/loadConfig";
+import type { ServiceConfig, TrustProxyConfig } from "../config/loadConfig";
 import { clientError, routerErrorBody } from "./errorBodies";
+import { countAnswer } from "./plugins/app/metrics";
+import { REQUEST_ID_HEADER, requestIdOf } from "./plugins/app/request-id";
 
 /** Body limit of every route (`POST /api/v1/verify` is the only one with a body). */
 export const BODY_LIMIT = 64 * 1024;
@@ -35,36 +43,78 @@ export function timeoutOptions(
   };
 }
 
-/** Fastify instance options for the service (tests and the benchmark build the app with the same ones). */
-export function serverOptions(config: Pick<ServiceConfig, "logLevel" | "connections">): FastifyHttpOptions<Server> {
+/**
+ * `TRUST_PROXY` as Fastify's `trustProxy`: false (the socket's address is the client), the proxies' addresses/CIDRs,
+ * or a hop count as a function (this Fastify refuses a bare number: it trusts no hop then), trusting the `n` nearest
+ * hops whatever their address, as proxy-addr reads a count. A hop count lets anyone who reaches the port directly name
+ * any client in `X-Forwarded-For`: use it only when the port is reachable through the proxy alone.
+ */
+export function fastifyTrustProxy(
+  trustProxy: TrustProxyConfig,
+): false | string[] | ((address: string, hop: number) => boolean) {
+  if (trustProxy === false || trustProxy === 0) return false;
+  if (typeof trustProxy === "number") return (_address, hop) => hop < trustProxy;
+  return trustProxy;
+}
+
+/** Where the server's log lines go: stdout by default; tests capture them. */
+export type LogStream = { write(line: string): void };
+
+/**
+ * Fastify instance options for the service (tests and the benchmark build the app with the same ones).
+ *
+ * Logs: pino, one JSON object per line, at `LOG_LEVEL`, each naming `instance` (`INSTANCE_ID`) and, for a request's
+ * lines, its `reqId`. Request ids: the caller's valid `x-request-id`, else a random UUID (`requestIdOf`; Fastify's own
+ * `requestIdHeader` is off because it would take any header unchecked). `trustProxy`: `TRUST_PROXY` (DESIGN §11): the
+ * client address (`request.ip`) the rate limits, sign-in limits and logs use comes from `X-Forwarded-For` through the
+ * trusted hops only.
+ */
+export function serverOptions(
+  config: Pick<ServiceConfig, "logLevel" | "connections" | "trustProxy" | "instanceId">,
+  logStream?: LogStream,
+): FastifyHttpOptions<Server> {
+  const logger = {
+    level: config.logLevel,
+    base: { instance: config.instanceId },
+    ...(logStream ? { stream: logStream } : {}),
+  };
   return {
     ...timeoutOptions(config.connections),
-    logger: config.logLevel === "silent" ? false : { level: config.logLevel },
+    logger: config.logLevel === "silent" ? false : logger,
     bodyLimit: BODY_LIMIT,
     routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
-    // Clients are keyed by their socket address; behind a proxy, terminate rate limiting there.
-    trustProxy: false,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     forceCloseConnections: true,
     frameworkErrors: function routerError(error, request, reply) {
       const { status, body } = routerErrorBody(error, request.url);
       request.log.debug({ code: body.error.code }, body.error.message);
-      // Raised before any hook runs: the nosniff of every JSON answer (DESIGN §13) is set here.
-      void (reply as unknown as FastifyReply).code(status).header("x-content-type-options", "nosniff").send(body);
+      // Raised before any hook runs: the nosniff of every JSON answer (DESIGN §13), the request id and the count are
+      // done here.
+      const answer = reply as unknown as FastifyReply;
+      void answer.code(status).header("x-content-type-options", "nosniff").header(REQUEST_ID_HEADER, request.id);
+      void answer.send(body);
+      const { serviceMetrics } = request.server as FastifyInstance;
+      if (serviceMetrics !== undefined) countAnswer(serviceMetrics, request as unknown as FastifyRequest, answer);
     },
     clientErrorHandler: clientError,
   };
 }
 
+/** What {@link createServer} builds from: the app's options and, for tests, where the logs go. */
+export type ServerParameters = AppOptions & { logStream?: LogStream };
+
 /** Builds the app (not listening): for `app.inject` and for {@link startServer}. */
-export async function createServer(options: AppOptions): Promise<FastifyInstance> {
-  const app = Fastify(serverOptions(options.config));
+export async function createServer(options: ServerParameters): Promise<FastifyInstance> {
+  const app = Fastify(serverOptions(options.config, options.logStream));
   await app.register(buildApp, options);
   await app.ready();
   return app;
 }
 
 /** Builds the app and listens on `config.host:config.port`. Returns the app and the address it listens on. */
-export async function startServer(options: AppOptions): Promise<{ app: FastifyInstance; url: string }> {
+export async function startServer(options: ServerParameters): Promise<{ app: FastifyInstance; url: string }> {
   const app = await createServer(options);
   const url = await app.listen({ port: options.config.port, host: options.config.host });
   return { app, url };

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { expect } from "chai";
 import { BUILD_TIME_ONLY, LOADED_MODULES_PROBE, readLoadedModules } from "../helpers/loadedModules";
-import { ROOT, baseEnv } from "../helpers/e2e/mainJob";
+import { ROOT, baseEnv, logMessages } from "../helpers/e2e/mainJob";
 
 /**
  * The real command, `npm start`, as a user runs it: in a fresh clone, before and after the build that `npm ci` runs,
@@ -132,7 +132,8 @@ describe("npm start on a fresh clone (runs the build npm ci made; SIGTERM or Ctr
 /** `npm start` in a child process (PORT=0, 16 demo days), its output, and the processes below it. */
 class NpmStart {
   readonly npm: ChildProcess;
-  output = "";
+  /** What npm and the service wrote, as written (npm's banner, then the service's JSON log lines). */
+  raw = "";
   private readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   private seen: number[] = [];
 
@@ -148,9 +149,14 @@ class NpmStart {
       // A process group of its own, as a terminal's foreground job has.
       detached,
     });
-    this.npm.stdout?.on("data", (chunk: Buffer) => (this.output += chunk.toString()));
-    this.npm.stderr?.on("data", (chunk: Buffer) => (this.output += chunk.toString()));
+    this.npm.stdout?.on("data", (chunk: Buffer) => (this.raw += chunk.toString()));
+    this.npm.stderr?.on("data", (chunk: Buffer) => (this.raw += chunk.toString()));
     this.exited = new Promise((done) => this.npm.once("exit", (code, signal) => done({ code, signal })));
+  }
+
+  /** The output's messages (the JSON log lines' `msg`, npm's own lines as they are). */
+  get output(): string {
+    return logMessages(this.raw);
   }
 
   /** Waits for the ready line; returns the served base URL. */

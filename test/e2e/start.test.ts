@@ -8,7 +8,7 @@ import { createPublicClient, http, type Address, type Hex } from "viem";
 import { attestationRegistryAbi } from "../../src/abi/attestationRegistryAbi";
 import { parseAttestationJson } from "../../src/lib/parseAttestationJson";
 import { verifyAttestation } from "../../src/lib/verifyAttestation";
-import { MainJob, ROOT, freePort } from "../helpers/e2e/mainJob";
+import { MainJob, ROOT, freePort, nonJsonLines } from "../helpers/e2e/mainJob";
 
 const DEMO_DAYS = "16";
 
@@ -55,6 +55,26 @@ describe("npm start (end to end: demo chains, ingestion, API on a real port)", f
     for (const path of [file, `${file}-wal`, `${file}-shm`]) {
       if (path === file || existsSync(path)) expect(statSync(path).mode & 0o777, path).to.equal(0o600);
     }
+  });
+
+  it("writes every stdout line as one JSON log object naming this process (DESIGN §11)", function () {
+    expect(nonJsonLines(job.stdout)).to.deep.equal([]);
+    const lines = job.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { level: number; instance?: string; msg: string });
+    expect(new Set(lines.map((line) => line.instance)).size, "one instance on every line").to.equal(1);
+    expect(lines[0].instance).to.be.a("string").and.not.equal("");
+    expect(lines.find((line) => line.msg.startsWith("ready: attester"))).to.include({ level: 30 });
+  });
+
+  it("answers the probes and /metrics on its port", async function () {
+    expect(JSON.parse((await getJson("/livez")).text)).to.deep.equal({ live: true });
+    const ready = await getJson("/readyz");
+    expect(ready.status).to.equal(200);
+    expect(JSON.parse(ready.text)).to.include({ ready: true, role: "all" });
+    const metrics = (await getJson("/metrics")).text;
+    expect(metrics).to.match(/^attest_http_requests_total\{method="GET",route="\/readyz",status="200"\} \d+$/m);
   });
 
   /** The pool whose source the demo stops (announced in the log): `eip155:<chainId>:<address>`. */

@@ -32,10 +32,50 @@ export function baseEnv(): Record<string, string> {
   );
 }
 
+/**
+ * The messages of a process's output: each line that is a JSON log object (the service's lines and the HTTP server's,
+ * DESIGN §11) as its `msg`, any other line (npm's banner, an error printed before the configuration is read) as is.
+ * Tests match these, so that a message with quotes reads as written.
+ */
+export function logMessages(output: string): string {
+  return output
+    .split("\n")
+    .map((line) => {
+      if (!line.startsWith("{")) return line;
+      try {
+        const parsed = JSON.parse(line) as { msg?: unknown };
+        return typeof parsed.msg === "string" ? parsed.msg : line;
+      } catch {
+        return line;
+      }
+    })
+    .join("\n");
+}
+
+/** Every line of `output` that is not one JSON log object with pino's `level`, `time` and `msg` (want none). */
+export function nonJsonLines(output: string): string[] {
+  return output
+    .split("\n")
+    .filter((line) => line !== "")
+    .filter((line) => {
+      try {
+        const parsed = JSON.parse(line) as Record<string, unknown>;
+        return !(typeof parsed.level === "number" && typeof parsed.time === "number" && typeof parsed.msg === "string");
+      } catch {
+        return true;
+      }
+    });
+}
+
 /** The main job as `npm start` runs it (`node dist/main/start.js`, the compiled build), in a child process. */
 export class MainJob {
   readonly child: ChildProcess;
-  output = "";
+  /** What the process wrote to stdout (JSON log lines). */
+  stdout = "";
+  /** What it wrote to stderr. */
+  stderr = "";
+  /** Both, in arrival order, as written. */
+  raw = "";
   readonly exited: Promise<number | null>;
 
   constructor(env: Record<string, string>) {
@@ -44,9 +84,20 @@ export class MainJob {
       env: { ...baseEnv(), ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
-    this.child.stdout?.on("data", (chunk: Buffer) => (this.output += chunk.toString()));
-    this.child.stderr?.on("data", (chunk: Buffer) => (this.output += chunk.toString()));
+    this.child.stdout?.on("data", (chunk: Buffer) => {
+      this.stdout += chunk.toString();
+      this.raw += chunk.toString();
+    });
+    this.child.stderr?.on("data", (chunk: Buffer) => {
+      this.stderr += chunk.toString();
+      this.raw += chunk.toString();
+    });
     this.exited = new Promise((done) => this.child.once("exit", (code) => done(code)));
+  }
+
+  /** The output's messages ({@link logMessages}): what the tests match. */
+  get output(): string {
+    return logMessages(this.raw);
   }
 
   /** Resolves with the output once `pattern` appears; rejects if the job exits first or after `timeoutMs`. */

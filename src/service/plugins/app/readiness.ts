@@ -1,0 +1,71 @@
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import type { Store } from "../../../storage/openStore";
+import { schemaStatus } from "../../../storage/schemaStatus";
+import type { ServiceStatus } from "../../serviceStatus";
+
+/** How long `/readyz` waits for the store before it counts it unavailable. */
+export const READY_STORE_TIMEOUT_MS = 2000;
+
+/** Why a process is not ready, as `/readyz` lists them (fixed strings: a monitor may match them). */
+export const NotReadyReason = {
+  draining: "draining",
+  storeUnavailable: "store unavailable",
+  schemaBehind: "schema behind",
+} as const;
+export type NotReadyReason = (typeof NotReadyReason)[keyof typeof NotReadyReason];
+
+/** A readiness verdict: ready when `reasons` is empty. */
+export interface Readiness {
+  ready: boolean;
+  reasons: NotReadyReason[];
+}
+
+export type ReadinessOptions = {
+  store: Pick<Store, "db">;
+  status: ServiceStatus;
+  /** Default {@link READY_STORE_TIMEOUT_MS}. */
+  storeTimeoutMs?: number;
+};
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** What this process is and how it is doing (role, instance, leader, last pass, draining). */
+    serviceStatus: ServiceStatus;
+    /** Checks, now, whether this process should receive traffic. */
+    readiness(): Promise<Readiness>;
+  }
+}
+
+/**
+ * Whether the process should receive traffic (DESIGN §11): not draining, and the store answers the schema query (the
+ * applied migrations, read as the start reads them) within the timeout with no migration of this version pending.
+ * Never throws: a store that fails or is slower than the timeout is "store unavailable".
+ */
+export async function checkReadiness(options: ReadinessOptions): Promise<Readiness> {
+  const reasons: NotReadyReason[] = [];
+  if (options.status.draining) reasons.push(NotReadyReason.draining);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<"timeout">((done) => {
+    timer = setTimeout(() => done("timeout"), options.storeTimeoutMs ?? READY_STORE_TIMEOUT_MS);
+  });
+  try {
+    const schema = await Promise.race([schemaStatus(options.store), timeout]);
+    if (schema === "timeout") reasons.push(NotReadyReason.storeUnavailable);
+    else if (!schema.current) reasons.push(NotReadyReason.schemaBehind);
+  } catch {
+    reasons.push(NotReadyReason.storeUnavailable);
+  } finally {
+    clearTimeout(timer);
+  }
+  return { ready: reasons.length === 0, reasons };
+}
+
+/** Decorates `fastify.serviceStatus` and `fastify.readiness()` for the probes (`routes/livez`, `routes/readyz`). */
+export default fp(
+  async function readiness(fastify: FastifyInstance, options: ReadinessOptions) {
+    fastify.decorate("serviceStatus", options.status);
+    fastify.decorate("readiness", () => checkReadiness(options));
+  },
+  { name: "readiness", fastify: "5.x" },
+);

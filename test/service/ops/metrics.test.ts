@@ -1,0 +1,93 @@
+import { expect } from "chai";
+import type { FastifyInstance } from "fastify";
+import { createMetrics, type ServiceMetrics } from "../../../src/service/metrics";
+import { openTempStore } from "../../helpers/service/app";
+import { buildOpsApp } from "../../helpers/service/opsApp";
+
+const POOL_A = "0x88e6a0c2ddd26feeb64f039a2c41296fcb3f5640";
+const POOL_B = "0x0000000000000000000000000000000000000001";
+
+describe("GET /metrics (DESIGN §11)", function () {
+  this.timeout(30_000);
+
+  let temp: Awaited<ReturnType<typeof openTempStore>>;
+  let app: FastifyInstance;
+  let metrics: ServiceMetrics;
+  let text: string;
+  let contentType: string | undefined;
+
+  before(async function () {
+    temp = await openTempStore();
+    metrics = createMetrics();
+    app = await buildOpsApp(temp.store, { RATE_LIMIT_MAX: "2", RATE_LIMIT_WINDOW_S: "60" }, { metrics });
+    // Two pools by address (each 404: not tracked), a third (429: this client's limit of 2 is used up), one unknown
+    // path, one router error (bad percent-encoding).
+    await app.inject({ url: `/api/v1/pool/${POOL_A}` });
+    await app.inject({ url: `/api/v1/pool/eip155:1:${POOL_B}?at=1` });
+    await app.inject({ url: `/api/v1/pool/${POOL_B}` });
+    await app.inject({ url: "/no/such/path/12345" });
+    await app.inject({ url: "/api/v1/pool/%ff" });
+    const response = await app.inject({ url: "/metrics" });
+    text = response.body;
+    contentType = response.headers["content-type"] as string | undefined;
+  });
+  after(async function () {
+    await app.close();
+    await temp.cleanup();
+  });
+
+  /** The value of one sample line, or undefined when the series is absent. */
+  const sample = (series: string): number | undefined => {
+    const line = text.split("\n").find((l) => l.startsWith(`${series} `));
+    return line === undefined ? undefined : Number(line.slice(series.length + 1));
+  };
+
+  it("is Prometheus text, never rate limited (this client's limit of 2 is used up)", async function () {
+    expect(contentType).to.match(/^text\/plain; version=0\.0\.4/);
+    expect(sample('attest_http_requests_total{method="GET",route="/api/v1/pool/:pool",status="429"}')).to.equal(1);
+  });
+
+  it("labels each request with its route pattern, never the raw URL", function () {
+    expect(sample('attest_http_requests_total{method="GET",route="/api/v1/pool/:pool",status="404"}')).to.equal(2);
+    expect(text).to.not.include(POOL_A);
+    expect(text).to.not.include(POOL_B);
+    expect(text).to.not.include("12345");
+    expect(text).to.not.include("%ff");
+  });
+
+  it('counts answers no route matched (404) and router errors under route="unmatched"', function () {
+    expect(sample('attest_http_requests_total{method="GET",route="unmatched",status="404"}')).to.equal(1);
+    expect(sample('attest_http_requests_total{method="GET",route="unmatched",status="400"}')).to.equal(1);
+  });
+
+  it("observes the duration histogram with the same labels", function () {
+    const labels = 'method="GET",route="/api/v1/pool/:pool",status="404"';
+    expect(sample(`attest_http_request_duration_seconds_count{${labels}}`)).to.equal(2);
+    expect(sample(`attest_http_request_duration_seconds_bucket{le="+Inf",${labels}}`)).to.equal(2);
+    expect(sample(`attest_http_request_duration_seconds_sum{${labels}}`))
+      .to.be.a("number")
+      .and.at.least(0);
+  });
+
+  it("serves every series of DESIGN §11 and the default process metrics", function () {
+    for (const name of [
+      "attest_http_requests_total",
+      "attest_http_request_duration_seconds",
+      "attest_ingest_passes_total",
+      "attest_ingest_pass_duration_seconds",
+      "attest_ingest_leader",
+      "attest_attestations_issued_total",
+      "attest_alert_outbox_pending",
+      "attest_alert_deliveries_total",
+      "process_cpu_user_seconds_total",
+      "nodejs_eventloop_lag_seconds",
+    ]) {
+      expect(text, name).to.match(new RegExp(`^# TYPE ${name} `, "m"));
+    }
+  });
+
+  it("counts the scrapes themselves on the next scrape", async function () {
+    const next = (await app.inject({ url: "/metrics" })).body;
+    expect(next).to.match(/^attest_http_requests_total\{method="GET",route="\/metrics",status="200"\} 1$/m);
+  });
+});
