@@ -5,7 +5,8 @@ import type { ServiceConfig } from "../config/loadConfig";
 import { StartupAbortedError } from "../errors/startup";
 import { errorLine } from "../errors/utils";
 import type { IngestSource } from "../ingest/source";
-import { startServer } from "../service/server";
+import { closeServer, startServer } from "../service/server";
+import { createServiceStatus, type ServiceStatus } from "../service/serviceStatus";
 import { ensurePrivateDir } from "../storage/fileModes";
 import { openStore, type Store } from "../storage/openStore";
 import { formatPoolId } from "../lib/formatPoolId";
@@ -24,7 +25,12 @@ export interface RunningService {
   registry: { chainId: number; address: Address } | null;
   /** Demo mode: the local chains' RPC URLs. */
   chains: { chainId: number; rpcUrl: string }[];
-  /** Stops the scheduler (waiting for a pass in progress), the server, the source (feeds, chains) and the store. */
+  /** What this process is and how it is doing; `start.ts` sets `draining` at SIGTERM. */
+  status: ServiceStatus;
+  /**
+   * Drains the server (no new connection; requests in flight finish within `SHUTDOWN_GRACE_S`) while it stops the
+   * scheduler (waiting for a pass in progress) and the alert worker; then the source (feeds, chains) and the store.
+   */
   stop(): Promise<void>;
 }
 
@@ -69,7 +75,8 @@ export async function runService({ config, log, signal }: RunServiceParameters):
       config,
       attester: { address: key.address, registry: source.registry },
     });
-    cleanups.push(() => app.close().then(() => undefined));
+    const closeApp = once(() => closeServer(app, config.shutdownGraceMs));
+    cleanups.push(closeApp);
     log(`serving ${url}/api/v1 (OpenAPI: ${url}/api/v1/openapi.json), MCP at ${url}/mcp, the dapp at ${url}/app/`);
     if (demoKey !== null) await logDemoRequest({ url, file: demoKey.file, store, log });
 
@@ -101,7 +108,12 @@ export async function runService({ config, log, signal }: RunServiceParameters):
       attester: key.address,
       registry: source.registry,
       chains: [...source.localChains],
-      stop: cleanups.run,
+      status: createServiceStatus({ role: config.role, instance: config.instanceId }),
+      // The server drains first (its failure is reported where cleanups await it), the rest stops meanwhile.
+      stop: async () => {
+        void closeApp().catch(() => undefined);
+        await cleanups.run();
+      },
     };
   } catch (error) {
     await cleanups.run();
@@ -164,7 +176,10 @@ async function logDemoRequest(parameters: { url: string; file: string; store: St
 
 /** The store: PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR. */
 async function openServiceStore(config: ServiceConfig, log: (line: string) => void): Promise<Store> {
-  const store = await openStore(config.database);
+  const store = await openStore({
+    ...config.database,
+    onConnectionError: (error) => log(`store: a connection broke (${errorLine(error)}); the next query reconnects`),
+  });
   log(`store: ${"file" in config.database ? `SQLite ${config.database.file}` : "PostgreSQL (DATABASE_URL)"}`);
   return store;
 }
@@ -189,6 +204,12 @@ async function openSource({
   }
   const { startDemoSource } = await import("../demo/demoSource");
   return startDemoSource({ config, attesterPrivateKey: key.privateKey, store, log, signal });
+}
+
+/** `run` started once: every call returns its one promise. */
+function once(run: () => Promise<void>): () => Promise<void> {
+  let started: Promise<void> | null = null;
+  return () => (started ??= run());
 }
 
 /** What to stop on shutdown, stopped in reverse order; a failing step is logged and the next one still runs. */
