@@ -14,6 +14,7 @@ import { appendActivity } from "../../src/storage/activity";
 import { openStore, type Store } from "../../src/storage/openStore";
 import { startReceiver, waitFor, type Receiver } from "../helpers/alerts/receiver";
 import { connectInMemory, depsOf, textOf } from "../helpers/mcp/fixture";
+import { startServiceJob, type ServiceJob } from "../helpers/reliability/serviceJob";
 import { startPostgres, type TestPostgres } from "../helpers/storage/postgres";
 import { buildWebApp, INJECT_ORIGIN, seedWeb, signInCookie } from "../helpers/web/webApp";
 
@@ -194,6 +195,68 @@ describe("reliability: the database goes away (PostgreSQL restarted under load)"
         for (const socket of sockets) socket.destroy();
         await new Promise((resolve) => silent.close(resolve));
       }
+    });
+  });
+
+  describe("the compiled service in a child process (npm run build first)", function () {
+    let server: TestPostgres;
+    let service: ServiceJob;
+
+    before(async function () {
+      server = await startPostgres();
+      service = await startServiceJob({
+        databaseUrl: server.url,
+        env: { INGEST_INTERVAL_S: "1", API_CACHE_TTL_MS: "0", RATE_LIMIT_MAX: "0" },
+      });
+    });
+    after(async function () {
+      await service?.stop();
+      await server?.stop();
+    });
+
+    it("stays up through a restart: 503 STORE_UNAVAILABLE with Retry-After while down, no 500, 200 after, passes and the alert worker go on, SIGTERM still exits 0", async function () {
+      const { job, base } = service;
+      type Answer = { status: number; code?: string; retryAfter?: string | null; error?: string };
+      const answers: Answer[] = [];
+      let loading = true;
+      const get = async (path: string): Promise<Answer> => {
+        try {
+          const response = await fetch(`${base}${path}`);
+          const body = (await response.json()) as { error?: { code?: string } };
+          return { status: response.status, code: body.error?.code, retryAfter: response.headers.get("retry-after") };
+        } catch (error) {
+          return { status: 0, error: String((error as Error).cause ?? error) };
+        }
+      };
+      const load = (async () => {
+        while (loading) answers.push(...(await Promise.all([get("/api/v1/pools"), get("/api/v1/health")])));
+      })();
+      await waitFor(() => answers.length >= 20, "load before the restart");
+      await job.waitFor(/ingestion pass: (ok|partial)/);
+      const beforeRestart = job.output.length;
+
+      await server.restart({ downMs: 2000 });
+      await waitFor(async () => (await get("/api/v1/pools")).status === 200, "200 after the restart", 60_000);
+      const resumed = answers.length;
+      await waitFor(() => answers.length >= resumed + 20, "load after the restart");
+      loading = false;
+      await load;
+
+      expect(job.child.exitCode, job.output).to.equal(null);
+      expect(answers.filter((answer) => answer.status !== 200 && answer.status !== 503)).to.deep.equal([]);
+      const unavailable = answers.filter((answer) => answer.status === 503);
+      expect(unavailable.length, "503s while the database was down").to.be.greaterThan(0);
+      for (const answer of unavailable) expect(answer).to.include({ code: "STORE_UNAVAILABLE", retryAfter: "5" });
+      expect(answers.slice(-10).map((answer) => answer.status)).to.deep.equal(Array(10).fill(200));
+
+      // The pass that ran into the outage failed; a later one runs on schedule and succeeds, nobody restarted.
+      await job.waitFor(/ingestion pass failed: [^\n]*\n[^]*ingestion pass: (ok|partial)/);
+      const during = job.output.slice(beforeRestart);
+      expect(during).to.match(/store: a connection broke/);
+      expect(during.match(/alert delivery: The store does not answer/g) ?? [], "told once").to.have.length(1);
+
+      job.child.kill("SIGTERM");
+      expect(await job.exited, job.output).to.equal(0);
     });
   });
 
