@@ -47,6 +47,7 @@ async function startTrickle(socket: Socket, received: Received): Promise<string>
 /** The status and the JSON body of the one complete answer after the `100 Continue` (its Content-Length honoured). */
 function completeAnswer(received: Received): { status: number; body: Record<string, unknown> } {
   const text = received.text().slice(CONTINUE.length);
+  expect(text, "an answer arrived (the connection was not cut)").to.include("\r\n\r\n");
   const [head, body] = text.split("\r\n\r\n");
   const length = Number(/content-length: (\d+)/i.exec(head)?.[1]);
   expect(Buffer.byteLength(body), `the whole body arrived:\n${text}`).to.equal(length);
@@ -106,6 +107,7 @@ describe("reliability: SIGTERM drains", function () {
 
       socket.write(rest);
       expect(await within(closing, 10_000), "closed once the answer went out, long before the grace").to.equal(true);
+      expect(await within(received.closed, 5000), "its connection closed after the answer").to.equal(true);
       const { status, body } = completeAnswer(received);
       expect(status).to.equal(200);
       expect(body).to.include({ valid: true, attester: privateKeyToAccount(TEST_KEY).address });
