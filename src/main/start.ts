@@ -56,7 +56,7 @@ async function main(): Promise<void> {
     }
     // Not ready at once (/readyz 503); the server stops accepting, requests in flight finish within the grace.
     service.status.draining = true;
-    log(`${signal}: draining (requests in flight have ${config.shutdownGraceMs / 1000} s), then stopping`);
+    log(`${signal}: shutting down (draining: requests in flight have ${config.shutdownGraceMs / 1000} s to finish)`);
     // A step that never ends (a hung dependency) must not keep the process from exiting.
     setTimeout(() => {
       process.stderr.write("shutdown did not finish in time: exiting now\n");

@@ -194,18 +194,25 @@ function openPostgres(parameters: OpenStoreParameters & { databaseUrl: string; r
   // pg's pool.end() resolves before its clients' sockets are closed; wait for every client to be removed, so that
   // a server going away right after close() cannot surface as an unhandled error on a half-closed client.
   let open = 0;
+  // Each broken connection is told once, whether its query failed or it broke between queries.
+  const told = new WeakSet<pg.ClientBase>();
+  const broke = (client: pg.ClientBase, error: Error) => {
+    if (told.has(client)) return;
+    told.add(client);
+    onConnectionError?.(error);
+  };
   pool.on("connect", (client) => {
     open++;
     // pg-pool listens for a client's `error` only while it is idle: a client checked out (inside a transaction, or
     // between a query and its release) whose server ends its session (57P01 on a restart) would emit an unhandled
     // `error` and end the process. This listener stays for the client's whole life; the client is then not
     // queryable, its query fails with StoreUnavailableError and the pool drops it on release.
-    client.on("error", (error: Error) => onConnectionError?.(error));
+    client.on("error", (error: Error) => broke(client, error));
   });
   pool.on("remove", () => open--);
   // The pool re-emits an idle client's error (already told by the client's own listener above): handled here.
   pool.on("error", () => undefined);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guardPool(pool) }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guardPool(pool, broke) }) });
   return {
     db,
     dialect: "postgres",
@@ -218,9 +225,10 @@ function openPostgres(parameters: OpenStoreParameters & { databaseUrl: string; r
 
 /**
  * The pool as Kysely uses it: a connect or a query that cannot reach the server throws `StoreUnavailableError`
- * ({@link asStoreError}), and a client whose query failed so is released as broken (closed, not reused).
+ * ({@link asStoreError}), and a client whose query failed so is told to `broke` and released as broken (closed, not
+ * reused).
  */
-function guardPool(pool: pg.Pool): PostgresPool {
+function guardPool(pool: pg.Pool, broke: (client: pg.ClientBase, error: Error) => void): PostgresPool {
   // Kysely keys its connections by client: the same pg client must come back as the same guarded one.
   const guarded = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   return {
@@ -239,7 +247,10 @@ function guardPool(pool: pg.Pool): PostgresPool {
             try {
               return await client.query(sql, [...parameters]);
             } catch (error) {
-              if (isStoreUnreachable(error)) broken = true;
+              if (isStoreUnreachable(error)) {
+                broken = true;
+                broke(client, error as Error);
+              }
               throw asStoreError(error);
             }
           }) as unknown as PostgresPoolClient["query"],

@@ -141,7 +141,7 @@ describe("reliability: SIGTERM drains", function () {
       const rest = await startTrickle(socket, received);
 
       job.child.kill("SIGTERM");
-      await job.waitFor(/SIGTERM: draining/);
+      await job.waitFor(/SIGTERM: shutting down \(draining/);
       expect(await newConnectionRefused(port), "a new connection after SIGTERM").to.equal(true);
       expect(job.child.exitCode, "still running: a request is in flight").to.equal(null);
 
@@ -151,7 +151,7 @@ describe("reliability: SIGTERM drains", function () {
       const { status, body } = completeAnswer(received);
       expect(status).to.equal(200);
       expect(body).to.include({ valid: true });
-      expect(job.output).to.match(/SIGTERM: draining[^]*stopped/);
+      expect(job.output).to.match(/SIGTERM: shutting down \(draining[^]*stopped/);
     });
   });
 });
