@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Kysely } from "kysely";
+import { findStoreUnavailable } from "../errors/storage";
 import { releaseAlertDelivery } from "../storage/alertOutbox";
 import type { Database } from "../storage/schema";
 import type { AlertTargetResolver } from "./checkAlertTarget";
@@ -45,7 +46,10 @@ export type StartAlertWorkerParameters = {
   workerId?: string;
   /** Each attempt's outcome (logs, tests). */
   onOutcome?: (outcome: AlertAttemptOutcome) => void;
-  /** A pass that could not read or write the store; the worker goes on at the next poll. */
+  /**
+   * A poll or an attempt that could not read or write the store; the worker goes on at the next poll. While the store
+   * does not answer (`StoreUnavailableError`), only the first failing poll is told, until a poll succeeds again.
+   */
   onError?: (error: unknown) => void;
 };
 
@@ -93,7 +97,15 @@ export function startAlertWorker(parameters: StartAlertWorkerParameters): AlertW
     lastClaimByAccount: new Map(),
   };
   const concurrency = parameters.concurrency ?? 8;
-  const onError = parameters.onError ?? (() => undefined);
+  // A store that is down fails every poll (every second): told once, until a poll reads the outbox again.
+  let storeDown = false;
+  const onError = (error: unknown) => {
+    if (findStoreUnavailable(error) !== null) {
+      if (storeDown) return;
+      storeDown = true;
+    }
+    parameters.onError?.(error);
+  };
   const inFlight = new Map<number, { controller: AbortController; done: Promise<void> }>();
   let stopped = false;
   let pumping: Promise<void> | null = null;
@@ -124,6 +136,7 @@ export function startAlertWorker(parameters: StartAlertWorkerParameters): AlertW
         const free = concurrency - inFlight.size;
         if (free <= 0) break;
         const claimed = await claimDueAlerts(context, free);
+        storeDown = false;
         if (stopped) {
           // Claimed while stopping: give the rows straight back.
           for (const { id, token } of claimed) await releaseAlertDelivery(context.db, { id, token });

@@ -22,6 +22,8 @@ export const ApiErrorCode = {
   invalidIdempotencyKey: "INVALID_IDEMPOTENCY_KEY",
   idempotencyKeyReused: "IDEMPOTENCY_KEY_REUSED",
   unavailable: "SERVICE_UNAVAILABLE",
+  /** The store (the database) does not answer now: 503 with `Retry-After`; retry later. */
+  storeUnavailable: "STORE_UNAVAILABLE",
   internal: "INTERNAL_ERROR",
 } as const;
 export type ApiErrorCode = (typeof ApiErrorCode)[keyof typeof ApiErrorCode];

@@ -1,5 +1,6 @@
 import { BaseError } from "./base";
-import { ApiError, ApiErrorCode } from "./http";
+import { ApiError } from "./http";
+import { findStoreUnavailable } from "./storage";
 
 /** An error as a caller sees it: `{code, message, …}` (the `error` member of an API error body, an MCP error text). */
 export type ErrorBody = { code: string; message: string; [extra: string]: unknown };
@@ -56,9 +57,6 @@ export const PUBLIC_ERROR_CODES = [
 ] as const;
 export type PublicErrorCode = (typeof PUBLIC_ERROR_CODES)[number];
 
-/** Codes that mean "the service cannot answer now": shown as `SERVICE_UNAVAILABLE`, their cause hidden. */
-const UNAVAILABLE_CODES: ReadonlySet<string> = new Set<PublicErrorCode>(["STORE_UNAVAILABLE"]);
-
 /** Members of a domain error that go into the body next to `code` and `message`. */
 const EXTRA_MEMBERS = ["field", "pool", "candidates", "reason"] as const;
 
@@ -69,9 +67,9 @@ export function isPublicError(error: unknown): error is BaseError & { code: Publ
 
 /**
  * The body a caller is shown for `error`: an {@link ApiError}'s code, message and extra members; a public domain
- * error's code, one-line message and its `field`, `pool`, `candidates` and `reason` when set (a store that does not
- * answer becomes `SERVICE_UNAVAILABLE`, without extras); `null` for anything else, which a surface must hide (the REST
- * API answers 500 `INTERNAL_ERROR`). Never includes a stack, a cause or `metaMessages`.
+ * error's code, one-line message and its `field`, `pool`, `candidates` and `reason` when set; `STORE_UNAVAILABLE` for
+ * a store that does not answer, also when another error wraps it (its cause hidden); `null` for anything else, which
+ * a surface must hide (the REST API answers 500 `INTERNAL_ERROR`). Never includes a stack, a cause or `metaMessages`.
  *
  * @example
  * import { publicErrorBody } from "../errors/publicErrorBody";
@@ -80,8 +78,9 @@ export function isPublicError(error: unknown): error is BaseError & { code: Publ
  */
 export function publicErrorBody(error: unknown): ErrorBody | null {
   if (error instanceof ApiError) return { code: error.code, message: error.shortMessage, ...error.extra };
+  const unavailable = findStoreUnavailable(error);
+  if (unavailable !== null) return { code: unavailable.code, message: unavailable.shortMessage };
   if (!isPublicError(error)) return null;
-  if (UNAVAILABLE_CODES.has(error.code)) return { code: ApiErrorCode.unavailable, message: error.shortMessage };
   const extra: Record<string, unknown> = {};
   for (const member of EXTRA_MEMBERS) {
     const value = (error as unknown as Record<string, unknown>)[member];

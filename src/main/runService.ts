@@ -8,7 +8,7 @@ import { StartupAbortedError } from "../errors/startup";
 import { errorLine } from "../errors/utils";
 import type { IngestSource } from "../ingest/source";
 import { createMetrics, type ServiceMetrics } from "../service/metrics";
-import { startServer } from "../service/server";
+import { closeServer, startServer } from "../service/server";
 import { createServiceStatus, type ServiceStatus } from "../service/serviceStatus";
 import { ensurePrivateDir } from "../storage/fileModes";
 import { openStore, type Store } from "../storage/openStore";
@@ -28,11 +28,13 @@ export interface RunningService {
   registry: { chainId: number; address: Address } | null;
   /** Demo mode: the local chains' RPC URLs. */
   chains: { chainId: number; rpcUrl: string }[];
-  /** This process's status (role, instance, leader, last pass, draining), as the probes report it. */
+  /** This process's status (role, instance, leader, last pass, draining), as the probes report it; `start.ts` sets
+   * `draining` at SIGTERM. */
   status: ServiceStatus;
   /**
-   * Stops the pass in progress (it commits nothing more) and gives the lease up, then the alert worker, the server,
-   * the source (feeds, chains) and the store.
+   * Drains the server (no new connection; requests in flight finish within `SHUTDOWN_GRACE_S`) while it stops the pass
+   * in progress (it commits nothing more), gives the lease up, and stops the alert worker; then the source (feeds,
+   * chains) and the store.
    */
   stop(): Promise<void>;
 }
@@ -92,7 +94,8 @@ export async function runService({ config, log, signal }: RunServiceParameters):
     checkpoint();
     const attester = { address: key.address, registry: source.registry };
     const { app, url } = await startServer({ store, config, attester, status, metrics });
-    cleanups.push(() => app.close().then(() => undefined));
+    const closeApp = once(() => closeServer(app, config.shutdownGraceMs));
+    cleanups.push(closeApp);
     log(`serving ${url}/api/v1 (OpenAPI: ${url}/api/v1/openapi.json), MCP at ${url}/mcp, the dapp at ${url}/app/`);
     if (demoKey !== null) await logDemoRequest({ url, file: demoKey.file, store, log });
 
@@ -125,7 +128,11 @@ export async function runService({ config, log, signal }: RunServiceParameters):
       registry: source.registry,
       chains: [...source.localChains],
       status,
-      stop: cleanups.run,
+      // The server drains first (its failure is reported where cleanups await it), the rest stops meanwhile.
+      stop: async () => {
+        void closeApp().catch(() => undefined);
+        await cleanups.run();
+      },
     };
   } catch (error) {
     await cleanups.run();
@@ -186,10 +193,15 @@ async function runApi(parameters: {
   }
   const attester = { address, registry: config.registry };
   const { app, url } = await startServer({ store, config, attester, status, metrics });
-  cleanups.push(() => app.close().then(() => undefined));
+  const closeApp = once(() => closeServer(app, config.shutdownGraceMs));
+  cleanups.push(closeApp);
   log(`attester ${address} (${config.attesterSigner ? "ATTESTER_ADDRESS" : "the newest attestation in the store"})`);
   log(`serving ${url}/api/v1 (OpenAPI: ${url}/api/v1/openapi.json), MCP at ${url}/mcp, the dapp at ${url}/app/`);
-  return { url, attester: address, registry: config.registry, chains: [], status, stop: cleanups.run };
+  const stop = async () => {
+    void closeApp().catch(() => undefined);
+    await cleanups.run();
+  };
+  return { url, attester: address, registry: config.registry, chains: [], status, stop };
 }
 
 /**
@@ -247,7 +259,10 @@ async function logDemoRequest(parameters: { url: string; file: string; store: St
 
 /** The store: PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR. */
 async function openServiceStore(config: ServiceConfig, log: (line: string) => void): Promise<Store> {
-  const store = await openStore(config.database);
+  const store = await openStore({
+    ...config.database,
+    onConnectionError: (error) => log(`store: a connection broke (${errorLine(error)}); the next query reconnects`),
+  });
   log(`store: ${"file" in config.database ? `SQLite ${config.database.file}` : "PostgreSQL (DATABASE_URL)"}`);
   return store;
 }
@@ -284,6 +299,12 @@ async function newestAttester(db: Store["db"]): Promise<Address | null> {
     .limit(1)
     .executeTakeFirst();
   return row ? getAddress(row.attester) : null;
+}
+
+/** `run` started once: every call returns its one promise. */
+function once(run: () => Promise<void>): () => Promise<void> {
+  let started: Promise<void> | null = null;
+  return () => (started ??= run());
 }
 
 /** What to stop on shutdown, stopped in reverse order; a failing step is logged and the next one still runs. */

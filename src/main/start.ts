@@ -22,6 +22,9 @@ const EXIT_CONFIG = 78;
  */
 const RELAYED_SIGNAL_MS = 1000;
 
+/** After SIGTERM, how long stopping may take beyond `SHUTDOWN_GRACE_S` before the process exits 1 anyway. */
+const STOP_BACKSTOP_MS = 30_000;
+
 /** `INSTANCE_ID`, once the configuration is read: every line then names this process. */
 let instance: string | undefined;
 
@@ -61,7 +64,14 @@ async function main(): Promise<void> {
       log(`${signal}: stopping after the current startup step`);
       return;
     }
-    log(`${signal}: shutting down`);
+    // Not ready at once (/readyz 503); the server stops accepting, requests in flight finish within the grace.
+    service.status.draining = true;
+    log(`${signal}: shutting down (draining: requests in flight have ${config.shutdownGraceMs / 1000} s to finish)`);
+    // A step that never ends (a hung dependency) must not keep the process from exiting.
+    setTimeout(() => {
+      process.stderr.write("shutdown did not finish in time: exiting now\n");
+      process.exit(1);
+    }, config.shutdownGraceMs + STOP_BACKSTOP_MS).unref();
     service.stop().then(
       () => {
         log("stopped");

@@ -99,10 +99,10 @@ export const buildApp = fp(
     await fastify.register(dappPlugin);
 
     fastify.setErrorHandler(function handleError(error: FastifyError | Error, request, reply) {
-      const { status, body } = toErrorBody(error);
+      const { status, body, headers } = toErrorBody(error);
       if (status >= 500) request.log.error({ err: error }, "request failed");
       else request.log.debug({ code: body.code }, body.message);
-      return reply.code(status).send({ error: body });
+      return reply.code(status).headers(headers).send({ error: body });
     });
     fastify.setNotFoundHandler(function notFound(request, reply) {
       return reply.code(404).send({

@@ -2,6 +2,7 @@ import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance } from "fastify";
 import { ApiError, ApiErrorCode } from "../errors/http";
+import { findStoreUnavailable } from "../errors/storage";
 import { isPublicError, publicErrorBody, type ErrorBody, type PublicErrorCode } from "../errors/publicErrorBody";
 
 /** An error body: `{"error": {"code", "message", …}}`. */
@@ -57,9 +58,17 @@ const STATUS_BY_DOMAIN_CODE: Record<PublicErrorCode, number> = {
   ORIGIN_REFUSED: 403,
 };
 
+/**
+ * `Retry-After` of a 503 `STORE_UNAVAILABLE`, in seconds: about how long a database restart takes. Clients and load
+ * balancers retry then; the service reconnects by itself on the next request.
+ */
+export const STORE_RETRY_AFTER_S = 5;
+
 /** The status an error is answered with (500 for anything unknown). */
 export function httpStatusOf(error: Error): number {
   if (error instanceof ApiError) return error.statusCode;
+  // A store error another error wraps is still the store's (the body says STORE_UNAVAILABLE too).
+  if (findStoreUnavailable(error) !== null) return 503;
   if (isPublicError(error)) return STATUS_BY_DOMAIN_CODE[error.code];
   const status = (error as FastifyError).statusCode;
   return status !== undefined && status >= 400 && status < 600 ? status : 500;
@@ -77,10 +86,23 @@ const BY_FASTIFY_CODE: Record<string, [number, ApiErrorCode, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: [400, ApiErrorCode.invalidJson, "The body is not valid JSON."],
 };
 
-/** Maps any error to a status and a stable body. Bad input is always a 4xx; a 5xx never shows internals. */
-export function toErrorBody(error: FastifyError | Error): { status: number; body: ErrorBody } {
-  if (error instanceof ApiError || isPublicError(error)) {
-    // A store that does not answer is the service's problem: its body hides the cause, like every 5xx.
+/**
+ * Maps any error to a status, a stable body and the headers that go with it. Bad input is always a 4xx; a 5xx never
+ * shows internals. A store that does not answer is 503 `STORE_UNAVAILABLE` with `Retry-After` (its cause hidden).
+ */
+export function toErrorBody(error: FastifyError | Error): {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+} {
+  const { status, body } = statusAndBody(error);
+  const headers: Record<string, string> =
+    body.code === ApiErrorCode.storeUnavailable ? { "retry-after": String(STORE_RETRY_AFTER_S) } : {};
+  return { status, body, headers };
+}
+
+function statusAndBody(error: FastifyError | Error): { status: number; body: ErrorBody } {
+  if (error instanceof ApiError || isPublicError(error) || findStoreUnavailable(error) !== null) {
     return { status: httpStatusOf(error), body: publicErrorBody(error)! };
   }
   const validation = (error as FastifyError).validation;

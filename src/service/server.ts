@@ -86,7 +86,8 @@ export function serverOptions(
     trustProxy: fastifyTrustProxy(config.trustProxy),
     requestIdHeader: false,
     genReqId: requestIdOf,
-    forceCloseConnections: true,
+    // On close, only idle kept-alive connections are cut: a request in flight gets its answer (see closeServer).
+    forceCloseConnections: "idle",
     frameworkErrors: function routerError(error, request, reply) {
       const { status, body } = routerErrorBody(error, request.url);
       request.log.debug({ code: body.error.code }, body.error.message);
@@ -118,4 +119,30 @@ export async function startServer(options: ServerParameters): Promise<{ app: Fas
   const app = await createServer(options);
   const url = await app.listen({ port: options.config.port, host: options.config.host });
   return { app, url };
+}
+
+/** How often a draining server closes the connections that went idle since (their request answered). */
+const DRAIN_SWEEP_MS = 100;
+
+/**
+ * Closes the server gracefully (SIGTERM): no new connection is accepted, a request arriving on a kept-alive connection
+ * is answered 503 (Fastify's `return503OnClosing`), requests in flight get their whole answer and their connection is
+ * closed once it is idle; after `graceMs` whatever is still open is cut. Resolves when the server is closed.
+ *
+ * @param app the listening app ({@link startServer}).
+ * @param graceMs `SHUTDOWN_GRACE_S` in ms.
+ * @example
+ * import { closeServer, startServer } from "./service/server";
+ * const { app } = await startServer(options);
+ * await closeServer(app, config.shutdownGraceMs);
+ */
+export async function closeServer(app: FastifyInstance, graceMs: number): Promise<void> {
+  const sweep = setInterval(() => app.server.closeIdleConnections(), DRAIN_SWEEP_MS);
+  const cut = setTimeout(() => app.server.closeAllConnections(), graceMs);
+  try {
+    await app.close();
+  } finally {
+    clearInterval(sweep);
+    clearTimeout(cut);
+  }
 }

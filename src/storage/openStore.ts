@@ -1,9 +1,19 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from "kysely";
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  type Migration,
+  type MigrationProvider,
+  type PostgresPool,
+  type PostgresPoolClient,
+  type SqliteDatabase,
+} from "kysely";
 import pg from "pg";
-import { StoreOpenError } from "../errors/storage";
+import { asStoreError, isStoreUnreachable, StoreOpenError } from "../errors/storage";
 import { makeSqliteFilesPrivate, PRIVATE_DIR_MODE } from "./fileModes";
 import { migrations } from "./migrations";
 import type { Database } from "./schema";
@@ -22,6 +32,16 @@ export interface OpenStoreParameters {
    * version is an error that says to start the service once. Default false.
    */
   readOnly?: boolean;
+  /**
+   * PostgreSQL: how long taking a connection may wait (the pool is full, or the server does not answer) before the
+   * query fails with `StoreUnavailableError`, in ms. Default 5000.
+   */
+  connectTimeoutMs?: number;
+  /**
+   * PostgreSQL: told when one of the pool's connections breaks (the server restarted or went away), idle or in use.
+   * The error is handled whatever this does: the broken connection is dropped and the next query connects again.
+   */
+  onConnectionError?: (error: Error) => void;
 }
 
 /** An open store: the one query layer (Kysely) over SQLite or PostgreSQL. */
@@ -49,6 +69,10 @@ const provider: MigrationProvider = {
  * transaction), foreign keys on, a busy timeout. PostgreSQL: a `pg` pool; `bigint` columns come
  * back as JS numbers, as they do from SQLite, so callers see one shape whatever the dialect.
  *
+ * A database that goes away never ends the process: a query or connect that cannot reach it throws
+ * `StoreUnavailableError` (SQLite: still busy after the busy timeout), a broken PostgreSQL connection is dropped
+ * (never an unhandled `error` event) and the next query connects again (docs/operations.md).
+ *
  * @param {@link OpenStoreParameters}
  * @returns the open {@link Store}; call `close()` when done.
  * @example
@@ -59,6 +83,8 @@ const provider: MigrationProvider = {
  */
 export async function openStore(parameters: OpenStoreParameters): Promise<Store> {
   const { databaseUrl, file, busyTimeoutMs = 5000, readOnly = false } = parameters;
+  // Every error of the driver reaches the store's callers through asStoreError: a database that cannot be reached is
+  // a StoreUnavailableError (HTTP 503), whatever the dialect.
   let store: Store;
   if (databaseUrl !== undefined && databaseUrl !== "") {
     if (!/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -67,33 +93,7 @@ export async function openStore(parameters: OpenStoreParameters): Promise<Store>
         fix: "Unset DATABASE_URL to use the SQLite file in DATA_DIR, or give a PostgreSQL connection URL.",
       });
     }
-    const pool = new pg.Pool({
-      connectionString: databaseUrl,
-      max: 5,
-      // Every transaction of a read-only store is READ ONLY: the server refuses any write.
-      ...(readOnly ? { options: "-c default_transaction_read_only=on" } : {}),
-      types: {
-        getTypeParser: ((oid: number, format?: "text" | "binary") => {
-          if (oid === PG_INT8_OID) return (value: string) => Number(value);
-          return pg.types.getTypeParser(oid, format as "text");
-        }) as typeof pg.types.getTypeParser,
-      },
-    });
-    // pg's pool.end() resolves before its clients' sockets are closed; wait for every client to be removed, so that
-    // a server going away right after close() cannot surface as an unhandled error on a half-closed client.
-    let open = 0;
-    pool.on("connect", () => open++);
-    pool.on("remove", () => open--);
-    pool.on("error", () => undefined); // an idle client's connection dropped: the pool replaces it on next use
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    store = {
-      db,
-      dialect: "postgres",
-      async close() {
-        await db.destroy();
-        for (let waited = 0; open > 0 && waited < 5000; waited += 10) await new Promise((r) => setTimeout(r, 10));
-      },
-    };
+    store = openPostgres({ ...parameters, databaseUrl, readOnly });
   } else {
     if (file === undefined || file === "") {
       throw new StoreOpenError({
@@ -129,7 +129,7 @@ export async function openStore(parameters: OpenStoreParameters): Promise<Store>
         cause: error,
       });
     }
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: guardSqlite(sqlite) }) });
     store = { db, dialect: "sqlite", close: () => db.destroy() };
   }
 
@@ -170,4 +170,119 @@ async function checkSchemaCurrent(store: Store): Promise<void> {
       fix: "Start the service once (npm start) to migrate it; a read-only reader never changes the schema.",
     });
   }
+}
+
+/** The PostgreSQL store: a `pg` pool behind {@link guardPool}, `int8` parsed to numbers. */
+function openPostgres(parameters: OpenStoreParameters & { databaseUrl: string; readOnly: boolean }): Store {
+  const { databaseUrl, readOnly, connectTimeoutMs = 5000, onConnectionError } = parameters;
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: 5,
+    // While the server is down or unreachable a query fails after this, instead of waiting for a connection forever.
+    connectionTimeoutMillis: connectTimeoutMs,
+    // A peer that vanished without closing the socket (a network partition) is noticed by TCP keep-alive.
+    keepAlive: true,
+    // Every transaction of a read-only store is READ ONLY: the server refuses any write.
+    ...(readOnly ? { options: "-c default_transaction_read_only=on" } : {}),
+    types: {
+      getTypeParser: ((oid: number, format?: "text" | "binary") => {
+        if (oid === PG_INT8_OID) return (value: string) => Number(value);
+        return pg.types.getTypeParser(oid, format as "text");
+      }) as typeof pg.types.getTypeParser,
+    },
+  });
+  // pg's pool.end() resolves before its clients' sockets are closed; wait for every client to be removed, so that
+  // a server going away right after close() cannot surface as an unhandled error on a half-closed client.
+  let open = 0;
+  // Each broken connection is told once, whether its query failed or it broke between queries.
+  const told = new WeakSet<pg.ClientBase>();
+  const broke = (client: pg.ClientBase, error: Error) => {
+    if (told.has(client)) return;
+    told.add(client);
+    onConnectionError?.(error);
+  };
+  pool.on("connect", (client) => {
+    open++;
+    // pg-pool listens for a client's `error` only while it is idle: a client checked out (inside a transaction, or
+    // between a query and its release) whose server ends its session (57P01 on a restart) would emit an unhandled
+    // `error` and end the process. This listener stays for the client's whole life; the client is then not
+    // queryable, its query fails with StoreUnavailableError and the pool drops it on release.
+    client.on("error", (error: Error) => broke(client, error));
+  });
+  pool.on("remove", () => open--);
+  // The pool re-emits an idle client's error (already told by the client's own listener above): handled here.
+  pool.on("error", () => undefined);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guardPool(pool, broke) }) });
+  return {
+    db,
+    dialect: "postgres",
+    async close() {
+      await db.destroy();
+      for (let waited = 0; open > 0 && waited < 5000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+    },
+  };
+}
+
+/**
+ * The pool as Kysely uses it: a connect or a query that cannot reach the server throws `StoreUnavailableError`
+ * ({@link asStoreError}), and a client whose query failed so is told to `broke` and released as broken (closed, not
+ * reused).
+ */
+function guardPool(pool: pg.Pool, broke: (client: pg.ClientBase, error: Error) => void): PostgresPool {
+  // Kysely keys its connections by client: the same pg client must come back as the same guarded one.
+  const guarded = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  return {
+    async connect() {
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (error) {
+        throw asStoreError(error);
+      }
+      let wrapper = guarded.get(client);
+      if (wrapper === undefined) {
+        let broken = false;
+        wrapper = {
+          query: (async (sql: string, parameters: readonly unknown[]) => {
+            try {
+              return await client.query(sql, [...parameters]);
+            } catch (error) {
+              if (isStoreUnreachable(error)) {
+                broken = true;
+                broke(client, error as Error);
+              }
+              throw asStoreError(error);
+            }
+          }) as unknown as PostgresPoolClient["query"],
+          release: () => client.release(broken),
+        };
+        guarded.set(client, wrapper);
+      }
+      return wrapper;
+    },
+    end: () => pool.end(),
+  };
+}
+
+/** The SQLite handle as Kysely uses it: a statement still `SQLITE_BUSY` after the busy timeout throws `StoreUnavailableError`. */
+function guardSqlite(sqlite: BetterSqlite3.Database): SqliteDatabase {
+  const guard = <T>(run: () => T): T => {
+    try {
+      return run();
+    } catch (error) {
+      throw asStoreError(error);
+    }
+  };
+  return {
+    close: () => sqlite.close(),
+    prepare(sql) {
+      const statement = guard(() => sqlite.prepare(sql));
+      return {
+        reader: statement.reader,
+        all: (parameters) => guard(() => statement.all(parameters)),
+        run: (parameters) => guard(() => statement.run(parameters)),
+        iterate: (parameters) => guard(() => statement.iterate(parameters)),
+      };
+    },
+  };
 }

@@ -51,11 +51,11 @@ export default fp(
       chrome,
       sendPage,
       pageErrorHandler(error, request, reply) {
-        const { status, body } = toErrorBody(error);
+        const { status, body, headers } = toErrorBody(error);
         if (status >= 500) request.log.error({ err: error }, "page failed");
         // The rate limiter's 429 and every 4xx keep their one-line message; a 5xx never shows internals.
         return sendPage(
-          reply,
+          reply.headers(headers),
           renderErrorPage({ status, code: body.code, message: body.message }, chrome(request)),
           status,
         );
