@@ -14,7 +14,7 @@ export interface PassRunner {
 
 export type CreatePassRunnerParameters = {
   config: Pick<ServiceConfig, "attestationLifetimeS" | "freshnessWindowS">;
-  key: Pick<LoadAttesterKeyReturnType, "privateKey">;
+  key: Pick<LoadAttesterKeyReturnType, "signer">;
   store: Store;
   source: IngestSource;
   log: (line: string) => void;
@@ -52,7 +52,7 @@ export function createPassRunner({
       registry: source.registry,
       now: options.now,
       issue: options.issue
-        ? { privateKey: key.privateKey, lifetimeS: config.attestationLifetimeS, registry: source.registry ?? undefined }
+        ? { signer: key.signer, lifetimeS: config.attestationLifetimeS, registry: source.registry ?? undefined }
         : false,
       freshnessWindowS: config.freshnessWindowS,
       log: (line: string) => log(`  ${line}`),
