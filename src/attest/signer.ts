@@ -79,7 +79,7 @@ export function createJsonRpcSigner({
         problem: "unreachable",
         shortMessage: `The attester signer at ${where} did not sign (${method}): ${errorLine(error)}`,
         fix: `Check ATTESTER_SIGNER_URL is reachable and that the signer holds ${address} unlocked for ${method}.`,
-        cause: error,
+        // No cause: viem's error text carries the whole URL, whose path or query may hold a token.
       });
     }
   };

@@ -133,11 +133,10 @@ export async function assertSchemaCurrent(store: SchemaStore, options: { fix: st
 /** A store that has applied migrations this build does not know was migrated by a newer build: refuse it. */
 function assertNotNewer(state: SchemaState): void {
   if (state.unknown.length === 0) return;
+  const fix = `deploy a build that knows ${state.unknown[state.unknown.length - 1]}; an older build neither starts nor migrates.`;
   throw new StoreOpenError({
-    shortMessage:
-      `The store's schema (${state.storeVersion}) is newer than this build's (${state.buildVersion}): ` +
-      `run a build that knows ${state.unknown[state.unknown.length - 1]}; an older build neither starts nor migrates.`,
-    fix: `Deploy the build that migrated this store (or a newer one); the store has ${state.unknown.join(", ")}.`,
+    shortMessage: `The store's schema (${state.storeVersion}) is newer than this build's (${state.buildVersion}): ${fix}`,
+    fix,
   });
 }
 
