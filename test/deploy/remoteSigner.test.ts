@@ -51,10 +51,11 @@ const ATTESTATION = {
 };
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
-/** A JSON-RPC signer that answers `personal_sign` with `answer(message hex, address)`, and nothing else. */
-async function startFakeSigner(
-  answer: (message: Hex, address: Address) => Promise<Hex>,
-): Promise<{ url: string; server: Server }> {
+/** What a fake signer answers for one method: the signature, given the request's params. */
+type Handler = (params: unknown[]) => Promise<Hex>;
+
+/** A JSON-RPC signer that knows only the methods of `handlers`; any other is "method not found" (-32601). */
+async function startFakeSigner(handlers: Record<string, Handler>): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -62,17 +63,20 @@ async function startFakeSigner(
       const request = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
         id: number;
         method: string;
-        params: [Hex, Address];
+        params: unknown[];
       };
       const reply = (body: object) => {
         res.writeHead(200, { "content-type": "application/json" });
         res.end(JSON.stringify({ jsonrpc: "2.0", id: request.id, ...body }));
       };
-      if (request.method !== "personal_sign") {
-        reply({ error: { code: -32601, message: `method ${request.method} not supported` } });
-        return;
-      }
-      answer(...request.params).then((result) => reply({ result }));
+      const handler = handlers[request.method];
+      if (handler === undefined)
+        reply({ error: { code: -32601, message: `the method ${request.method} does not exist` } });
+      else
+        handler(request.params).then(
+          (result) => reply({ result }),
+          (error: Error) => reply({ error: { code: -32000, message: error.message } }),
+        );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -127,8 +131,18 @@ describe("signing through a JSON-RPC signer (ATTESTER_SIGNER_URL, DESIGN §11)",
       ...(registry ? { registry } : {}),
     });
 
-  async function fake(answer: (message: Hex, address: Address) => Promise<Hex>): Promise<string> {
-    const { url, server } = await startFakeSigner(answer);
+  /** Asks the Hardhat network's JSON-RPC server directly. */
+  async function hardhat(method: string, params: unknown[]): Promise<Hex> {
+    const response = await fetch(rpc.url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    });
+    return ((await response.json()) as { result: Hex }).result;
+  }
+
+  async function fake(handlers: Record<string, Handler>): Promise<string> {
+    const { url, server } = await startFakeSigner(handlers);
     fakes.push(server);
     return url;
   }
@@ -141,6 +155,41 @@ describe("signing through a JSON-RPC signer (ATTESTER_SIGNER_URL, DESIGN §11)",
     expect(await remote.signTypedAttestation(ATTESTATION, REGISTRY)).to.equal(
       await local.signTypedAttestation(ATTESTATION, REGISTRY),
     );
+  });
+
+  it("a signer that knows eth_sign/eth_signTypedData (Web3Signer) or account_signData/account_signTypedData (Clef) is asked with those", async function () {
+    const local = createLocalSigner(KEY_0);
+    const asked: string[] = [];
+    const web3signer = await fake({
+      eth_sign: async ([address, data]) => (asked.push("eth_sign"), hardhat("personal_sign", [data, address])),
+      eth_signTypedData: async ([address, json]) => {
+        asked.push("eth_signTypedData");
+        return hardhat("eth_signTypedData_v4", [address, json]);
+      },
+    });
+    const clef = await fake({
+      account_signData: async ([contentType, address, data]) => {
+        asked.push(`account_signData ${String(contentType)}`);
+        return hardhat("personal_sign", [data, address]);
+      },
+      account_signTypedData: async ([address, typed]) => {
+        asked.push(`account_signTypedData ${typeof typed}`);
+        return hardhat("eth_signTypedData_v4", [address, JSON.stringify(typed)]);
+      },
+    });
+    for (const url of [web3signer, clef]) {
+      const remote = createJsonRpcSigner({ url, address: ACCOUNT_0 });
+      expect(await remote.signAttestation(ATTESTATION)).to.equal(await local.signAttestation(ATTESTATION));
+      expect(await remote.signTypedAttestation(ATTESTATION, REGISTRY)).to.equal(
+        await local.signTypedAttestation(ATTESTATION, REGISTRY),
+      );
+    }
+    expect(asked).to.deep.equal([
+      "eth_sign",
+      "eth_signTypedData",
+      "account_signData text/plain",
+      "account_signTypedData object",
+    ]);
   });
 
   it("issuance stores attestations signed by ATTESTER_ADDRESS through the signer, v1 and v2 verifying", async function () {
@@ -173,14 +222,7 @@ describe("signing through a JSON-RPC signer (ATTESTER_SIGNER_URL, DESIGN §11)",
 
   it("a signer answering for another account is refused: the issue step fails with the reason and stores nothing", async function () {
     // Hardhat holds every default account: asked to sign as #1 while ATTESTER_ADDRESS says #0 (a misrouted signer).
-    const url = await fake(async (message) => {
-      const response = await fetch(rpc.url, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "personal_sign", params: [message, ACCOUNT_1] }),
-      });
-      return ((await response.json()) as { result: Hex }).result;
-    });
+    const url = await fake({ personal_sign: ([message]) => hardhat("personal_sign", [message, ACCOUNT_1]) });
     const signer = createJsonRpcSigner({ url, address: ACCOUNT_0 });
     const error = await rejection(issue(signer));
     expect(error).to.be.instanceOf(AttesterSignerError);
@@ -210,29 +252,61 @@ describe("signing through a JSON-RPC signer (ATTESTER_SIGNER_URL, DESIGN §11)",
     const low = await sign({ hash: hashMessage(message), privateKey: KEY_0, to: "object" });
     const highS = (`0x${low.r.slice(2)}${(N - BigInt(low.s)).toString(16).padStart(64, "0")}` +
       (low.yParity === 0 ? "1c" : "1b")) as Hex;
-    const highSigner = createJsonRpcSigner({ url: await fake(async () => highS), address: ACCOUNT_0 });
+    const highSigner = createJsonRpcSigner({
+      url: await fake({ personal_sign: async () => highS }),
+      address: ACCOUNT_0,
+    });
     const error = await rejection(highSigner.signAttestation(ATTESTATION));
     expect(error).to.be.instanceOf(AttesterSignerError);
     expect((error as AttesterSignerError).problem).to.equal("invalid");
     expect((error as AttesterSignerError).shortMessage).to.match(/unusable signature \(personal_sign\).*high-s/);
 
     const zeroOne = `0x${low.r.slice(2)}${low.s.slice(2)}0${low.yParity}` as Hex;
-    const parity = createJsonRpcSigner({ url: await fake(async () => zeroOne), address: ACCOUNT_0 });
+    const parity = createJsonRpcSigner({ url: await fake({ personal_sign: async () => zeroOne }), address: ACCOUNT_0 });
     expect(await parity.signAttestation(ATTESTATION)).to.equal(
       await createLocalSigner(KEY_0).signAttestation(ATTESTATION),
     );
   });
 
   it("a signer that does not answer fails with a reason naming the method and the endpoint, never its path", async function () {
-    const down = await fake(async () => "0x" as Hex);
+    const down = await fake({ personal_sign: async () => "0x" as Hex });
     const unreachable = createJsonRpcSigner({ url: `${down}/secret-token`, address: ACCOUNT_0 });
     const error = (await rejection(unreachable.signTypedAttestation(ATTESTATION, REGISTRY))) as AttesterSignerError;
     expect(error).to.be.instanceOf(AttesterSignerError);
     expect(error.problem).to.equal("unreachable");
     expect(error.shortMessage).to.match(
-      /^The attester signer at http:\/\/127\.0\.0\.1:\d+\/… did not sign \(eth_signTypedData_v4\): /,
+      /^The attester signer at http:\/\/127\.0\.0\.1:\d+\/… knows none of eth_signTypedData_v4, eth_signTypedData, account_signTypedData: /,
     );
     expect(error.message).to.not.include("secret-token");
+  });
+
+  it("a signer that is down fails with one line naming the method; an RPC error is not retried with another method", async function () {
+    const closed = await fake({});
+    const server = fakes.pop()!;
+    await new Promise((resolve) => server.close(resolve));
+    const error = (await rejection(
+      createJsonRpcSigner({ url: closed, address: ACCOUNT_0 }).signAttestation(ATTESTATION),
+    )) as AttesterSignerError;
+    expect(error.problem).to.equal("unreachable");
+    expect(error.shortMessage).to.match(
+      /^The attester signer at http:\/\/127\.0\.0\.1:\d+ did not sign \(personal_sign\): /,
+    );
+    const asked: string[] = [];
+    const locked = await fake({
+      personal_sign: async () => {
+        asked.push("personal_sign");
+        throw new Error("account is locked");
+      },
+      eth_sign: async () => {
+        asked.push("eth_sign");
+        return "0x" as Hex;
+      },
+    });
+    const refused = (await rejection(
+      createJsonRpcSigner({ url: locked, address: ACCOUNT_0 }).signAttestation(ATTESTATION),
+    )) as AttesterSignerError;
+    expect(refused.shortMessage).to.match(/did not sign \(personal_sign\): .*account is locked/);
+    expect(asked).to.deep.equal(["personal_sign"]);
   });
 
   it("loadAttesterKey with a signer URL reads and creates no key file; the demo refuses a signer", function () {
