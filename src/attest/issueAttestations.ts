@@ -1,11 +1,8 @@
 import type { Kysely } from "kysely";
 import { keccak256, stringToHex, type Address, type Hex } from "viem";
-import { privateKeyToAddress } from "viem/accounts";
 import { createAttestationMessage } from "../lib/createAttestationMessage";
 import { formatPoolId } from "../lib/formatPoolId";
 import { getAttestationTypedData } from "../lib/getAttestationTypedData";
-import { signAttestation } from "../lib/signAttestation";
-import { signTypedAttestation } from "../lib/signTypedAttestation";
 import type { AttestationFields } from "../lib/types";
 import { isStale } from "../model/freshness";
 import type { PoolConfig } from "../model/poolConfig";
@@ -17,6 +14,7 @@ import { assertFence, type PassFence } from "../storage/leaderLease";
 import { getDailyHistory, utcDay } from "../storage/poolDaily";
 import { getPool, setIssueVerdict } from "../storage/pools";
 import type { Database, NewAttestationRow } from "../storage/schema";
+import type { AttestationSigner } from "./signer";
 
 /** Defaults of the published claim (DESIGN §5). Published in the API and docs; the v1 message cannot carry them. */
 export const CLAIM_FLOOR = 0.5;
@@ -27,8 +25,8 @@ export interface IssueAttestationsParameters {
   /** The store's Kysely instance (not a transaction: the writes open their own). */
   db: Kysely<Database>;
   pools: readonly PoolConfig[];
-  /** The attester key. Used only through the attestation library's signers. */
-  privateKey: Hex;
+  /** Who signs: the key in the process or a JSON-RPC signer (`./signer`); its signatures are checked before use. */
+  signer: AttestationSigner;
   /** Seconds from issuedAt to expiry (`ATTESTATION_LIFETIME_S`, default 86400). */
   lifetimeS: number;
   /** When set, each attestation also gets the v2 EIP-712 block bound to this registry. */
@@ -87,8 +85,8 @@ type PoolIssuance = { outcome: IssueOutcome; row?: NewAttestationRow & { id: Hex
 /**
  * Issues attestations for the tracked pools (DESIGN §5). For each pool with fresh depth and enough daily history it
  * runs the horizon model on the COMPLETED days (before today's UTC day) and signs
- * `{chainId, confidence, expiry, horizon, issuedAt, pool}` through the library (`signAttestation`, and
- * `signTypedAttestation` for the v2 block when a registry is set). It re-issues only when the pool's latest
+ * `{chainId, confidence, expiry, horizon, issuedAt, pool}` through `parameters.signer` (EIP-191, and EIP-712 for the
+ * v2 block when a registry is set); a signer failure throws before anything is stored. It re-issues only when the pool's latest
  * attestation has expired or the model inputs changed (their hash is stored). Outcome is always "pending". Each
  * stored attestation gets its `attestation.issued` activity event in the same transaction. Each row names the
  * attestation it supersedes (the pool's latest when it was read): when another leader stored a successor of that
@@ -98,12 +96,12 @@ type PoolIssuance = { outcome: IssueOutcome; row?: NewAttestationRow & { id: Hex
  * @returns one {@link IssueOutcome} per pool.
  */
 export async function issueAttestations(parameters: IssueAttestationsParameters): Promise<IssueAttestationsReturnType> {
-  const { db, pools, privateKey, now } = parameters;
+  const { db, pools, signer, now } = parameters;
   const context: IssueContext = {
     ...parameters,
     floor: parameters.floor ?? CLAIM_FLOOR,
     target: parameters.target ?? CLAIM_TARGET,
-    attester: privateKeyToAddress(privateKey),
+    attester: signer.address,
     today: utcDay(now),
   };
   const issuances: PoolIssuance[] = [];
@@ -240,7 +238,7 @@ async function signedRow(
     depthUsd: number;
   },
 ): Promise<NewAttestationRow & { id: Hex }> {
-  const { privateKey, registry, now, lifetimeS, floor, attester } = context;
+  const { signer, registry, now, lifetimeS, floor, attester } = context;
   const { chainId, address } = claim;
   const attestation: AttestationFields = {
     chainId,
@@ -251,11 +249,11 @@ async function signedRow(
     pool: address.toLowerCase(),
   };
   const canonical = createAttestationMessage({ attestation });
-  const signature = await signAttestation({ attestation, privateKey });
+  const signature = await signer.signAttestation(attestation);
   let eip712: string | null = null;
   if (registry) {
     const typedData = getAttestationTypedData({ attestation, registry });
-    eip712 = eip712Json(typedData, await signTypedAttestation({ attestation, registry, privateKey }));
+    eip712 = eip712Json(typedData, await signer.signTypedAttestation(attestation, registry));
   }
   return {
     id: keccak256(stringToHex(canonical)),

@@ -19,6 +19,8 @@ const commands: Record<CommandName, () => Promise<CliCommand>> = {
   withdraw: async () => (await import("./commands/withdraw")).withdrawCommand,
   revoke: async () => (await import("./commands/revoke")).revokeCommand,
   status: async () => (await import("./commands/status")).statusCommand,
+  migrate: async () => (await import("./commands/migrate")).migrateCommand,
+  keys: async () => (await import("./commands/keys")).keysCommand,
   mcp: async () => (await import("./commands/mcp")).mcpCommand,
 };
 

@@ -13,6 +13,8 @@ export const COMMAND_SUMMARIES = {
   withdraw: "after the unbonding period, send the whole bond to the beneficiary",
   revoke: "revoke one or more of the attester's own EIP-712 digests",
   status: "show an attester's bond, unbonding state and whether it backs attestations (no key needed)",
+  migrate: "apply the store's pending schema migrations (a deploy step; DATABASE_URL or DATA_DIR)",
+  keys: "list the configured API keys in the store, or revoke one (API_KEYS only adds)",
   mcp: "serve the MCP tools over stdio from the service's store, read-only (for an agent's MCP client)",
 } as const;
 

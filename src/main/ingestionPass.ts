@@ -20,7 +20,7 @@ export interface PassRunner {
 
 export type CreatePassRunnerParameters = {
   config: Pick<ServiceConfig, "attestationLifetimeS" | "freshnessWindowS" | "instanceId">;
-  key: Pick<LoadAttesterKeyReturnType, "privateKey">;
+  key: Pick<LoadAttesterKeyReturnType, "signer">;
   store: Store;
   source: IngestSource;
   log: (line: string) => void;
@@ -71,7 +71,7 @@ export function createPassRunner({
       registry: source.registry,
       now: options.now,
       issue: options.issue
-        ? { privateKey: key.privateKey, lifetimeS: config.attestationLifetimeS, registry: source.registry ?? undefined }
+        ? { signer: key.signer, lifetimeS: config.attestationLifetimeS, registry: source.registry ?? undefined }
         : false,
       freshnessWindowS: config.freshnessWindowS,
       log: (line: string) => log(`  ${line}`),

@@ -214,14 +214,15 @@ function loadKey(config: ServiceConfig, log: (line: string) => void): LoadAttest
   if (dir.action === "left") {
     log(`warning: DATA_DIR ${config.dataDir} is mode ${dir.was} and shared or not ours; left as is (want 0700)`);
   }
-  const key = loadAttesterKey({ source: config.attesterKey });
+  const key = loadAttesterKey({ source: config.attesterKey, signer: config.attesterSigner, mode: config.mode });
   log(`attester ${key.address} (${key.origin}${key.file ? `: ${key.file}` : ""})`);
   return key;
 }
 
 /**
- * The API keys of the keyed writes: `API_KEYS`, plus in demo mode (not on an api process) the demo key (`DATA_DIR/api.key`, created once).
- * The store keeps their SHA-256 only; a configured key no longer given is revoked. Never logs a key.
+ * The API keys of the keyed writes: `API_KEYS`, plus in demo mode (not on an api process) the demo key
+ * (`DATA_DIR/api.key`, created once). The store keeps their SHA-256 only. Only adds: a key revoked with
+ * `attest keys revoke` stays revoked. Never logs a key.
  */
 async function registerApiKeys(
   config: ServiceConfig,
@@ -235,7 +236,8 @@ async function registerApiKeys(
   const { revoked } = await registerConfigApiKeys({ db: store.db, now }, { keys });
   const from = [`${config.apiKeys.length} from API_KEYS`];
   if (demo !== null) from.push(`demo key ${demo.origin}: ${demo.file}`);
-  log(`API keys: ${from.join(", ")}${revoked > 0 ? `; ${revoked} no longer configured, revoked` : ""}`);
+  const stays = `; ${revoked} of them revoked in the store (attest keys revoke): they stay revoked, remove them`;
+  log(`API keys: ${from.join(", ")}${revoked > 0 ? stays : ""}`);
   return demo;
 }
 
@@ -261,9 +263,13 @@ async function logDemoRequest(parameters: { url: string; file: string; store: St
 async function openServiceStore(config: ServiceConfig, log: (line: string) => void): Promise<Store> {
   const store = await openStore({
     ...config.database,
+    migrate: config.migrateOnStart,
     onConnectionError: (error) => log(`store: a connection broke (${errorLine(error)}); the next query reconnects`),
   });
-  log(`store: ${"file" in config.database ? `SQLite ${config.database.file}` : "PostgreSQL (DATABASE_URL)"}`);
+  const migrated = store.migrated?.length ? ` (migrated: ${store.migrated.join(", ")})` : "";
+  log(
+    `store: ${"file" in config.database ? `SQLite ${config.database.file}` : "PostgreSQL (DATABASE_URL)"}${migrated}`,
+  );
   return store;
 }
 
@@ -286,7 +292,8 @@ async function openSource({
     return openConfiguredSource({ config, log });
   }
   const { startDemoSource } = await import("../demo/demoSource");
-  return startDemoSource({ config, attesterPrivateKey: key.privateKey, store, log, signal });
+  // The demo's key is always in the process: loadAttesterKey refuses a signer URL in demo mode.
+  return startDemoSource({ config, attesterPrivateKey: key.privateKey!, store, log, signal });
 }
 
 /** The signer of the newest attestation in the store, or null when there is none. */

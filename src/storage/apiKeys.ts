@@ -95,49 +95,63 @@ export async function insertApiKeyUnderCap(
   });
 }
 
-/** What {@link syncConfigApiKeys} did. */
-export type SyncConfigApiKeysResult = { added: number; kept: number; restored: number; revoked: number };
+/** What {@link addConfigApiKeys} did with the keys it was given. */
+export type AddConfigApiKeysResult = {
+  /** Stored now. */
+  added: number;
+  /** Already stored and not revoked. */
+  kept: number;
+  /** Already stored and revoked (`attest keys revoke`): they stay revoked. */
+  revoked: number;
+};
 
 /**
- * Makes the configuration's keys (owner `env`) exactly `keys`, in one transaction: a new hash is added, a configured
- * hash that was revoked is restored, and every other `env` key is revoked (a key removed from `API_KEYS` stops
- * working at the next start; its rows keep their id, so the requests it wrote still name it). Wallet keys are never
- * touched, and a hash a wallet already holds is left to the wallet.
+ * Adds the configuration's keys (owner `env`) the store does not hold yet, in one transaction. It never revokes and
+ * never restores: several processes may name different keys (DESIGN §11), so a key another process's `API_KEYS` names
+ * keeps working, and a key revoked with `attest keys revoke` stays revoked even if a configuration still names it. A
+ * stored key keeps the label it was first added with. A hash a wallet already holds is left to the wallet.
  */
-export async function syncConfigApiKeys(
+export async function addConfigApiKeys(
   db: Kysely<Database>,
   parameters: { keys: readonly { keySha256: string; label: string }[]; now: number },
-): Promise<SyncConfigApiKeysResult> {
+): Promise<AddConfigApiKeysResult> {
   const { keys, now } = parameters;
   return db.transaction().execute(async (tx) => {
-    const result: SyncConfigApiKeysResult = { added: 0, kept: 0, restored: 0, revoked: 0 };
+    const result: AddConfigApiKeysResult = { added: 0, kept: 0, revoked: 0 };
     for (const { keySha256, label } of keys) {
-      const id = randomUUID();
-      if (await insertApiKey(tx, { id, keySha256, owner: CONFIG_KEY_OWNER, label, now })) {
+      if (await insertApiKey(tx, { id: randomUUID(), keySha256, owner: CONFIG_KEY_OWNER, label, now })) {
         result.added++;
         continue;
       }
       const row = await findApiKeyBySha256(tx, keySha256);
       if (row === undefined || row.owner !== CONFIG_KEY_OWNER) continue;
-      await tx.updateTable("api_keys").set({ label, revoked_at: null }).where("id", "=", row.id).execute();
       if (row.revoked_at === null) result.kept++;
-      else result.restored++;
+      else result.revoked++;
     }
-    let stale = tx
-      .updateTable("api_keys")
-      .set({ revoked_at: now })
-      .where("owner", "=", CONFIG_KEY_OWNER)
-      .where("revoked_at", "is", null);
-    if (keys.length > 0)
-      stale = stale.where(
-        "key_sha256",
-        "not in",
-        keys.map((key) => key.keySha256),
-      );
-    result.revoked = Number((await stale.executeTakeFirst()).numUpdatedRows);
-    if (result.revoked > 0) await pauseRevokedKeySubscriptions(tx, { at: now });
     return result;
   });
+}
+
+/** One configured key as `attest keys list` shows it: never the key, and only the last 4 hex digits of its hash. */
+export type ConfigApiKeyListing = {
+  id: string;
+  label: string | null;
+  created_at: number;
+  revoked_at: number | null;
+  /** The last 4 hex digits of the key's SHA-256 (to tell keys apart; `sha256sum` of a key file ends with them). */
+  hash_tail: string;
+};
+
+/** The configuration's keys (owner `env`), oldest first, revoked ones included. */
+export async function listConfigApiKeys(db: Kysely<Database>): Promise<ConfigApiKeyListing[]> {
+  const rows = await db
+    .selectFrom("api_keys")
+    .select(["id", "label", "created_at", "revoked_at", "key_sha256"])
+    .where("owner", "=", CONFIG_KEY_OWNER)
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+  return rows.map(({ key_sha256, ...row }) => ({ ...row, hash_tail: key_sha256.slice(-4) }));
 }
 
 /** Whether a subscription was made with an API key that is now revoked (it stays paused: DESIGN §13). */

@@ -3,11 +3,8 @@ import { dirname } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import {
   Kysely,
-  Migrator,
   PostgresDialect,
   SqliteDialect,
-  type Migration,
-  type MigrationProvider,
   type PostgresPool,
   type PostgresPoolClient,
   type SqliteDatabase,
@@ -15,7 +12,7 @@ import {
 import pg from "pg";
 import { asStoreError, isStoreUnreachable, StoreOpenError } from "../errors/storage";
 import { makeSqliteFilesPrivate, PRIVATE_DIR_MODE } from "./fileModes";
-import { migrations } from "./migrations";
+import { assertSchemaCurrent, migrateStore } from "./migrateStore";
 import type { Database } from "./schema";
 
 /** Parameters of {@link openStore}. Give `databaseUrl` for PostgreSQL, otherwise `file` for SQLite. */
@@ -29,7 +26,7 @@ export interface OpenStoreParameters {
   /**
    * Open an existing store for reading only (`attest mcp`): the SQLite file must exist and is opened read-only
    * (`query_only` too); PostgreSQL sessions are read-only transactions. No migration runs: a schema behind this
-   * version is an error that says to start the service once. Default false.
+   * version is an error that names `npx attest migrate`. Default false.
    */
   readOnly?: boolean;
   /**
@@ -42,6 +39,12 @@ export interface OpenStoreParameters {
    * The error is handled whatever this does: the broken connection is dropped and the next query connects again.
    */
   onConnectionError?: (error: Error) => void;
+  /**
+   * Apply pending migrations (`MIGRATE_ON_START`, default true). When false, a schema behind this build is an error
+   * that names `npx attest migrate`. Either way a schema newer than this build is an error naming both versions
+   * (`./migrateStore`).
+   */
+  migrate?: boolean;
 }
 
 /** An open store: the one query layer (Kysely) over SQLite or PostgreSQL. */
@@ -49,6 +52,8 @@ export interface Store {
   db: Kysely<Database>;
   dialect: "sqlite" | "postgres";
   close(): Promise<void>;
+  /** The migrations this open applied, in order (empty when the schema was current or was only checked). */
+  migrated?: readonly string[];
 }
 export type OpenStoreReturnType = Store;
 export type OpenStoreErrorType = StoreOpenError;
@@ -56,14 +61,9 @@ export type OpenStoreErrorType = StoreOpenError;
 /** PostgreSQL type oids whose text form we parse into JS numbers (int8 columns hold Unix seconds). */
 const PG_INT8_OID = 20;
 
-const provider: MigrationProvider = {
-  async getMigrations(): Promise<Record<string, Migration>> {
-    return migrations;
-  },
-};
-
 /**
- * Opens the store and brings its schema up to date with the versioned migrations.
+ * Opens the store and brings its schema up to date with the versioned migrations (`./migrateStore`), or with
+ * `migrate: false` only checks it is current.
  *
  * SQLite (default): WAL journal, `synchronous = NORMAL` (a killed process never loses a committed
  * transaction), foreign keys on, a busy timeout. PostgreSQL: a `pg` pool; `bigint` columns come
@@ -82,7 +82,7 @@ const provider: MigrationProvider = {
  * await store.close();
  */
 export async function openStore(parameters: OpenStoreParameters): Promise<Store> {
-  const { databaseUrl, file, busyTimeoutMs = 5000, readOnly = false } = parameters;
+  const { databaseUrl, file, busyTimeoutMs = 5000, readOnly = false, migrate = true } = parameters;
   // Every error of the driver reaches the store's callers through asStoreError: a database that cannot be reached is
   // a StoreUnavailableError (HTTP 503), whatever the dialect.
   let store: Store;
@@ -133,42 +133,18 @@ export async function openStore(parameters: OpenStoreParameters): Promise<Store>
     store = { db, dialect: "sqlite", close: () => db.destroy() };
   }
 
-  if (readOnly) {
-    await checkSchemaCurrent(store);
-    return store;
-  }
-  const { error } = await new Migrator({ db: store.db, provider }).migrateToLatest();
-  if (error !== undefined) {
-    await store.close().catch(() => undefined);
-    throw new StoreOpenError({
-      shortMessage: `Database migration failed (${store.dialect}).`,
-      fix: "Check the database is reachable and writable; the schema is left at its last complete migration.",
-      cause: error,
-    });
-  }
-  return store;
-}
-
-/** A read-only store cannot migrate: its schema must already be at the latest migration (else it is closed). */
-async function checkSchemaCurrent(store: Store): Promise<void> {
-  let pending: string[];
   try {
-    const known = await new Migrator({ db: store.db, provider }).getMigrations();
-    pending = known.filter((migration) => migration.executedAt === undefined).map((migration) => migration.name);
+    if (readOnly || !migrate) {
+      const fix = readOnly
+        ? "run npx attest migrate (or start the service once); a read-only reader never changes the schema."
+        : "run npx attest migrate (the deploy step), or start with MIGRATE_ON_START=true.";
+      await assertSchemaCurrent(store, { fix });
+      return { ...store, migrated: [] };
+    }
+    return { ...store, migrated: (await migrateStore(store)).applied };
   } catch (error) {
     await store.close().catch(() => undefined);
-    throw new StoreOpenError({
-      shortMessage: `Cannot read the store's schema (${store.dialect}).`,
-      fix: "Check that the database is reachable and that the service has created it (npm start).",
-      cause: error,
-    });
-  }
-  if (pending.length > 0) {
-    await store.close().catch(() => undefined);
-    throw new StoreOpenError({
-      shortMessage: `The store's schema is behind this version (${pending.length} migration(s) pending: ${pending.join(", ")}).`,
-      fix: "Start the service once (npm start) to migrate it; a read-only reader never changes the schema.",
-    });
+    throw error;
   }
 }
 

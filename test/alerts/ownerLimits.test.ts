@@ -190,19 +190,24 @@ describe("owner limits: keys per wallet, subscriptions per owner, revoked keys",
       expect(receiver.received).to.have.length(2);
     });
 
-    it("a key removed from API_KEYS pauses its subscriptions; put back, it may resume them", async function () {
+    it("a configured key survives a start without it; revoked explicitly, its subscriptions pause for good", async function () {
       await registerConfigApiKeys(context(), { keys: [{ key: CONFIG_KEY, label: "API_KEYS #1" }] });
       const configured = (await findApiKeyBySha256(store.db, hashApiKey({ key: CONFIG_KEY })))!;
       const owner = keyOwner(configured.id);
       const created = await subscribe(owner);
       await registerConfigApiKeys(context(), { keys: [] });
+      expect((await listSubscriptions({ db: store.db, owner }))[0]).to.include({ state: "active" });
+      expect(await revokeApiKey(context(), { id: configured.id, owner: "env" })).to.equal(true);
       expect((await listSubscriptions({ db: store.db, owner }))[0]).to.include({
         state: "paused",
         pausedReason: "its API key was revoked",
       });
+      // Given again at a start, it stays revoked: the subscription cannot be resumed.
       await registerConfigApiKeys(context(), { keys: [{ key: CONFIG_KEY, label: "API_KEYS #1" }] });
-      const view = await resumeSubscription({ db: store.db, owner, id: created.id });
-      expect(view.state).to.equal("active");
+      const resumed = await resumeSubscription({ db: store.db, owner, id: created.id }).catch(
+        (error: unknown) => error,
+      );
+      expect(resumed).to.be.instanceOf(AlertSubscriptionKeyRevokedError);
     });
   });
 });

@@ -14,6 +14,7 @@ import { upsertCampaigns } from "../../src/storage/campaigns";
 import { openStore, type Store } from "../../src/storage/openStore";
 import { recordDailyDepth } from "../../src/storage/poolDaily";
 import { getPool, upsertPool } from "../../src/storage/pools";
+import { createLocalSigner } from "../../src/attest/signer";
 
 const KEY: Hex = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
 const DAY = 86_400;
@@ -61,7 +62,7 @@ describe("issueAttestations", () => {
     issueAttestations({
       db: store.db,
       pools: [POOL],
-      privateKey: KEY,
+      signer: createLocalSigner(KEY),
       lifetimeS: DAY,
       now: NOW,
       freshnessWindowS: 3600,

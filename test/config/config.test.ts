@@ -166,7 +166,7 @@ describe("service configuration", function () {
       const second = loadAttesterKey({ source: { dataDir: dir } });
       expect(second.origin).to.equal("dev key reused");
       expect(second.privateKey).to.equal(first.privateKey);
-      expect(second.address).to.equal(privateKeyToAddress(first.privateKey));
+      expect(second.address).to.equal(privateKeyToAddress(first.privateKey!));
       expect(readFileSync(join(dir, "attester.key"), "utf8").trim()).to.equal(first.privateKey);
     });
 

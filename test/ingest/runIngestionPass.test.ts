@@ -17,6 +17,7 @@ import { getDailyHistory, utcDay } from "../../src/storage/poolDaily";
 import { getPool } from "../../src/storage/pools";
 import { freshPostgresUrl } from "../helpers/storage/postgres";
 import { startLocalMarket, type LocalMarket } from "../helpers/ingest/localMarket";
+import { createLocalSigner } from "../../src/attest/signer";
 
 const KEY: Hex = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
 const ATTESTER = privateKeyToAddress(KEY);
@@ -73,7 +74,7 @@ describe("runIngestionPass", function () {
         options.issue === false
           ? false
           : {
-              privateKey: KEY,
+              signer: createLocalSigner(KEY),
               lifetimeS: options.lifetimeS ?? DAY,
               ...(options.registry ? { registry: REGISTRY } : {}),
             },
@@ -268,7 +269,7 @@ describe("runIngestionPass", function () {
       chains: [],
       feeds: {},
       now: () => DAY0,
-      issue: { privateKey: KEY, lifetimeS: DAY },
+      issue: { signer: createLocalSigner(KEY), lifetimeS: DAY },
       freshnessWindowS: 3600,
       log: quiet,
     });

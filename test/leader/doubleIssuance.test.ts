@@ -1,3 +1,4 @@
+import { createLocalSigner } from "../../src/attest/signer";
 import { expect } from "chai";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -92,7 +93,7 @@ for (const backend of ["SQLite", "PostgreSQL"] as const) {
 
     it("the leader that writes second stores nothing: one row, one event, its outcome kept", async () => {
       const issue = (db: Kysely<Database>, now: number, freshnessWindowS = 3600) =>
-        issueAttestations({ db, pools: [POOL], privateKey: KEY, lifetimeS: DAY, now, freshnessWindowS });
+        issueAttestations({ db, pools: [POOL], signer: createLocalSigner(KEY), lifetimeS: DAY, now, freshnessWindowS });
       // The second leader reads and signs at NOW; the first issues (a second later, so another message) and commits
       // before the second's write transaction begins.
       let firstOutcomes: Awaited<ReturnType<typeof issue>> = [];

@@ -81,7 +81,8 @@ describe("the store as `attest mcp` opens it", function () {
         error = caught;
       }
       expect((error as StoreOpenError).shortMessage).to.equal(
-        `The store's schema is behind this version (1 migration(s) pending: ${(last as { name: string }).name}).`,
+        `The store's schema is behind this build (1 migration pending: ${(last as { name: string }).name}): ` +
+          "run npx attest migrate (or start the service once); a read-only reader never changes the schema.",
       );
     });
   });

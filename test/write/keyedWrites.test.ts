@@ -105,25 +105,39 @@ function keyedWriteSuite(open: () => Promise<Store>) {
       expect(calls).to.deep.equal([[32, 32]]);
     });
 
-    it("syncs the configured keys: kept on a restart, revoked when removed, restored when given again", async () => {
+    it("adds the configured keys and only adds: a start never revokes, never restores, keeps the first label", async () => {
       const keys = (...list: string[]) => ({ keys: list.map((key, i) => ({ key, label: `API_KEYS #${i + 1}` })) });
       expect(await registerConfigApiKeys({ db: store.db, now }, keys(KEY_A, KEY_B))).to.deep.equal({
         added: 1,
         kept: 1,
-        restored: 0,
         revoked: 0,
       });
       const wallet = await createApiKey({ db: store.db, now }, { owner: WALLET });
-      expect(await registerConfigApiKeys({ db: store.db, now }, keys(KEY_B))).to.include({ kept: 1, revoked: 1 });
+      // A process configured with B alone (or with none) leaves A working: another process may still name it.
+      expect(await registerConfigApiKeys({ db: store.db, now }, keys(KEY_B))).to.deep.equal({
+        added: 0,
+        kept: 1,
+        revoked: 0,
+      });
+      expect(await registerConfigApiKeys({ db: store.db, now }, keys())).to.deep.equal({
+        added: 0,
+        kept: 0,
+        revoked: 0,
+      });
+      expect((await authenticateApiKey(store, { key: KEY_A })).id).to.equal(keyA);
+      expect((await authenticateApiKey(store, { key: wallet.key })).id).to.equal(wallet.id);
+      // B was first added as API_KEYS #2; given first now, it keeps that label.
+      expect((await authenticateApiKey(store, { key: KEY_B })).label).to.equal("API_KEYS #2");
+      // Revoked explicitly (attest keys revoke), a key given again at a start stays revoked and is counted.
+      expect(await revokeApiKey({ db: store.db, now }, { id: keyA, owner: "env" })).to.equal(true);
+      expect(await registerConfigApiKeys({ db: store.db, now }, keys(KEY_A, KEY_B))).to.deep.equal({
+        added: 0,
+        kept: 1,
+        revoked: 1,
+      });
       expect(((await rejection(authenticateApiKey(store, { key: KEY_A }))) as UnauthorizedError).problem).to.equal(
         "revoked",
       );
-      // A wallet's key is not the configuration's: removing every configured key leaves it working.
-      expect(await registerConfigApiKeys({ db: store.db, now }, keys())).to.include({ revoked: 1 });
-      expect((await authenticateApiKey(store, { key: wallet.key })).id).to.equal(wallet.id);
-      expect(await registerConfigApiKeys({ db: store.db, now }, keys(KEY_A))).to.include({ restored: 1 });
-      // Restored under its first id: the requests it wrote still name it.
-      expect((await authenticateApiKey(store, { key: KEY_A })).id).to.equal(keyA);
     });
 
     it("creates a wallet key (shown once, hash stored) that only its owner can revoke", async () => {

@@ -44,7 +44,8 @@ export const mcpCommand: CliCommand = {
   usage: [
     "attest mcp [--attester <address>]",
     "  the store: DATA_DIR (SQLite, default ./data) or DATABASE_URL, opened read-only; FRESHNESS_WINDOW_S as the service",
-    "  the attester: --attester, else the service's key (ATTESTER_PRIVATE_KEY, ATTESTER_KEY_FILE, DATA_DIR/attester.key)",
+    "  the attester: --attester, else ATTESTER_ADDRESS (with a signer), else the service's key (ATTESTER_PRIVATE_KEY,",
+    "    ATTESTER_KEY_FILE, DATA_DIR/attester.key)",
     "  the registry: REGISTRY_CHAIN_ID and REGISTRY_ADDRESS, else the one the stored v2 attestations are bound to",
     "  runs until the client closes stdin; JSON-RPC on stdout, logs on stderr",
   ].join("\n"),
@@ -54,7 +55,7 @@ export const mcpCommand: CliCommand = {
     const address =
       values.attester !== undefined
         ? parseAddressOption("--attester", values.attester)
-        : attesterOf(config.attesterKey);
+        : (config.attesterSigner?.address ?? attesterOf(config.attesterKey));
     const store = await openStore({ ...config.database, readOnly: true });
     try {
       const registry = config.registry ?? (await findAttestedRegistry(store));

@@ -1,7 +1,8 @@
 import type { Kysely } from "kysely";
-import type { Address, Hex } from "viem";
+import type { Address } from "viem";
 import { issueAttestations, type IssueOutcome } from "../../attest/issueAttestations";
 import { LeaseLostError, PassAbortedError } from "../../errors/lease";
+import type { AttestationSigner } from "../../attest/signer";
 import type { PoolConfig } from "../../model/poolConfig";
 import type { PassFence } from "../../storage/leaderLease";
 import type { Database } from "../../storage/schema";
@@ -9,7 +10,7 @@ import { errorMessage, failedReport, type StepResult } from "./stepResult";
 
 /** How a pass issues attestations (`RunIngestionPassParameters.issue`). */
 export interface IssueSettings {
-  privateKey: Hex;
+  signer: AttestationSigner;
   lifetimeS: number;
   registry?: { chainId: number; address: Address };
 }
@@ -36,7 +37,7 @@ export async function issueStep(parameters: {
     const outcomes = await issueAttestations({
       db,
       pools,
-      privateKey: issue.privateKey,
+      signer: issue.signer,
       lifetimeS: issue.lifetimeS,
       ...(issue.registry ? { registry: issue.registry } : {}),
       now: now(),
