@@ -1,5 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -91,6 +93,9 @@ export interface HttpAnswer {
   body: unknown;
 }
 
+/** A route the process answers 404 for: waiting longer would not help. */
+class RouteMissingError extends Error {}
+
 /** A service process (`dist/main/start.js`) on a port of its own. */
 export class ServiceProcess extends ClusterProcess {
   constructor(
@@ -127,7 +132,8 @@ export class ServiceProcess extends ClusterProcess {
 
   /**
    * Polls `path` until `accept` takes the answer (default: status 200) and returns it; rejects when the process exits
-   * first or after `timeoutMs` (with the last answer or error, and the output).
+   * first, at once on a 404 (the build does not serve the route), or after `timeoutMs` (with the last answer or error,
+   * and the output).
    */
   async waitForHttp(
     path: string,
@@ -141,8 +147,10 @@ export class ServiceProcess extends ClusterProcess {
       try {
         const answer = await this.request(path);
         if (accept(answer)) return answer;
+        if (answer.status === 404) throw new RouteMissingError(`${this.name} does not serve ${path} (404)`);
         last = `${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`;
       } catch (error) {
+        if (error instanceof RouteMissingError) throw error;
         last = (error as Error).message;
       }
       if (Date.now() > deadline) {
@@ -153,8 +161,16 @@ export class ServiceProcess extends ClusterProcess {
   }
 }
 
-/** Polls `check` until it returns a value other than undefined; rejects after `timeoutMs` naming `what`. */
-export async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+/**
+ * Polls `check` every `intervalMs` until it returns a value other than undefined; rejects after `timeoutMs` naming
+ * `what` (and the last error `check` threw, if any).
+ */
+export async function until<T>(
+  what: string,
+  check: () => Promise<T | undefined>,
+  timeoutMs = 60_000,
+  intervalMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
@@ -169,8 +185,42 @@ export async function until<T>(what: string, check: () => Promise<T | undefined>
         `timed out waiting for ${what}${lastError ? ` (last error: ${(lastError as Error).message})` : ""}`,
       );
     }
-    await sleep(100);
+    await sleep(intervalMs);
   }
+}
+
+/**
+ * A loopback HTTP proxy that answers every GET after `delayMs`, with what `target` (a base URL such as a feed's) answers
+ * at the same path: a slow feed, so that a service's pass stays in flight long enough for a test to act in it.
+ *
+ * @returns the proxy's base URL (the target's path kept) and `close()`.
+ */
+export async function startDelayProxy(
+  target: string,
+  delayMs: number,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const base = new URL(target);
+  const server = createServer((req, res) => {
+    setTimeout(() => {
+      fetch(`${base.origin}${req.url ?? "/"}`)
+        .then(async (response) => {
+          res.writeHead(response.status, { "content-type": response.headers.get("content-type") ?? "text/plain" });
+          res.end(Buffer.from(await response.arrayBuffer()));
+        })
+        .catch(() => {
+          if (!res.destroyed) res.destroy();
+        });
+    }, delayMs);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${base.pathname}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 /** The chains, the database and the service processes of one test file; `stop()` ends them all. */
@@ -249,4 +299,35 @@ export async function startCluster(options: { days?: number } = {}): Promise<Clu
       await postgres.value.stop();
     },
   };
+}
+
+/** `GET /readyz`'s body (DESIGN §11): 200 with `ready: true`, or 503 with `ready: false` and the reasons. */
+export interface ReadyBody {
+  ready: boolean;
+  role: "all" | "api" | "worker";
+  instance: string;
+  /** Whether this process leads the workers; null on a process that runs no passes (`api`). */
+  leader: boolean | null;
+  /** Unix seconds of the last pass this process finished, or null. */
+  lastPassAt: number | null;
+  reasons?: string[];
+}
+
+/**
+ * Polls the running workers' `/readyz` until exactly one says `leader: true` and every other running one says
+ * `false`; returns the leader. Rejects after `timeoutMs`.
+ */
+export async function waitForLeader(workers: readonly ServiceProcess[], timeoutMs = 30_000): Promise<ServiceProcess> {
+  return until(
+    `one leader among ${workers.map((worker) => worker.name).join(", ")}`,
+    async () => {
+      const running = workers.filter((worker) => worker.running);
+      const bodies = await Promise.all(
+        running.map(async (worker) => (await worker.request("/readyz")).body as ReadyBody),
+      );
+      const leaders = running.filter((_, i) => bodies[i].leader === true);
+      return leaders.length === 1 && bodies.every((body) => typeof body.leader === "boolean") ? leaders[0] : undefined;
+    },
+    timeoutMs,
+  );
 }
