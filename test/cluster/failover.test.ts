@@ -22,8 +22,10 @@ import { sleep } from "../helpers/cluster/processes";
 
 /** `INGEST_INTERVAL_S` of every worker. */
 const INTERVAL_S = 3;
-/** How long the slowed feed holds each answer: a pass stays in flight at least this long. */
+/** How long the slowed feed holds its `/pools` answer (read once per pass): a pass stays in flight at least this long. */
 const FEED_DELAY_MS = 2000;
+/** The request of the yields feed that every pass makes once. */
+const PER_PASS = /\/pools$/;
 /** DESIGN §11: a standby takes over within two intervals; the wait allows for process and database latency. */
 const TAKEOVER_MS = 2 * INTERVAL_S * 1000 + 15_000;
 /** The demo's pools, and those observed on chain (all but the silent one). */
@@ -81,7 +83,7 @@ describe("cluster: a leader killed mid-pass (kill -9)", function () {
   before(async function () {
     cluster = await startCluster({ days: 16 });
     // A slow yields feed keeps every pass in flight for FEED_DELAY_MS: the kill lands mid-pass.
-    feed = await startDelayProxy(cluster.chains.env.DEFILLAMA_YIELDS_URL, FEED_DELAY_MS);
+    feed = await startDelayProxy(cluster.chains.env.DEFILLAMA_YIELDS_URL, FEED_DELAY_MS, PER_PASS);
     const worker = (name: string) =>
       cluster.start({ name, role: "worker", intervalS: INTERVAL_S, env: { DEFILLAMA_YIELDS_URL: feed.url } });
     const first = await worker("worker-1");
@@ -290,7 +292,7 @@ describe("cluster: SIGTERM drains", function () {
 
   before(async function () {
     cluster = await startCluster({ days: 16 });
-    feed = await startDelayProxy(cluster.chains.env.DEFILLAMA_YIELDS_URL, FEED_DELAY_MS);
+    feed = await startDelayProxy(cluster.chains.env.DEFILLAMA_YIELDS_URL, FEED_DELAY_MS, PER_PASS);
     worker = await cluster.start({
       name: "worker-1",
       role: "worker",
@@ -340,8 +342,8 @@ describe("cluster: SIGTERM drains", function () {
     expect(await within(received.closed, 15_000), "the answer came").to.equal(true);
     expect(received.status(), received.text()).to.equal(200);
     expect(received.text()).to.match(/"valid":(true|false)/);
-    const exit = await api.exited;
-    expect(exit).to.deep.equal({ code: 0, signal: null });
+    expect(await within(api.exited, 20_000), "exited within SHUTDOWN_GRACE_S").to.equal(true);
+    expect(await api.exited).to.deep.equal({ code: 0, signal: null });
   });
 
   it("worker: the pass in flight stops and commits nothing, then exit 0", async function () {

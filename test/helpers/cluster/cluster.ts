@@ -190,27 +190,33 @@ export async function until<T>(
 }
 
 /**
- * A loopback HTTP proxy that answers every GET after `delayMs`, with what `target` (a base URL such as a feed's) answers
- * at the same path: a slow feed, so that a service's pass stays in flight long enough for a test to act in it.
+ * A loopback HTTP proxy that answers GETs with what `target` (a base URL such as a feed's) answers at the same path,
+ * holding those whose path matches `only` (default: every one) for `delayMs` first: a slow feed, so that a service's
+ * pass stays in flight long enough for a test to act in it.
  *
  * @returns the proxy's base URL (the target's path kept) and `close()`.
  */
 export async function startDelayProxy(
   target: string,
   delayMs: number,
+  only: RegExp = /./,
 ): Promise<{ url: string; close(): Promise<void> }> {
   const base = new URL(target);
   const server = createServer((req, res) => {
-    setTimeout(() => {
-      fetch(`${base.origin}${req.url ?? "/"}`)
-        .then(async (response) => {
-          res.writeHead(response.status, { "content-type": response.headers.get("content-type") ?? "text/plain" });
-          res.end(Buffer.from(await response.arrayBuffer()));
-        })
-        .catch(() => {
-          if (!res.destroyed) res.destroy();
-        });
-    }, delayMs);
+    const path = req.url ?? "/";
+    setTimeout(
+      () => {
+        fetch(`${base.origin}${path}`)
+          .then(async (response) => {
+            res.writeHead(response.status, { "content-type": response.headers.get("content-type") ?? "text/plain" });
+            res.end(Buffer.from(await response.arrayBuffer()));
+          })
+          .catch(() => {
+            if (!res.destroyed) res.destroy();
+          });
+      },
+      only.test(path.split("?")[0]) ? delayMs : 0,
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   const { port } = server.address() as AddressInfo;
