@@ -125,7 +125,7 @@ export async function startDemoSource({
  * The pool whose source stops reporting ({@link DEMO_STALE_POOL}) and the last day it is reported: `silentDays`
  * before the last day, or day 0 when the history is shorter (the replay reads day 0 when there are 2 days or more).
  */
-function silentPool(
+export function silentPool(
   pools: readonly DemoPool[],
   days: number,
   log: (line: string) => void,

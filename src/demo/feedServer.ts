@@ -66,6 +66,17 @@ export interface StartFeedServerParameters {
    * listed (its history). Default: always.
    */
   listed?: (pool: FeedServerPool) => boolean;
+  /**
+   * A pool's past TVL, oldest first: `/chart` serves these points before the present one (how a configured process's
+   * first passes backfill the daily history, as from DefiLlama). Default: none, the chart is the present alone.
+   */
+  history?: (pool: FeedServerPool) => readonly FeedHistoryPoint[];
+}
+
+/** One past point of a pool's `/chart`: Unix seconds and TVL in USD. */
+export interface FeedHistoryPoint {
+  time: number;
+  tvlUsd: number;
 }
 
 export interface FeedServer {
@@ -138,6 +149,7 @@ export async function startFeedServer(parameters: StartFeedServerParameters): Pr
     snapshot: parameters.snapshot,
     campaigns: parameters.campaigns,
     listed: parameters.listed ?? (() => true),
+    history: parameters.history,
   };
   let delayMs = parameters.delayMs ?? 0;
   const faults: Record<FeedName, FeedFault> = {
@@ -192,6 +204,7 @@ interface FeedContext {
   snapshot?: (pool: FeedServerPool) => FeedSnapshot | undefined;
   campaigns?: readonly FeedServerCampaign[];
   listed: (pool: FeedServerPool) => boolean;
+  history?: (pool: FeedServerPool) => readonly FeedHistoryPoint[];
 }
 
 /** The feed a request path asks for, and its body; `body` is null for an unknown pool or chain. */
@@ -294,25 +307,25 @@ function yieldsPoolsBody(ctx: FeedContext) {
   };
 }
 
-/** DefiLlama yields `/chart/{pool}`: one point, the present (null: unknown pool). */
+/** DefiLlama yields `/chart/{pool}`: the pool's past points (`history`), then the present (null: unknown pool). */
 function chartBody(ctx: FeedContext, uuid: string) {
   const pool = ctx.pools.find((p) => demoDefillamaId(p.chainId, p.address) === uuid);
   if (!pool) return null;
   const v = poolValues(ctx, pool);
-  // One point: the present. The demo's history comes from its own chains, never from this feed.
+  const point = (time: number, tvlUsd: number) => ({
+    timestamp: new Date(time * 1000).toISOString(),
+    tvlUsd,
+    apy: v.apyBase + v.apyReward,
+    apyBase: v.apyBase,
+    apyReward: v.apyReward,
+    il7d: null,
+    apyBase7d: null,
+  });
+  // The demo's service reads its history from its own chains; a process outside it gets the past from `history`.
+  const past = (ctx.history?.(pool) ?? []).filter((p) => p.time < ctx.now());
   return {
     status: "success",
-    data: [
-      {
-        timestamp: new Date(ctx.now() * 1000).toISOString(),
-        tvlUsd: v.tvlUsd,
-        apy: v.apyBase + v.apyReward,
-        apyBase: v.apyBase,
-        apyReward: v.apyReward,
-        il7d: null,
-        apyBase7d: null,
-      },
-    ],
+    data: [...past.map((p) => point(p.time, p.tvlUsd)), point(ctx.now(), v.tvlUsd)],
   };
 }
 

@@ -1,0 +1,135 @@
+/**
+ * `npm run demo:chains`: the demo's chains and feed server without the service (DESIGN §11), so that several
+ * configured processes can run against them on one machine. Writes `DATA_DIR/demo.env` and `DATA_DIR/demo-pools.json`,
+ * then serves until SIGINT or SIGTERM (clean stop, exit 0). Reads `DATA_DIR`, `DEMO_DAYS`, `DEMO_SEED` and the attester
+ * key's variables as `npm start` does.
+ *
+ * `npm run demo:chains` runs this file through `exec`, as `npm start` runs the service: npm forwards the signals it
+ * receives straight to it.
+ */
+import { relative } from "node:path";
+import { loadConfig, type ServiceConfig } from "../config/loadConfig";
+import { ConfigError } from "../errors/config";
+import { StartupAbortedError } from "../errors/startup";
+import { errorLine } from "../errors/utils";
+import { writeDemoFiles } from "../demo/demoEnv";
+import { serveDemoChains, type ServedDemoChains } from "../demo/serveDemoChains";
+import { ensurePrivateDir } from "../storage/fileModes";
+import { loadAttesterKey, type LoadAttesterKeyReturnType } from "./attesterKey";
+
+/** Exit status for a configuration error (BSD `EX_CONFIG`), as `npm start`'s. */
+const EXIT_CONFIG = 78;
+
+/** A repeat of the first signal within this window is npm relaying the terminal's Ctrl-C (see start.ts). */
+const RELAYED_SIGNAL_MS = 1000;
+
+function log(line: string): void {
+  process.stdout.write(`[${new Date().toISOString()}] ${line}\n`);
+}
+
+/**
+ * The attester key the demo registers, as a file configured processes can be given: the dev key `DATA_DIR/attester.key`
+ * (created once) or `ATTESTER_KEY_FILE`. A key given in `ATTESTER_PRIVATE_KEY` has no file to name: refused.
+ */
+function attesterKey(config: ServiceConfig): LoadAttesterKeyReturnType & { file: string } {
+  const dir = ensurePrivateDir(config.dataDir);
+  if (dir.action === "tightened") log(`DATA_DIR ${config.dataDir} was mode ${dir.was}; now 0700`);
+  if (dir.action === "left") log(`warning: DATA_DIR ${config.dataDir} is mode ${dir.was} and shared or not ours`);
+  const key = loadAttesterKey({ source: config.attesterKey });
+  if (key.file === undefined) {
+    throw new ConfigError({
+      variable: "ATTESTER_PRIVATE_KEY",
+      message:
+        "demo:chains hands configured processes the attester key as a file (ATTESTER_KEY_FILE in demo.env): " +
+        "unset it to use the dev key DATA_DIR/attester.key, or give ATTESTER_KEY_FILE",
+    });
+  }
+  log(`attester ${key.address} (${key.origin}: ${key.file})`);
+  return { ...key, file: key.file };
+}
+
+async function main(): Promise<void> {
+  let config: ServiceConfig;
+  let key: LoadAttesterKeyReturnType & { file: string };
+  try {
+    config = loadConfig({ env: process.env });
+    key = attesterKey(config);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`configuration error: ${error.shortMessage}\n`);
+    process.exit(EXIT_CONFIG);
+  }
+
+  let stop: (() => Promise<void>) | null = null;
+  let first: { signal: NodeJS.Signals; at: number } | null = null;
+  const startup = new AbortController();
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (first) {
+      if (signal === first.signal && Date.now() - first.at < RELAYED_SIGNAL_MS) return;
+      log(`${signal} again: exiting now`);
+      process.exit(1);
+    }
+    first = { signal, at: Date.now() };
+    if (!stop) {
+      startup.abort();
+      log(`${signal}: stopping after the current simulated day`);
+      return;
+    }
+    log(`${signal}: shutting down`);
+    stop().then(
+      () => {
+        log("stopped");
+        process.exit(0);
+      },
+      (error) => {
+        process.stderr.write(`shutdown failed: ${errorLine(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", shutdown);
+  process.on("SIGTERM", shutdown);
+
+  const { days, seed } = config.demo;
+  log(`demo: starting the demo's chains and feeds alone, ${days} simulated day(s) (seed ${seed})`);
+  let served: ServedDemoChains;
+  try {
+    served = await serveDemoChains({ days, seed, attesterPrivateKey: key.privateKey, log, signal: startup.signal });
+  } catch (error) {
+    if (error instanceof StartupAbortedError || startup.signal.aborted) {
+      log("stopped");
+      process.exit(0);
+    }
+    process.stderr.write(`startup failed: ${errorLine(error)}\n`);
+    process.exit(1);
+  }
+  let files: ReturnType<typeof writeDemoFiles>;
+  try {
+    if (startup.signal.aborted) throw new StartupAbortedError();
+    files = writeDemoFiles({ dataDir: config.dataDir, served, attesterKeyFile: key.file });
+  } catch (error) {
+    await served.stop();
+    if (error instanceof StartupAbortedError) {
+      log("stopped");
+      process.exit(0);
+    }
+    process.stderr.write(`startup failed: cannot write the demo's files: ${errorLine(error)}\n`);
+    process.exit(1);
+  }
+  stop = async () => {
+    files.remove();
+    await served.stop();
+  };
+  for (const chain of served.chains) log(`demo: chain ${chain.chainId} at ${chain.rpcUrl}`);
+  log(`demo: registry ${served.registry.address} on chain ${served.registry.chainId}`);
+  log(`demo: feeds at ${Object.values(served.feeds).join(", ")}`);
+  const near = relative(process.cwd(), files.envFile);
+  const envFile = near.startsWith("..") || near === "" ? files.envFile : near;
+  log(`demo chains ready: wrote ${files.envFile} and ${files.poolsFile}`);
+  log(
+    `run a configured process against them: set -a; . ${envFile}; set +a; ` +
+      "DATABASE_URL=postgres://… SERVICE_ROLE=worker npm start   (Ctrl-C here stops the chains)",
+  );
+}
+
+void main();
