@@ -93,19 +93,21 @@ export function historyChart(history: GetPoolHistoryReturnType, symbol: string):
   const claims = history.attestations.flatMap((claim) => {
     const span = claimSpan(claim, from, to);
     if (span === null) return [];
+    const [x1, x2, yFloor] = [px(x(span.start)), px(x(span.end)), px(y(claim.floorUsd))];
+    const beyond = claim.settlesAt > to ? ` → ${formatDay(claim.settlesAt).slice(5)}` : "";
     return [
-      html`<line
-        x1="${px(x(span.start))}"
-        x2="${px(x(span.end))}"
-        y1="${px(y(claim.floorUsd))}"
-        y2="${px(y(claim.floorUsd))}"
+      html`<g
         ><title>
           Claim issued ${formatDay(claim.issuedAt)}: floor ${formatUsd(claim.floorUsd)} until
-          ${formatDay(claim.settlesAt)}
-        </title></line
+          ${formatDay(claim.settlesAt)}</title
+        ><line x1="${x1}" x2="${x2}" y1="${yFloor}" y2="${yFloor}"></line
+        ><text x="${x2}" y="${px(y(claim.floorUsd) - 5)}" text-anchor="end"
+          >floor ${formatUsdCompact(claim.floorUsd)}${beyond}</text
+        ></g
       >`,
     ];
   });
+
   return html`<figure class="chart history">
     <svg viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="history-caption">
       ${grid}

@@ -228,18 +228,21 @@ function historySection(history: GetPoolHistoryReturnType, symbol: string): Html
       </ul>
     </nav>
     ${historyChart(history, symbol)}
-    ${scrollTable(
-      "Daily lows (the chart's data), oldest first",
-      html`<tr>
-        <th scope="col">Day (UTC)</th>
-        <th scope="col" class="num">Lowest depth</th>
-        <th scope="col">Source</th>
-        <th scope="col">Claims covering the day</th>
-      </tr>`,
-      rows,
-      "No complete day in the range.",
-      true,
-    )}
+    <details class="history-table">
+      <summary>The ${n} days as a table (the chart's data)</summary>
+      ${scrollTable(
+        "Daily lows (the chart's data), oldest first",
+        html`<tr>
+          <th scope="col">Day (UTC)</th>
+          <th scope="col" class="num">Lowest depth</th>
+          <th scope="col">Source</th>
+          <th scope="col">Claims covering the day</th>
+        </tr>`,
+        rows,
+        "No complete day in the range.",
+        true,
+      )}
+    </details>
     ${claimsTable(history)}
   </section>`;
 }

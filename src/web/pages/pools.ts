@@ -160,26 +160,34 @@ function viewForm(pools: readonly PoolListItem[], view: PoolsView): Html {
   const order = sort === undefined ? undefined : (view.order ?? defaultOrder(sort));
   const clear = view.chain !== undefined || view.protocol !== undefined || sort !== undefined;
   return html`<form class="inline filters" method="get" action="/app/pools">
-    <label for="filter-chain">Chain</label>
-    <select id="filter-chain" name="chain">
-      ${option("", "All chains", view.chain === undefined)}
-      ${chains.map((id) => option(String(id), `${chainName(id)} (${id})`, view.chain === id))}
-    </select>
-    <label for="filter-protocol">Protocol</label>
-    <select id="filter-protocol" name="protocol">
-      ${option("", "All protocols", view.protocol === undefined)}
-      ${protocols.map((p) => option(p, p, view.protocol === p))}
-    </select>
-    <label for="view-sort">Sort by</label>
-    <select id="view-sort" name="sort">
-      ${option("", "Chain, then address", sort === undefined)}
-      ${POOL_SORTS.map((s) => option(s, SORT_LABELS[s], sort === s))}
-    </select>
-    <label for="view-order">Order</label>
-    <select id="view-order" name="order">
-      ${option("", "Default", order === undefined)} ${option("asc", "Ascending", order === "asc")}
-      ${option("desc", "Descending", order === "desc")}
-    </select>
+    <span class="filter">
+      <label for="filter-chain">Chain</label>
+      <select id="filter-chain" name="chain">
+        ${option("", "All chains", view.chain === undefined)}
+        ${chains.map((id) => option(String(id), `${chainName(id)} (${id})`, view.chain === id))}
+      </select>
+    </span>
+    <span class="filter">
+      <label for="filter-protocol">Protocol</label>
+      <select id="filter-protocol" name="protocol">
+        ${option("", "All protocols", view.protocol === undefined)}
+        ${protocols.map((p) => option(p, p, view.protocol === p))}
+      </select>
+    </span>
+    <span class="filter">
+      <label for="view-sort">Sort by</label>
+      <select id="view-sort" name="sort">
+        ${option("", "Chain, then address", sort === undefined)}
+        ${POOL_SORTS.map((s) => option(s, SORT_LABELS[s], sort === s))}
+      </select>
+    </span>
+    <span class="filter">
+      <label for="view-order">Order</label>
+      <select id="view-order" name="order">
+        ${option("", "Default", order === undefined)} ${option("asc", "Ascending", order === "asc")}
+        ${option("desc", "Descending", order === "desc")}
+      </select>
+    </span>
     <button type="submit">Show</button>
     ${clear ? html`<a href="/app/pools">Clear</a>` : ""}
   </form>`;
