@@ -111,6 +111,15 @@ export function scrollTable(
   </div>`;
 }
 
+/** How a held-out value's field is named on the pages (the API's field name otherwise). */
+const FIELD_LABELS: Record<string, string> = {
+  depthUsd: "Depth",
+  volume24hUsd: "24 h volume",
+  yieldPct: "Yield",
+  exitabilityUsd: "Exitability",
+  volumeUsd: "Volume",
+};
+
 /**
  * The stale values held out of a surface's totals, listed beside them (`[]` → a sentence saying there are none), each
  * pool named by `names`.
@@ -126,7 +135,7 @@ export function staleList(
     (entry) =>
       html`<tr>
         <th scope="row">${namedPool(entry.id, names)}</th>
-        <td>${entry.field}</td>
+        <td>${FIELD_LABELS[entry.field] ?? entry.field} <code class="muted">${entry.field}</code></td>
         <td class="num">${format(entry.field, entry.value)}</td>
         <td>${observed(entry.observedAt, now)}</td>
       </tr>`,

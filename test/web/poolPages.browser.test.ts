@@ -87,6 +87,7 @@ describe("pool pages in a real browser (Chromium): list, history, stale pool, at
     await phone.page.goto("/app/pools?sort=horizon");
     expect(await overflow(phone.page)).to.be.at.most(0);
     await screenshot(phone.page, "pools-390");
+    await viewportShot(phone.page, "pools-390-top");
   });
 
   it("draws a pool's history with the claims' floors, named by its caption, followed by the same days in a table", async function () {

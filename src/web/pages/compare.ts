@@ -2,7 +2,7 @@ import type { ComparePoolsReturnType } from "../../read/comparePools";
 import { DIMENSIONS } from "../../read/internal/poolDimensions";
 import type { PoolListItem } from "../../read/listPools";
 import { notice, poolLabel, poolNames, scrollTable, staleList, type PoolNames } from "../components";
-import { chainName } from "../format";
+import { chainName, formatUsd } from "../format";
 import { html, type Html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
 import { DIMENSION_LABELS, formatDimension, yieldOf } from "./liquidityMap";
@@ -73,7 +73,7 @@ function table(result: ComparePoolsReturnType, names: PoolNames): Html {
       const stale = pool.staleFields.includes(field);
       const mark = largest.has(pool.id);
       return html`<td class="num${mark ? " largest" : ""}${stale ? " stale-value" : ""}">
-        ${field === "yieldPct" ? yieldOf(pool) : formatDimension(field, pool[field])}${
+        ${field === "yieldPct" ? yieldOf(pool) : formatUsd(pool[field])}${
           mark ? html` <span class="tag largest">largest</span>` : ""
         }${stale ? html` <span class="tag stale">stale</span>` : ""}
       </td>`;

@@ -72,7 +72,7 @@ function valueRow(label: string, value: Html | string, at: number | null, stale:
     <th scope="row">${label}</th>
     <td class="num" data-label="Value">${value}</td>
     <td data-label="Observed">${at === null ? html`<span class="muted">not measured</span>` : observed(at, now)}</td>
-    <td data-label="Status">${stale === null ? "" : freshnessTag(stale)}</td>
+    <td data-label="Status">${stale === null ? html`<span class="muted">—</span>` : freshnessTag(stale)}</td>
   </tr>`;
 }
 
