@@ -84,6 +84,8 @@ describe("pool pages in a real browser (Chromium): list, history, stale pool, at
     expect(await page.locator('th[aria-sort="descending"]').count(), "the sort is kept").to.equal(1);
     await page.goto("/app/pools?sort=horizon");
     await screenshot(page, "pools-1280");
+    await page.goto("/app/pools?sort=depth");
+    await viewportShot(page, "pools-by-depth-1280");
     await phone.page.goto("/app/pools?sort=horizon");
     expect(await overflow(phone.page)).to.be.at.most(0);
     await screenshot(phone.page, "pools-390");
