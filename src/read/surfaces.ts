@@ -36,7 +36,8 @@ export const READ_SURFACES = [
     reader: "read/getPoolHistory",
     route: { method: "GET", path: "/api/v1/pool/:pool/history" },
     tool: "get_pool_history",
-    page: null,
+    // Drawn on the pool's own page (`?days=N`), below its attestation.
+    page: { id: "pools", path: "/app/pools/:pool", nav: null },
   },
   {
     reader: "read/verifyAgainstAttester",

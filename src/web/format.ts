@@ -1,4 +1,18 @@
-/** How the pages print figures. `null` is "not measured" and prints as a dash with a label for screen readers. */
+import { html, type Html } from "./html";
+
+/**
+ * How the pages print figures, in one place. `null` is "not measured" and prints as a dash.
+ *
+ * - **Amounts**: compact (`$38.4M`) where a figure is read at a glance, always with the exact value on hover
+ *   ({@link usdAmount}: `<data value title>`); exact (`$38,396,611`, {@link formatUsd}) in the tables that are a
+ *   chart's data.
+ * - **Confidence**: a whole percentage, `85 %` ({@link formatConfidence}); the attestation signs two digits, so it is
+ *   exact.
+ * - **Yields**: a percent with its basis, `4.50 % APY` (the yields feed's APY) or `3.20 % APR` (a lending reserve's
+ *   rate as Aave states it, not compounded) ({@link formatRate}).
+ * - **Times**: one format, `2026-01-15 12:00 UTC` ({@link formatTime}, in a `<time>` element by {@link timeTag}); an
+ *   age (`5 min ago`) is only ever added beside it.
+ */
 
 const usdWhole = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", maximumFractionDigits: 0 });
 const usdCompact = new Intl.NumberFormat("en-US", {
@@ -11,19 +25,43 @@ const usdCompact = new Intl.NumberFormat("en-US", {
 /** The text shown for a value that is not measured. */
 export const NOT_MEASURED = "—";
 
-/** `$1,234,567`, or a dash for null. */
+/** `$1,234,567`, or a dash for null: the exact amount. */
 export function formatUsd(value: number | null | undefined): string {
   return value === null || value === undefined ? NOT_MEASURED : usdWhole.format(value);
 }
 
-/** `$1.2M`, for chart labels. */
+/** `$1.2M`, or a dash: the compact amount (chart labels, and {@link usdAmount}). */
 export function formatUsdCompact(value: number | null | undefined): string {
   return value === null || value === undefined ? NOT_MEASURED : usdCompact.format(value);
 }
 
-/** `4.50 %` (yields are stored as a percent already: never multiplied by 100 here). */
+/**
+ * A compact amount with its exact value on hover and in the markup:
+ * `<data value="38396611" title="$38,396,611">$38.4M</data>`; a dash for null.
+ */
+export function usdAmount(value: number | null | undefined): Html {
+  if (value === null || value === undefined) return html`${NOT_MEASURED}`;
+  return html`<data class="amount" value="${value}" title="${formatUsd(value)}">${formatUsdCompact(value)}</data>`;
+}
+
+/** `4.50 %` (rates are stored as a percent already: never multiplied by 100 here). */
 export function formatPct(value: number | null | undefined): string {
   return value === null || value === undefined ? NOT_MEASURED : `${value.toFixed(2)} %`;
+}
+
+/** A yearly rate with its basis: `4.50 % APY` (compounded, the yields feed's) or `3.20 % APR` (Aave's rate as read). */
+export function formatRate(value: number | null | undefined, basis: "APY" | "APR"): string {
+  return value === null || value === undefined ? NOT_MEASURED : `${formatPct(value)} ${basis}`;
+}
+
+/** A share of 1 as a percentage with one decimal, `78.3 %` (utilisation), or a dash. */
+export function formatShare(value: number | null | undefined): string {
+  return value === null || value === undefined ? NOT_MEASURED : `${(value * 100).toFixed(1)} %`;
+}
+
+/** A claim's confidence (0–1, two digits) as a whole percentage, `85 %`, or a dash. */
+export function formatConfidence(value: number | null | undefined): string {
+  return value === null || value === undefined ? NOT_MEASURED : `${Math.round(value * 100)} %`;
 }
 
 /** A plain number with grouping (`12,345`), or a dash. */
@@ -32,16 +70,22 @@ export function formatNumber(value: number | null | undefined, fractionDigits = 
   return value.toLocaleString("en-US", { maximumFractionDigits: fractionDigits });
 }
 
-/** Unix seconds as `2026-01-15 12:00 UTC`, or a dash. */
+/** Unix seconds as `2026-01-15 12:00 UTC`, or a dash: the one time format of every page. */
 export function formatTime(seconds: number | null | undefined): string {
   if (seconds === null || seconds === undefined) return NOT_MEASURED;
   return `${new Date(seconds * 1000).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
+/** A time in the one format inside `<time datetime>`, or a dash. */
+export function timeTag(seconds: number | null | undefined): Html {
+  if (seconds === null || seconds === undefined) return html`${NOT_MEASURED}`;
+  return html`<time datetime="${new Date(seconds * 1000).toISOString()}">${formatTime(seconds)}</time>`;
+}
+
 /** Unix seconds as the UTC day `2026-01-15` (the store's own day function). */
 export { utcDay as formatDay } from "../storage/poolDaily";
 
-/** How long ago `seconds` was, relative to `now` (`5 min`, `2 h`, `3 d`). */
+/** How long ago `seconds` was, relative to `now` (`5 min ago`, `2 h ago`, `3 d ago`). */
 export function formatAge(seconds: number | null, now: number): string {
   if (seconds === null) return "never observed";
   const age = Math.max(0, now - seconds);

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { READ_SURFACES } from "../../src/read/surfaces";
 import { PAGE_CSP } from "../../src/web/headers";
-import { formatUsd } from "../../src/web/format";
+import { formatUsd, formatUsdCompact } from "../../src/web/format";
 import { IDS } from "../helpers/read/seedMarket";
 import { TEST_ATTESTER } from "../helpers/service/app";
 import { getPage, HOSTILE, INJECT_ORIGIN, OTHER_WALLET, signInCookie, useWebApp, WALLET } from "../helpers/web/webApp";
@@ -130,10 +130,13 @@ describe("dapp pages over app.inject (real SQLite, market fixture)", function ()
 
     it("shows the pools reader's figures: the same fresh total and stale flags as GET /api/v1/pools", async function () {
       const api = (await getPage(web.app, "/api/v1/pools")).json();
-      const page = text((await getPage(web.app, "/app/pools", cookie)).body);
-      expect(page).to.include(`Fresh total depth ${formatUsd(api.total.depthUsd)} (${api.total.pools} pools)`);
+      const body = (await getPage(web.app, "/app/pools", cookie)).body;
+      const page = text(body);
+      // Compact amounts, the exact value in the title and the data value.
+      expect(page).to.include(`Fresh total depth ${formatUsdCompact(api.total.depthUsd)} (${api.total.pools} pools)`);
+      expect(body).to.include(`value="${api.total.depthUsd}" title="${formatUsd(api.total.depthUsd)}"`);
       expect(page).to.include(
-        `Held out (stale) ${formatUsd(api.heldOut.depthUsd)} (${api.heldOut.pools.length} pools)`,
+        `Held out (stale) ${formatUsdCompact(api.heldOut.depthUsd)} (${api.heldOut.pools.length} pools)`,
       );
       expect(page.match(/ stale /g)?.length).to.equal(api.pools.filter((p: { stale: boolean }) => p.stale).length + 1);
       // Each pool's latest claim (DESIGN §14): its horizon and confidence in its row, a dash where none was issued.
@@ -163,10 +166,10 @@ describe("dapp pages over app.inject (real SQLite, market fixture)", function ()
       expect(body).to.include('class="floor"');
     });
 
-    it("answers a pool without an attestation with its reason, and bad ids as the API does", async function () {
+    it("answers a pool without an attestation with its page and reason, and bad ids as the API does", async function () {
       const none = await getPage(web.app, `/app/pools/${IDS.g}`, cookie);
-      expect(none.statusCode).to.equal(404);
-      expect(text(none.body)).to.include("No attestation yet.");
+      expect(none.statusCode).to.equal(200);
+      expect(text(none.body)).to.include("No attestation yet Why:");
       const unknown = await getPage(web.app, "/app/pools/eip155:1:0x1234567890123456789012345678901234567890", cookie);
       expect(unknown.statusCode).to.equal(404);
       expect(unknown.body).to.include("POOL_NOT_FOUND");

@@ -17,6 +17,24 @@ export type StaleEntry = {
   observedAt: number | null;
 };
 
+/**
+ * A lending reserve's rates and utilisation, from the same on-chain reading as its supply rate (Aave's
+ * `getReserveData` and its debt tokens' supplies). The rates are Aave's annual rates as read (`currentLiquidityRate`,
+ * `currentVariableBorrowRate`): APRs in percent, not compounded. Each is null when the reading did not carry it.
+ */
+export type LendingRates = {
+  /** The supply rate, a percent (the lending `yieldPct`). */
+  supplyAprPct: number | null;
+  /** The variable borrow rate, a percent. */
+  borrowAprPct: number | null;
+  /** Borrowed ÷ supplied, 0–1 (null when nothing is supplied or the reading has no totals). */
+  utilisation: number | null;
+  /** Unix seconds of the reading (the supply rate's observation time). */
+  observedAt: number | null;
+  /** Older than the freshness window (as `yieldPct`'s staleness). */
+  stale: boolean;
+};
+
 /** One pool with its four dimensions, each with its own observation time and freshness. */
 export type PoolDimensions = PoolIdentity & {
   /** USD the pool holds now (lending: supplied − borrowed). */
@@ -33,6 +51,8 @@ export type PoolDimensions = PoolIdentity & {
   staleFields: Dimension[];
   /** Whether any measured dimension is stale (`staleFields` is not empty). */
   stale: boolean;
+  /** Lending: the reserve's supply and borrow rates and utilisation; AMM: null. */
+  lending: LendingRates | null;
 };
 
 /** Each dimension's stored value and the column holding its own observation time. */
@@ -69,7 +89,44 @@ export function poolDimensions(row: Pool, { now, windowS }: { now: number; windo
     observedAt,
     staleFields,
     stale: staleFields.length > 0,
+    lending: row.kind === "lending" ? lendingRates(row, { now, windowS }) : null,
   };
+}
+
+/** A lending row's rates: the supply rate column, and the borrow rate and totals its stored on-chain state holds. */
+function lendingRates(row: Pool, { now, windowS }: { now: number; windowS: number }): LendingRates {
+  const supplyAprPct = toNumberOrNull(row.supply_rate_percent);
+  const observedAt = toNumberOrNull(row.supply_rate_observed_at);
+  const state = parseState(row.state_json);
+  const borrowAprPct = typeof state.variableBorrowRatePercent === "number" ? state.variableBorrowRatePercent : null;
+  const measured = supplyAprPct !== null || borrowAprPct !== null;
+  return {
+    supplyAprPct,
+    borrowAprPct,
+    utilisation: utilisationOf(state.supplied, state.borrowed),
+    observedAt,
+    stale: measured && isStale({ observedAt, now, windowS }),
+  };
+}
+
+/** The stored on-chain state (JSON text), or `{}` when there is none or it does not parse. */
+function parseState(json: string | null): Record<string, unknown> {
+  if (json === null) return {};
+  try {
+    const value: unknown = JSON.parse(json);
+    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Borrowed ÷ supplied from base-unit integers (decimal strings), to 6 digits; null when not both or none supplied. */
+function utilisationOf(supplied: unknown, borrowed: unknown): number | null {
+  if (typeof supplied !== "string" || typeof borrowed !== "string") return null;
+  if (!/^[0-9]+$/.test(supplied) || !/^[0-9]+$/.test(borrowed)) return null;
+  const s = BigInt(supplied);
+  if (s === 0n) return null;
+  return Number((BigInt(borrowed) * 1_000_000n) / s) / 1_000_000;
 }
 
 /** Whether a pool's dimension holds a fresh, measured value (one that may enter a total or `largest`). */

@@ -68,4 +68,14 @@ export const PoolDimensionsSchema = z.strictObject({
     .array(DIMENSION)
     .describe("dimensions older than the freshness window: held out of totals and of `largest`"),
   stale: z.boolean().describe("true when any measured dimension is stale (staleFields is not empty)"),
+  lending: nullable(
+    z.strictObject({
+      supplyAprPct: nullable(z.number(), "the supply rate, percent a year, not compounded (the lending yieldPct)"),
+      borrowAprPct: nullable(z.number(), "the variable borrow rate, percent a year, not compounded"),
+      utilisation: nullable(z.number().min(0), "borrowed ÷ supplied (0–1); null when nothing is supplied"),
+      observedAt: nullable(uint("Unix seconds of the on-chain reading")),
+      stale: z.boolean().describe("older than the freshness window"),
+    }),
+    "lending: the reserve's rates (Aave's annual rates as read, APR) and utilisation; AMM: null",
+  ),
 }) satisfies z.ZodType<PoolDimensions>;

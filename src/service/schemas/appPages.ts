@@ -1,4 +1,6 @@
 import { Type } from "@sinclair/typebox";
+import { POOL_HISTORY_PARAMETERS } from "../../read/getPoolHistory";
+import { POOL_SORTS } from "../../web/pages/pools";
 
 /**
  * Query strings of the dapp's pages (`/app/...`). Pages answer HTML, so they have no response schema; a query that
@@ -12,6 +14,20 @@ export const SignInQuerySchema = Type.Object({
 
 /** `GET /app/pools/{pool}`: any of the three pool id shapes. */
 export const PoolPageParamsSchema = Type.Object({ pool: Type.String({ maxLength: 500 }) });
+
+/** `GET /app/pools/{pool}?days=N`: the history's days, as `GET /api/v1/pool/{pool}/history` takes them. */
+export const PoolPageQuerySchema = Type.Object({ days: Type.Integer(POOL_HISTORY_PARAMETERS.days) });
+
+/**
+ * `GET /app/pools?sort=&order=&chain=&protocol=`: the list's sort and filters. The filter form sends every field, so
+ * an empty value means "not set".
+ */
+export const PoolsPageQuerySchema = Type.Object({
+  sort: Type.Optional(Type.Union([Type.Literal(""), ...POOL_SORTS.map((sort) => Type.Literal(sort))])),
+  order: Type.Optional(Type.Union([Type.Literal(""), Type.Literal("asc"), Type.Literal("desc")])),
+  chain: Type.Optional(Type.String({ pattern: "^[0-9]{0,12}$" })),
+  protocol: Type.Optional(Type.String({ maxLength: 100 })),
+});
 
 /** `GET /app/volume?days=N`. */
 export const VolumePageQuerySchema = Type.Object({

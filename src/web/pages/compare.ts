@@ -1,11 +1,11 @@
 import type { ComparePoolsReturnType } from "../../read/comparePools";
 import { DIMENSIONS } from "../../read/internal/poolDimensions";
 import type { PoolListItem } from "../../read/listPools";
-import { notice, poolLink, scrollTable, staleList } from "../components";
-import { chainName } from "../format";
+import { notice, poolLabel, poolNames, scrollTable, staleList, type PoolNames } from "../components";
+import { chainName, formatUsd } from "../format";
 import { html, type Html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
-import { DIMENSION_LABELS, formatDimension } from "./liquidityMap";
+import { DIMENSION_LABELS, formatDimension, yieldOf } from "./liquidityMap";
 
 /** How many pools the comparison takes (the API's limit). */
 export const COMPARE_MAX = 4;
@@ -29,7 +29,7 @@ export type ComparePageParameters = {
 export function renderComparePage(parameters: ComparePageParameters, chrome: PageChrome): string {
   const { result, error } = parameters;
   const body = html`${picker(parameters)} ${error === null ? "" : notice("error", html`<p>${error}</p>`)}
-  ${result === null ? "" : table(result)}`;
+  ${result === null ? "" : table(result, poolNames(parameters.pools))}`;
   return renderPage({ page: "compare", title: "Compare pools", chrome, body });
 }
 
@@ -46,7 +46,7 @@ function picker({ pools, selected }: ComparePageParameters): Html {
           ${chosen.has(pool.id) ? html` checked` : ""}
         />
         <label for="pick-${i}"
-          >${pool.symbol} <span class="muted">${chainName(pool.chainId)} · ${pool.protocol}</span></label
+          >${pool.symbol} <span class="muted">· ${pool.protocol} · ${chainName(pool.chainId)}</span></label
         >
       </li>`,
   );
@@ -62,10 +62,10 @@ function picker({ pools, selected }: ComparePageParameters): Html {
   </form>`;
 }
 
-function table(result: ComparePoolsReturnType): Html {
+function table(result: ComparePoolsReturnType, names: PoolNames): Html {
   const head = html`<tr>
     <th scope="col">Field</th>
-    ${result.pools.map((pool) => html`<th scope="col">${poolLink(pool)}<br /><span class="muted">${chainName(pool.chainId)}</span></th>`)}
+    ${result.pools.map((pool) => html`<th scope="col">${poolLabel(pool)}</th>`)}
   </tr>`;
   const rows = DIMENSIONS.map((field) => {
     const largest = new Set(result.largest[field]);
@@ -73,7 +73,7 @@ function table(result: ComparePoolsReturnType): Html {
       const stale = pool.staleFields.includes(field);
       const mark = largest.has(pool.id);
       return html`<td class="num${mark ? " largest" : ""}${stale ? " stale-value" : ""}">
-        ${formatDimension(field, pool[field])}${
+        ${field === "yieldPct" ? yieldOf(pool) : formatUsd(pool[field])}${
           mark ? html` <span class="tag largest">largest</span>` : ""
         }${stale ? html` <span class="tag stale">stale</span>` : ""}
       </td>`;
@@ -91,6 +91,6 @@ function table(result: ComparePoolsReturnType): Html {
     </p>
     ${scrollTable("Pools compared, field by field", head, rows)}
     <h3>Held out (stale)</h3>
-    ${staleList(result.stale, result.asOf, formatDimension)}
+    ${staleList(result.stale, result.asOf, formatDimension, names)}
   </section>`;
 }

@@ -1,17 +1,32 @@
 import type { GetLiquidityMapReturnType } from "../../read/getLiquidityMap";
 import type { PoolDimensions } from "../../read/internal/poolDimensions";
 import { calendarChart } from "../charts/calendarChart";
-import { chainLabel, freshnessTag, poolLink, scrollTable, staleList } from "../components";
-import { chainName, formatDay, formatPct, formatTime, formatUsd } from "../format";
+import { chainLabel, freshnessTag, namedPool, poolLabel, scrollTable, staleList, type PoolNames } from "../components";
+import { chainName, formatDay, formatPct, formatRate, formatShare, formatUsd, timeTag, usdAmount } from "../format";
 import { html, type Html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
 
-/** A dimension's value as the pages print it: a percent for the yield, USD for the others. */
-export function formatDimension(field: string, value: number | null): string {
-  return field === "yieldPct" ? formatPct(value) : formatUsd(value);
+/** A dimension's value as the pages print it: a percent for the yield, a compact USD amount for the others. */
+export function formatDimension(field: string, value: number | null): Html | string {
+  return field === "yieldPct" ? formatPct(value) : usdAmount(value);
 }
 
-/** One dimension's cell: its value, marked when it is stale (the word "stale" is read out, the style repeats it). */
+/**
+ * A pool's yield with its basis: the feed's APY for an AMM, the supply rate (APR, as Aave states it) for a lending
+ * reserve, followed there by its borrow rate and utilisation.
+ */
+export function yieldOf(pool: PoolDimensions): Html {
+  if (pool.kind === "amm") return html`${formatRate(pool.yieldPct, "APY")}`;
+  const lending = pool.lending;
+  const more =
+    lending === null || (lending.borrowAprPct === null && lending.utilisation === null)
+      ? ""
+      : html`<br /><span class="muted rates"
+            >borrow ${formatRate(lending.borrowAprPct, "APR")} · utilisation ${formatShare(lending.utilisation)}</span
+          >`;
+  return html`supply ${formatRate(pool.yieldPct, "APR")}${more}`;
+}
+
 /** The column name of each dimension. */
 export const DIMENSION_LABELS = {
   depthUsd: "Depth",
@@ -26,13 +41,16 @@ export function dimensionsTag(pool: PoolDimensions): Html {
   return measured ? freshnessTag(pool.stale) : html`<span class="tag unmeasured">not measured</span>`;
 }
 
+/** One dimension's cell: its value, marked when it is stale (the word "stale" is read out, the style repeats it). */
 export function dimensionCell(
   pool: PoolDimensions,
   field: "depthUsd" | "volume24hUsd" | "yieldPct" | "exitabilityUsd",
 ): Html {
   const stale = pool.staleFields.includes(field);
   return html`<td class="num${stale ? " stale-value" : ""}" data-label="${DIMENSION_LABELS[field]}">
-    ${formatDimension(field, pool[field])}${stale ? html` <span class="tag stale">stale</span>` : ""}
+    ${field === "yieldPct" ? yieldOf(pool) : formatDimension(field, pool[field])}${
+      stale ? html` <span class="tag stale">stale</span>` : ""
+    }
   </td>`;
 }
 
@@ -41,12 +59,17 @@ export function dimensionCell(
  * and every pool with its four dimensions (no composite score), the campaign expiry calendar as a chart and a table,
  * and every stale value held out of the totals.
  */
-export function renderLiquidityMapPage(data: GetLiquidityMapReturnType, chrome: PageChrome, offset: number): string {
+export function renderLiquidityMapPage(
+  data: GetLiquidityMapReturnType,
+  chrome: PageChrome,
+  offset: number,
+  names: PoolNames,
+): string {
   const chains = data.chains.map((chain) => {
     const rows = chain.pools.map(
       (pool) =>
         html`<tr>
-          <th scope="row">${poolLink(pool)}<br /><span class="muted">${pool.protocol} · ${pool.kind}</span></th>
+          <th scope="row">${poolLabel(pool)}<br /><span class="muted">${pool.kind}</span></th>
           ${dimensionCell(pool, "depthUsd")}${dimensionCell(pool, "volume24hUsd")}${dimensionCell(pool, "yieldPct")}${dimensionCell(pool, "exitabilityUsd")}
           <td data-label="Status">${dimensionsTag(pool)}</td>
         </tr>`,
@@ -61,7 +84,7 @@ export function renderLiquidityMapPage(data: GetLiquidityMapReturnType, chrome: 
     return html`<section aria-labelledby="chain-${chain.chainId}">
       <h3 id="chain-${chain.chainId}">${chainLabel(chain.chainId)}</h3>
       <p>
-        Fresh total depth: <strong>${formatUsd(chain.totalDepthUsd)}</strong> (${chain.depthPools} of
+        Fresh total depth: <strong>${usdAmount(chain.totalDepthUsd)}</strong> (${chain.depthPools} of
         ${chain.poolsTotal} pools; ${chain.stale.length} stale ${chain.stale.length === 1 ? "depth" : "depths"} held
         out).
       </p>
@@ -95,28 +118,29 @@ export function renderLiquidityMapPage(data: GetLiquidityMapReturnType, chrome: 
     <section aria-labelledby="calendar-heading">
       <h2 id="calendar-heading">Incentive expiry calendar</h2>
       ${data.expiryCalendar.length === 0 ? html`<p class="muted">No tracked pool has an incentive campaign with an end date.</p>` : calendarChart(data.expiryCalendar, today)}
-      ${calendarTable(data)}
+      ${calendarTable(data, names)}
     </section>
     <section aria-labelledby="stale-heading">
       <h2 id="stale-heading">Held out (stale)</h2>
-      ${staleList(data.stale, data.asOf, formatDimension)}
+      ${staleList(data.stale, data.asOf, formatDimension, names)}
     </section>`;
   return renderPage({ page: "liquidity-map", title: "Liquidity map", chrome, body });
 }
 
-function calendarTable(data: GetLiquidityMapReturnType): Html {
+/** The calendar's data: every date and pool, with exact amounts. */
+function calendarTable(data: GetLiquidityMapReturnType, names: PoolNames): Html {
   const rows = data.expiryCalendar.flatMap((date) =>
     date.pools.map(
       (pool, i) =>
         html`<tr>
           ${i === 0 ? html`<th scope="rowgroup" rowspan="${date.pools.length}">${date.date}<br /><span class="muted">${formatUsd(date.depthUsd)} fresh</span></th>` : ""}
-          <td><code>${pool.id}</code></td>
+          <td>${namedPool(pool.id, names)}</td>
           <td class="num">
             ${formatUsd(pool.depthUsd)}${pool.stale ? html` <span class="tag stale">stale</span>` : ""}
           </td>
           <td>
             <ul class="plain">
-              ${pool.campaigns.map((c) => html`<li>${c.name ?? c.id}: ${c.endsAt === null ? "no end date" : html`ends ${formatTime(c.endsAt)}`}</li>`)}
+              ${pool.campaigns.map((c) => html`<li>${c.name ?? c.id}: ${c.endsAt === null ? "no end date" : html`ends ${timeTag(c.endsAt)}`}</li>`)}
             </ul>
           </td>
         </tr>`,

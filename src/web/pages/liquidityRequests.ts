@@ -1,6 +1,6 @@
 import type { ListWalletLiquidityRequestsReturnType } from "../../read/listWalletLiquidityRequests";
 import type { PoolListItem } from "../../read/listPools";
-import { notice, poolHref, scrollTable } from "../components";
+import { namedPool, notice, poolNames, scrollTable } from "../components";
 import { chainName, formatTime, formatUsd } from "../format";
 import { html, type Html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
@@ -27,7 +27,7 @@ export function renderLiquidityRequestsPage(parameters: LiquidityRequestsPagePar
       : "";
   const rows = own.requests.map(
     (r) => html`<tr${r.id === created ? html` class="just-created"` : ""}>
-<th scope="row">${r.pool === null ? html`asset <code>${r.asset}</code> on ${chainName(r.chainId)}` : html`<a href="${poolHref(r.pool)}"><code>${r.pool}</code></a>`}</th>
+<th scope="row">${r.pool === null ? html`asset <code>${r.asset}</code> on ${chainName(r.chainId)}` : namedPool(r.pool, poolNames(parameters.pools))}</th>
 <td data-label="When"><time datetime="${new Date(r.createdAt * 1000).toISOString()}">${formatTime(r.createdAt)}</time></td>
 <td data-label="Amount" class="num">${formatUsd(r.amountUsd)}</td>
 <td data-label="Horizon" class="num">${r.horizonDays} d</td>

@@ -1,46 +1,164 @@
 import type { GetPoolAttestationReturnType } from "../../read/getPoolAttestation";
+import type { GetPoolHistoryReturnType } from "../../read/getPoolHistory";
+import type { PoolDimensions } from "../../read/internal/poolDimensions";
 import { evidenceChart } from "../charts/evidenceChart";
-import { chainLabel, notice } from "../components";
-import { formatTime, formatUsd } from "../format";
-import { html } from "../html";
+import { claimsOnDay, historyChart } from "../charts/historyChart";
+import { chainLabel, freshnessTag, notice, observed, scrollTable } from "../components";
+import { formatConfidence, formatDay, formatRate, formatShare, formatUsd, timeTag, usdAmount } from "../format";
+import { html, type Html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
 
+/** The history windows the page links to (the reader takes any 1–730 days). */
+export const HISTORY_WINDOWS = [30, 90, 365] as const;
+
 export type PoolPageParameters = {
-  attestation: GetPoolAttestationReturnType;
+  /** The pool's last values (the `comparePools` reader of `GET /api/v1/compare?pools=<id>`, for this one pool). */
+  pool: PoolDimensions;
+  freshnessWindowS: number;
+  /** Its latest attestation (the `getPoolAttestation` reader of `GET /api/v1/pool/{pool}`), or null when none. */
+  attestation: GetPoolAttestationReturnType | null;
+  /** Why there is none: the reader's reason (its `NO_ATTESTATION` error); null when there is one. */
+  noAttestation: string | null;
+  /** Its daily lows and the claims over them (the `getPoolHistory` reader of `GET /api/v1/pool/{pool}/history`). */
+  history: GetPoolHistoryReturnType;
   /** The expected signer: what `GET /api/v1/attester` serves (never the payload's `attester` field). */
   attester: string;
   now: number;
 };
 
 /**
- * A pool's page: its signed attestation (the reader of `GET /api/v1/pool/{pool}`), a panel that the client bundle
- * fills by fetching that same API answer and verifying it IN THE BROWSER with the library's `verifyAttestation`
- * against the pinned attester, and the claim's evidence window drawn as a chart with the floor line.
+ * A pool's page, for every tracked pool (stale and unattested ones included): its last values with their observation
+ * times (and since when its depth is stale), its latest attestation verified IN THE BROWSER against the pinned
+ * attester with the claim's evidence window, or the reason there is none, and its history: the daily lows with the
+ * past claims' floors drawn over them, followed by the same days as a table.
  */
-export function renderPoolPage({ attestation: a, attester, now }: PoolPageParameters, chrome: PageChrome): string {
-  const id = `eip155:${a.chainId}:${a.pool}`;
-  const body = html`<p class="lead"><code class="id">${id}</code> · ${a.protocol} · ${chainLabel(a.chainId)}</p>
-    <section aria-labelledby="claim-heading">
+export function renderPoolPage(parameters: PoolPageParameters, chrome: PageChrome): string {
+  const { pool, attestation, noAttestation, history } = parameters;
+  const body = html`<p class="lead">
+      ${pool.protocol} · ${pool.kind} · ${chainLabel(pool.chainId)}<br /><code class="id">${pool.id}</code>
+    </p>
+    ${lastValues(parameters)}
+    ${attestation === null ? noAttestationSection(noAttestation ?? "") : attestationSections(parameters, attestation)}
+    ${historySection(history, pool.symbol)}`;
+  return renderPage({
+    page: "pools",
+    title: pool.symbol,
+    chrome,
+    body,
+    data: attestation === null ? {} : { "pool-id": pool.id, attester: parameters.attester },
+  });
+}
+
+/** The depth's staleness: since when (its observation + the window), or that it was never observed. */
+function staleNotice({ pool, freshnessWindowS, now }: PoolPageParameters): Html {
+  const at = pool.observedAt.depthUsd;
+  if (pool.depthUsd === null || at === null) {
+    return notice("info", html`<p><strong>Never observed.</strong> No depth reading of this pool is stored yet.</p>`);
+  }
+  if (!pool.staleFields.includes("depthUsd")) return html``;
+  return notice(
+    "error",
+    html`<p>
+      <strong>Stale since ${timeTag(at + freshnessWindowS)}</strong>: its depth was last observed ${observed(at, now)},
+      and a value older than the freshness window (${Math.round(freshnessWindowS / 60)} min) is stale. The last values
+      are shown; no total counts them.
+    </p>`,
+  );
+}
+
+/** One row of the last values: the figure, when it was observed, and whether it is fresh. */
+function valueRow(label: string, value: Html | string, at: number | null, stale: boolean | null, now: number): Html {
+  return html`<tr>
+    <th scope="row">${label}</th>
+    <td class="num" data-label="Value">${value}</td>
+    <td data-label="Observed">${at === null ? html`<span class="muted">not measured</span>` : observed(at, now)}</td>
+    <td data-label="Status">${stale === null ? html`<span class="muted">—</span>` : freshnessTag(stale)}</td>
+  </tr>`;
+}
+
+/** A lending figure's observation time and staleness, or none when the figure is not measured. */
+function measuredAt(value: number | null, at: number | null, stale: boolean): [number | null, boolean | null] {
+  return value === null ? [null, null] : [at, stale];
+}
+
+/** The pool's last values (its four dimensions, and a lending reserve's rates and utilisation). */
+function lastValues(parameters: PoolPageParameters): Html {
+  const { pool, now } = parameters;
+  const at = pool.observedAt;
+  const staleOf = (field: (typeof pool.staleFields)[number]) =>
+    pool[field] === null ? null : pool.staleFields.includes(field);
+  const lending = pool.lending;
+  const rows: Html[] = [valueRow("Depth", usdAmount(pool.depthUsd), at.depthUsd, staleOf("depthUsd"), now)];
+  if (pool.kind === "amm") {
+    rows.push(
+      valueRow("24 h volume", usdAmount(pool.volume24hUsd), at.volume24hUsd, staleOf("volume24hUsd"), now),
+      valueRow("Yield", formatRate(pool.yieldPct, "APY"), at.yieldPct, staleOf("yieldPct"), now),
+    );
+  } else {
+    rows.push(valueRow("Supply rate", formatRate(pool.yieldPct, "APR"), at.yieldPct, staleOf("yieldPct"), now));
+    if (lending !== null) {
+      const { borrowAprPct, utilisation, observedAt, stale } = lending;
+      rows.push(
+        valueRow("Borrow rate", formatRate(borrowAprPct, "APR"), ...measuredAt(borrowAprPct, observedAt, stale), now),
+        valueRow("Utilisation", formatShare(utilisation), ...measuredAt(utilisation, observedAt, stale), now),
+      );
+    }
+    rows.push(
+      valueRow("Exitability", usdAmount(pool.exitabilityUsd), at.exitabilityUsd, staleOf("exitabilityUsd"), now),
+    );
+  }
+  return html`<section aria-labelledby="now-heading">
+    <h2 id="now-heading">Last values</h2>
+    ${staleNotice(parameters)}
+    ${scrollTable(
+      "Last values, each with its own observation time",
+      html`<tr>
+        <th scope="col">Figure</th>
+        <th scope="col" class="num">Value</th>
+        <th scope="col">Observed</th>
+        <th scope="col">Status</th>
+      </tr>`,
+      rows,
+      "Nothing measured yet.",
+      true,
+    )}
+  </section>`;
+}
+
+/** A tracked pool without an attestation: the reader's reason. */
+function noAttestationSection(reason: string): Html {
+  return html`<section aria-labelledby="claim-heading">
+    <h2 id="claim-heading">No attestation yet</h2>
+    ${notice("info", html`<p><strong>Why:</strong> ${reason}</p>`)}
+  </section>`;
+}
+
+/** The claim, the in-browser verification panel and the claim's evidence window. */
+function attestationSections(parameters: PoolPageParameters, a: GetPoolAttestationReturnType): Html {
+  const id = parameters.pool.id;
+  return html`<section aria-labelledby="claim-heading">
       <h2 id="claim-heading">The claim</h2>
       <p>
         This pool's depth stays at or above
-        <strong>${a.claim.floor} × ${formatUsd(a.claim.depthAtIssuanceUsd)}</strong> (=
-        ${formatUsd(a.claim.thresholdUsd)}) for <strong>${a.horizon} days</strong>, with confidence
-        <strong>${a.confidence.toFixed(2)}</strong>. Outcome: <span class="tag">${a.outcome}</span> (nothing grades a
-        claim).
+        <strong>${a.claim.floor} × ${usdAmount(a.claim.depthAtIssuanceUsd)}</strong> (=
+        ${usdAmount(a.claim.thresholdUsd)}) for <strong>${a.horizon} days</strong>, with confidence
+        <strong>${formatConfidence(a.confidence)}</strong>. Outcome: <span class="tag">${a.outcome}</span> (nothing
+        grades a claim).
       </p>
       <dl class="facts">
         <div>
           <dt>Issued</dt>
-          <dd>${formatTime(a.issuedAt)}</dd>
+          <dd>${timeTag(a.issuedAt)}</dd>
         </div>
         <div>
           <dt>Expires</dt>
-          <dd>${formatTime(a.expiry)}</dd>
+          <dd>
+            ${timeTag(a.expiry)}${a.expiry <= parameters.now ? html` <span class="tag stale">expired</span>` : ""}
+          </dd>
         </div>
         <div>
           <dt>Settles</dt>
-          <dd>${formatTime(a.claim.settlesAt)}</dd>
+          <dd>${timeTag(a.claim.settlesAt)}</dd>
         </div>
         <div>
           <dt>Model</dt>
@@ -67,7 +185,7 @@ export function renderPoolPage({ attestation: a, attester, now }: PoolPageParame
         </div>
         <div>
           <dt>Expected attester (pinned)</dt>
-          <dd><code class="address">${attester}</code></dd>
+          <dd><code class="address">${parameters.attester}</code></dd>
         </div>
         <div>
           <dt>Recovered signer</dt>
@@ -81,21 +199,76 @@ export function renderPoolPage({ attestation: a, attester, now }: PoolPageParame
     </section>
     <section aria-labelledby="evidence-heading">
       <h2 id="evidence-heading">Evidence inside the claim's window</h2>
-      ${evidenceChart(a, now)}
+      ${evidenceChart(a, parameters.now)}
     </section>`;
-  return renderPage({
-    page: "pools",
-    title: `${a.symbol}`,
-    chrome,
-    body,
-    data: { "pool-id": id, attester },
-  });
 }
 
-/** A tracked pool without an attestation yet: the reason the reader gives (`NO_ATTESTATION`). */
-export function renderNoAttestationPage(pool: string, reason: string, chrome: PageChrome): string {
-  const body = html`<p class="lead"><code class="id">${pool}</code></p>
-    ${notice("info", html`<p><strong>No attestation yet.</strong> ${reason}</p>`)}
-    <p><a href="/app/pools">Back to the pools</a></p>`;
-  return renderPage({ page: "pools", title: "No attestation yet", chrome, body });
+/** The history: the window links, the chart, and the days as a table (the chart's data, exact amounts). */
+function historySection(history: GetPoolHistoryReturnType, symbol: string): Html {
+  const n = history.days.length;
+  const windows = HISTORY_WINDOWS.map((days) =>
+    days === n
+      ? html`<li><a aria-current="true" href="?days=${days}">${days} days</a></li>`
+      : html`<li><a href="?days=${days}">${days} days</a></li>`,
+  );
+  const rows = history.days.map((day) => {
+    const claims = claimsOnDay(history, day.date);
+    return html`<tr${day.source === "feed-daily" ? html` class="feed-daily"` : ""}>
+      <th scope="row">${day.date}</th>
+      <td class="num" data-label="Lowest depth">${day.lowestDepthUsd === null ? "no data" : formatUsd(day.lowestDepthUsd)}</td>
+      <td data-label="Source">${day.lowestDepthUsd === null ? html`<span class="muted">—</span>` : day.source === "feed-daily" ? html`<span class="tag feed">feed-daily</span>` : "observed"}</td>
+      <td data-label="Claims">${claims.length === 0 ? html`<span class="muted">none</span>` : claims.map((c, i) => html`${i > 0 ? html`<br />` : ""}floor ${formatUsd(c.floorUsd)} <span class="muted">(issued ${formatDay(c.issuedAt)})</span>`)}</td>
+    </tr>`;
+  });
+  return html`<section aria-labelledby="history-heading">
+    <h2 id="history-heading">History: the last ${n} days</h2>
+    <nav aria-label="History window">
+      <ul class="inline-links">
+        ${windows}
+      </ul>
+    </nav>
+    ${historyChart(history, symbol)}
+    <details class="history-table">
+      <summary>The ${n} days as a table (the chart's data)</summary>
+      ${scrollTable(
+        "Daily lows (the chart's data), oldest first",
+        html`<tr>
+          <th scope="col">Day (UTC)</th>
+          <th scope="col" class="num">Lowest depth</th>
+          <th scope="col">Source</th>
+          <th scope="col">Claims covering the day</th>
+        </tr>`,
+        rows,
+        "No complete day in the range.",
+        true,
+      )}
+    </details>
+    ${claimsTable(history)}
+  </section>`;
+}
+
+/** The claims over the days shown: when issued, their terms and their floor. */
+function claimsTable(history: GetPoolHistoryReturnType): Html {
+  return scrollTable(
+    "Claims issued over these days",
+    html`<tr>
+      <th scope="col">Issued</th>
+      <th scope="col" class="num">Horizon</th>
+      <th scope="col" class="num">Confidence</th>
+      <th scope="col" class="num">Floor</th>
+      <th scope="col">Settles</th>
+    </tr>`,
+    history.attestations.map(
+      (c) =>
+        html`<tr>
+          <th scope="row">${timeTag(c.issuedAt)}</th>
+          <td class="num" data-label="Horizon">${c.horizon} days</td>
+          <td class="num" data-label="Confidence">${formatConfidence(c.confidence)}</td>
+          <td class="num" data-label="Floor">${formatUsd(c.floorUsd)}</td>
+          <td data-label="Settles">${timeTag(c.settlesAt)}</td>
+        </tr>`,
+    ),
+    "No attestation was issued over these days.",
+    true,
+  );
 }

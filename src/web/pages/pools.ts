@@ -1,59 +1,196 @@
-import type { ListPoolsReturnType } from "../../read/listPools";
-import { chainLabel, freshnessTag, observed, poolLink, scrollTable } from "../components";
-import { NOT_MEASURED, formatUsd } from "../format";
-import { html } from "../html";
+import type { ListPoolsReturnType, PoolListItem } from "../../read/listPools";
+import { freshnessTag, observed, poolLabel, scrollTable } from "../components";
+import { NOT_MEASURED, chainName, formatConfidence, usdAmount } from "../format";
+import { html, type Html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
+
+/** The columns the pools list sorts by (`?sort=`); without one it keeps the reader's order, chain then address. */
+export const POOL_SORTS = ["name", "depth", "horizon", "confidence"] as const;
+export type PoolSort = (typeof POOL_SORTS)[number];
+
+/** The pools list's view: sorting and filters, all in the query string so that they work without JavaScript. */
+export type PoolsView = {
+  sort?: PoolSort;
+  /** Default: ascending for the name, descending for the figures. */
+  order?: "asc" | "desc";
+  /** Only this chain. */
+  chain?: number;
+  /** Only this venue (the pool's `protocol`). */
+  protocol?: string;
+};
+
+const SORT_LABELS: Record<PoolSort, string> = {
+  name: "Name",
+  depth: "Depth",
+  horizon: "Horizon",
+  confidence: "Confidence",
+};
+
+/** The default direction of a sort: names A to Z, figures largest first. */
+function defaultOrder(sort: PoolSort): "asc" | "desc" {
+  return sort === "name" ? "asc" : "desc";
+}
+
+/** A pool's value for a figure sort (null is "none", always listed last). */
+function figure(pool: PoolListItem, sort: Exclude<PoolSort, "name">): number | null {
+  return sort === "depth" ? pool.depthUsd : pool[sort];
+}
+
+/**
+ * The pools of the list after the view's filters, in the view's order. Pools without the sorted figure come last in
+ * either direction; ties keep the name, then the id.
+ */
+export function viewPools(pools: readonly PoolListItem[], view: PoolsView): PoolListItem[] {
+  const shown = pools.filter(
+    (pool) =>
+      (view.chain === undefined || pool.chainId === view.chain) &&
+      (view.protocol === undefined || pool.protocol === view.protocol),
+  );
+  const { sort } = view;
+  if (sort === undefined) return shown;
+  const sign = (view.order ?? defaultOrder(sort)) === "asc" ? 1 : -1;
+  const byName = (a: PoolListItem, b: PoolListItem) =>
+    a.symbol.localeCompare(b.symbol, "en", { sensitivity: "base" }) || a.id.localeCompare(b.id);
+  return shown.sort((a, b) => {
+    if (sort === "name") return sign * byName(a, b);
+    const [x, y] = [figure(a, sort), figure(b, sort)];
+    if (x === null || y === null) return x === y ? byName(a, b) : x === null ? 1 : -1;
+    return sign * (x - y) || byName(a, b);
+  });
+}
+
+/** The list's URL for a view (only the parameters that are set). */
+export function poolsHref(view: PoolsView): string {
+  const query = new URLSearchParams();
+  if (view.sort !== undefined) query.set("sort", view.sort);
+  if (view.sort !== undefined && view.order !== undefined) query.set("order", view.order);
+  if (view.chain !== undefined) query.set("chain", String(view.chain));
+  if (view.protocol !== undefined) query.set("protocol", view.protocol);
+  const text = query.toString();
+  return text === "" ? "/app/pools" : `/app/pools?${text}`;
+}
 
 /**
  * The pools page: every tracked pool with its depth, observation time and stale flag, and its latest attestation's
  * horizon and confidence (the `listPools` reader of `GET /api/v1/pools`), the fresh total, and the stale depths held
- * out of it.
+ * out of it; sorted and filtered on the server by the query string (`sort`, `order`, `chain`, `protocol`).
  */
-export function renderPoolsPage(data: ListPoolsReturnType, chrome: PageChrome): string {
-  const rows = data.pools.map(
+export function renderPoolsPage(data: ListPoolsReturnType, chrome: PageChrome, view: PoolsView = {}): string {
+  const shown = viewPools(data.pools, view);
+  const rows = shown.map(
     (pool) => html`<tr${pool.stale ? html` class="is-stale"` : ""}>
-<th scope="row">${poolLink(pool)}<br><code class="id">${pool.id}</code></th>
-<td data-label="Chain">${chainLabel(pool.chainId)}</td>
-<td data-label="Protocol">${pool.protocol}<br><span class="muted">${pool.kind}</span></td>
-<td data-label="Depth" class="num">${formatUsd(pool.depthUsd)}</td>
+<th scope="row">${poolLabel(pool, { idLine: true })}</th>
+<td data-label="Kind">${pool.kind}</td>
+<td data-label="Depth" class="num">${usdAmount(pool.depthUsd)}</td>
 <td data-label="Observed">${observed(pool.observedAt, data.asOf)}</td>
 <td data-label="Status">${freshnessTag(pool.stale)}</td>
 <td data-label="Horizon" class="num">${claimHorizon(pool, data.asOf)}</td>
-<td data-label="Confidence" class="num">${pool.confidence === null ? NOT_MEASURED : `${Math.round(pool.confidence * 100)} %`}</td>
+<td data-label="Confidence" class="num">${formatConfidence(pool.confidence)}</td>
 </tr>`,
   );
+  const filtered = view.chain !== undefined || view.protocol !== undefined;
   const body = html`<p>
-      Depth is what each pool holds now. A depth observed longer ago than the freshness window
-      (${Math.round(data.freshnessWindowS / 60)} min) is <strong>stale</strong>: it is never summed and is listed beside
-      the total.
+      Depth is what each pool holds now; horizon and confidence are those of its latest attestation. A depth observed
+      longer ago than the freshness window (${Math.round(data.freshnessWindowS / 60)} min) is <strong>stale</strong>: it
+      is never summed and is listed beside the total.
     </p>
     <dl class="figures">
       <div>
         <dt>Fresh total depth</dt>
-        <dd>${formatUsd(data.total.depthUsd)} <span class="muted">(${data.total.pools} pools)</span></dd>
+        <dd>${usdAmount(data.total.depthUsd)} <span class="muted">(${data.total.pools} pools)</span></dd>
       </div>
       <div>
         <dt>Held out (stale)</dt>
-        <dd>${formatUsd(data.heldOut.depthUsd)} <span class="muted">(${data.heldOut.pools.length} pools)</span></dd>
+        <dd>${usdAmount(data.heldOut.depthUsd)} <span class="muted">(${data.heldOut.pools.length} pools)</span></dd>
       </div>
     </dl>
+    ${viewForm(data.pools, view)}
+    <p class="muted">
+      ${filtered ? `Showing ${shown.length} of ${data.pools.length} pools. ` : ""}${sortedBy(view)} The totals above
+      cover every tracked pool.
+    </p>
     ${scrollTable(
-      "Tracked pools, by chain then address",
+      "Tracked pools",
       html`<tr>
-        <th scope="col">Pool</th>
-        <th scope="col">Chain</th>
-        <th scope="col">Protocol</th>
-        <th scope="col" class="num">Depth</th>
+        ${sortHeader("Pool", "name", view)}
+        <th scope="col">Kind</th>
+        ${sortHeader("Depth", "depth", view)}
         <th scope="col">Observed</th>
         <th scope="col">Status</th>
-        <th scope="col" class="num">Horizon</th>
-        <th scope="col" class="num">Confidence</th>
+        ${sortHeader("Horizon", "horizon", view)} ${sortHeader("Confidence", "confidence", view)}
       </tr>`,
       rows,
-      "No pool is tracked yet.",
+      filtered ? "No pool matches these filters." : "No pool is tracked yet.",
       true,
     )}`;
   return renderPage({ page: "pools", title: "Pools", chrome, body });
+}
+
+/** "Sorted by …" for the status line. */
+function sortedBy(view: PoolsView): string {
+  if (view.sort === undefined) return "Listed by chain, then address.";
+  const order = view.order ?? defaultOrder(view.sort);
+  return `Sorted by ${SORT_LABELS[view.sort].toLowerCase()}, ${order === "asc" ? "ascending" : "descending"}.`;
+}
+
+/**
+ * A sortable column's header: a link to the list sorted by it (the other direction when it is already the sort), and
+ * `aria-sort` on the sorted column.
+ */
+function sortHeader(label: string, sort: PoolSort, view: PoolsView): Html {
+  const current = view.sort === sort ? (view.order ?? defaultOrder(sort)) : null;
+  const next = current === null ? defaultOrder(sort) : current === "asc" ? "desc" : "asc";
+  const ariaSort = current === null ? "" : html` aria-sort="${current === "asc" ? "ascending" : "descending"}"`;
+  const arrow = current === null ? "" : current === "asc" ? " ↑" : " ↓";
+  const numeric = sort === "name" ? "" : html` class="num"`;
+  return html`<th scope="col" ${numeric}${ariaSort}>
+    <a class="sort" href="${poolsHref({ ...view, sort, order: next })}"
+      >${label}<span aria-hidden="true">${arrow}</span></a
+    >
+  </th>`;
+}
+
+/** The filters and the sort as a GET form (the phone's way to sort too: a stacked table hides its header). */
+function viewForm(pools: readonly PoolListItem[], view: PoolsView): Html {
+  const chains = [...new Set(pools.map((pool) => pool.chainId))].sort((a, b) => a - b);
+  const protocols = [...new Set(pools.map((pool) => pool.protocol))].sort();
+  const option = (value: string, label: string, selected: boolean) =>
+    html`<option value="${value}" ${selected ? html` selected` : ""}>${label}</option>`;
+  const sort = view.sort;
+  const order = sort === undefined ? undefined : (view.order ?? defaultOrder(sort));
+  const clear = view.chain !== undefined || view.protocol !== undefined || sort !== undefined;
+  return html`<form class="inline filters" method="get" action="/app/pools">
+    <span class="filter">
+      <label for="filter-chain">Chain</label>
+      <select id="filter-chain" name="chain">
+        ${option("", "All chains", view.chain === undefined)}
+        ${chains.map((id) => option(String(id), `${chainName(id)} (${id})`, view.chain === id))}
+      </select>
+    </span>
+    <span class="filter">
+      <label for="filter-protocol">Protocol</label>
+      <select id="filter-protocol" name="protocol">
+        ${option("", "All protocols", view.protocol === undefined)}
+        ${protocols.map((p) => option(p, p, view.protocol === p))}
+      </select>
+    </span>
+    <span class="filter">
+      <label for="view-sort">Sort by</label>
+      <select id="view-sort" name="sort">
+        ${option("", "Chain, then address", sort === undefined)}
+        ${POOL_SORTS.map((s) => option(s, SORT_LABELS[s], sort === s))}
+      </select>
+    </span>
+    <span class="filter">
+      <label for="view-order">Order</label>
+      <select id="view-order" name="order">
+        ${option("", "Default", order === undefined)} ${option("asc", "Ascending", order === "asc")}
+        ${option("desc", "Descending", order === "desc")}
+      </select>
+    </span>
+    <button type="submit">Show</button>
+    ${clear ? html`<a href="/app/pools">Clear</a>` : ""}
+  </form>`;
 }
 
 /** The latest claim's horizon in days, marked when its attestation has expired; a dash when none was issued. */

@@ -1,8 +1,8 @@
 import type { GetVolumeReturnType } from "../../read/getVolume";
 import { barChart } from "../charts/barChart";
 import { heatmap } from "../charts/heatmap";
-import { chainLabel, scrollTable, staleList } from "../components";
-import { formatNumber, formatUsd } from "../format";
+import { chainLabel, namedPool, scrollTable, staleList, type PoolNames } from "../components";
+import { formatNumber, formatUsd, usdAmount } from "../format";
 import { html, type Html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
 
@@ -14,13 +14,13 @@ export const VOLUME_WINDOWS = [7, 30, 90, 365] as const;
  * venue-by-day heatmap, each followed by its table; totals by chain, venue and turnover; the feed's figures apart;
  * and the stale pools held out of everything.
  */
-export function renderVolumePage(data: GetVolumeReturnType, chrome: PageChrome): string {
+export function renderVolumePage(data: GetVolumeReturnType, chrome: PageChrome, names: PoolNames): string {
   const partial = new Set(data.days.filter((d) => !d.complete).map((d) => d.date));
   const body = html`${windowForm(data.window.days)}
     <p>
       Swap volume read from the pools' own <code>Swap</code> logs over the ${data.window.days} complete UTC days
       ${data.window.from} to ${data.window.to}. ${data.pools.counted} pools counted; ${data.pools.heldOut} held out
-      because their volume is stale. Today's partial day (${data.today.date}: ${formatUsd(data.today.volumeUsd)} so far)
+      because their volume is stale. Today's partial day (${data.today.date}: ${usdAmount(data.today.volumeUsd)} so far)
       is never summed.
     </p>
     <section aria-labelledby="series-heading">
@@ -76,7 +76,7 @@ export function renderVolumePage(data: GetVolumeReturnType, chrome: PageChrome):
             (c) =>
               html`<tr>
                 <th scope="row">${chainLabel(c.chainId)}</th>
-                <td class="num">${formatUsd(c.volumeUsd)}</td>
+                <td class="num">${usdAmount(c.volumeUsd)}</td>
                 <td class="num">${c.pools}</td>
               </tr>`,
           ),
@@ -92,17 +92,17 @@ export function renderVolumePage(data: GetVolumeReturnType, chrome: PageChrome):
             (v) =>
               html`<tr>
                 <th scope="row">${v.venue}</th>
-                <td class="num">${formatUsd(v.volumeUsd)}</td>
+                <td class="num">${usdAmount(v.volumeUsd)}</td>
                 <td class="num">${v.pools}</td>
               </tr>`,
           ),
         )}
       </div>
-      ${turnoverTable(data)} ${feedTables(data)}
+      ${turnoverTable(data, names)} ${feedTables(data)}
     </section>
     <section aria-labelledby="stale-heading">
       <h2 id="stale-heading">Held out (stale)</h2>
-      ${staleList(data.stale, data.asOf, (_field, value) => formatUsd(value))}
+      ${staleList(data.stale, data.asOf, (_field, value) => usdAmount(value), names)}
     </section>`;
   return renderPage({ page: "volume", title: "Volume", chrome, body });
 }
@@ -135,7 +135,7 @@ function heatmapTable(data: GetVolumeReturnType): Html {
   return scrollTable("Venue by day (the heatmap's data)", head, rows);
 }
 
-function turnoverTable(data: GetVolumeReturnType): Html {
+function turnoverTable(data: GetVolumeReturnType, names: PoolNames): Html {
   return scrollTable(
     `By turnover: 24 h volume ÷ depth, fresh pools only (${data.byTurnover.length} of ${data.byTurnoverTotal})`,
     html`<tr>
@@ -148,10 +148,10 @@ function turnoverTable(data: GetVolumeReturnType): Html {
     data.byTurnover.map(
       (t) =>
         html`<tr>
-          <th scope="row"><code>${t.id}</code></th>
+          <th scope="row">${namedPool(t.id, names)}</th>
           <td>${t.venue}</td>
-          <td class="num">${formatUsd(t.volume24hUsd)}</td>
-          <td class="num">${formatUsd(t.depthUsd)}</td>
+          <td class="num">${usdAmount(t.volume24hUsd)}</td>
+          <td class="num">${usdAmount(t.depthUsd)}</td>
           <td class="num">${formatNumber(t.turnover, 3)}</td>
         </tr>`,
     ),
@@ -174,7 +174,7 @@ function feedTables(data: GetVolumeReturnType): Html {
           html`<tr>
             <th scope="row">${c.chain}</th>
             <td class="muted">all</td>
-            <td class="num">${formatUsd(c.volumeUsd)}</td>
+            <td class="num">${usdAmount(c.volumeUsd)}</td>
             <td class="num">${c.days}</td>
           </tr>`,
       ),
@@ -183,7 +183,7 @@ function feedTables(data: GetVolumeReturnType): Html {
           html`<tr>
             <th scope="row">${v.chain}</th>
             <td>${v.venue}</td>
-            <td class="num">${formatUsd(v.volumeUsd)}</td>
+            <td class="num">${usdAmount(v.volumeUsd)}</td>
             <td class="num">${v.days}</td>
           </tr>`,
       ),

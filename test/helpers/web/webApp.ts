@@ -8,6 +8,7 @@ import { appendActivity } from "../../../src/storage/activity";
 import type { Store } from "../../../src/storage/openStore";
 import { MARKET_NOW, M, seedMarket } from "../read/seedMarket";
 import { TEST_ATTESTER, openTempStore } from "../service/app";
+import { seedPoolPages } from "./seedPoolPages";
 
 /** Hardhat's second and third dev keys: the test wallets (never funded anywhere real). */
 export const WALLET = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");
@@ -30,6 +31,7 @@ export const HOSTILE = {
  */
 export async function seedWeb(store: Store): Promise<void> {
   await seedMarket(store);
+  await seedPoolPages(store);
   await store.db
     .insertInto("pools")
     .values({

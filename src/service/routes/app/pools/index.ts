@@ -1,37 +1,78 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { NoAttestationError } from "../../../../errors/pool";
 import { parsePoolId } from "../../../../lib/parsePoolId";
-import { getPoolAttestation } from "../../../../read/getPoolAttestation";
+import { comparePools } from "../../../../read/comparePools";
+import { getPoolAttestation, type GetPoolAttestationReturnType } from "../../../../read/getPoolAttestation";
+import { getPoolHistory } from "../../../../read/getPoolHistory";
 import { listPools } from "../../../../read/listPools";
-import { renderNoAttestationPage, renderPoolPage } from "../../../../web/pages/pool";
-import { renderPoolsPage } from "../../../../web/pages/pools";
+import type { ReadContext } from "../../../../read/context";
+import { renderPoolPage } from "../../../../web/pages/pool";
+import { renderPoolsPage, type PoolsView } from "../../../../web/pages/pools";
 import { pageRoutes } from "../../../pageRoutes";
-import { PoolPageParamsSchema } from "../../../schemas/appPages";
+import { PoolPageParamsSchema, PoolPageQuerySchema, PoolsPageQuerySchema } from "../../../schemas/appPages";
 
 /**
- * `GET /app/pools`: every tracked pool with its stale flag (`listPools`, the reader of `GET /api/v1/pools`).
- * `GET /app/pools/{pool}`: one pool's attestation (`getPoolAttestation`, the reader of `GET /api/v1/pool/{pool}`),
- * verified in the browser against the attester `GET /api/v1/attester` serves, with its evidence window drawn.
+ * `GET /app/pools?sort=&order=&chain=&protocol=`: every tracked pool with its stale flag (`listPools`, the reader of
+ * `GET /api/v1/pools`), sorted and filtered on the server.
+ * `GET /app/pools/{pool}?days=N`: any tracked pool's page, attested or not, stale or fresh: its last values
+ * (`comparePools` for the one pool, the reader of `GET /api/v1/compare`), its attestation when it has one
+ * (`getPoolAttestation`, the reader of `GET /api/v1/pool/{pool}`; else the reader's reason), verified in the browser
+ * against the attester `GET /api/v1/attester` serves, and its history (`getPoolHistory`, the reader of
+ * `GET /api/v1/pool/{pool}/history`). An unknown pool is the API's 404.
  */
 const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
   const { readContext, attesterInfo } = fastify;
   const page = pageRoutes(fastify);
 
-  page("/", {}, async function poolsPage(_request, chrome) {
-    return renderPoolsPage(await listPools(readContext), chrome);
+  page("/", { querystring: PoolsPageQuerySchema }, async function poolsPage(request, chrome) {
+    const { sort, order, chain, protocol } = request.query;
+    const view: PoolsView = {
+      ...(sort ? { sort } : {}),
+      ...(sort && order ? { order } : {}),
+      ...(chain ? { chain: Number(chain) } : {}),
+      ...(protocol ? { protocol } : {}),
+    };
+    return renderPoolsPage(await listPools(readContext), chrome, view);
   });
 
-  page("/:pool", { params: PoolPageParamsSchema }, async function poolPage(request, chrome) {
-    const id = request.params.pool;
-    parsePoolId({ id });
-    try {
-      const attestation = await getPoolAttestation(readContext, { id });
-      return renderPoolPage({ attestation, attester: attesterInfo.attester, now: readContext.now() }, chrome);
-    } catch (error) {
-      if (!(error instanceof NoAttestationError)) throw error;
-      return { html: renderNoAttestationPage(error.pool, error.reason, chrome), status: 404 };
-    }
-  });
+  page(
+    "/:pool",
+    { params: PoolPageParamsSchema, querystring: PoolPageQuerySchema },
+    async function poolPage(request, chrome) {
+      const id = request.params.pool;
+      parsePoolId({ id });
+      // The one pool's last values first: an unknown pool is the reader's 404 before anything else is read.
+      const current = await comparePools(readContext, { pools: [id], field: "pool" });
+      const [history, latest] = await Promise.all([
+        getPoolHistory(readContext, { pool: id, days: request.query.days }),
+        latestAttestation(readContext, id),
+      ]);
+      return renderPoolPage(
+        {
+          pool: current.pools[0],
+          freshnessWindowS: current.freshnessWindowS,
+          ...latest,
+          history,
+          attester: attesterInfo.attester,
+          now: readContext.now(),
+        },
+        chrome,
+      );
+    },
+  );
 };
+
+/** The pool's latest attestation, or the reader's reason why it has none (`NO_ATTESTATION`). */
+async function latestAttestation(
+  context: ReadContext,
+  id: string,
+): Promise<{ attestation: GetPoolAttestationReturnType | null; noAttestation: string | null }> {
+  try {
+    return { attestation: await getPoolAttestation(context, { id }), noAttestation: null };
+  } catch (error) {
+    if (!(error instanceof NoAttestationError)) throw error;
+    return { attestation: null, noAttestation: error.reason };
+  }
+}
 
 export default plugin;
