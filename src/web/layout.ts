@@ -1,5 +1,6 @@
 import { NAV_PAGES, type NavPageId } from "../read/surfaces";
 import { chainName } from "./format";
+import { FAVICON_PATH } from "./favicon";
 import { html, type Html } from "./html";
 
 /** A page's `<body data-page>`: a navigation page of the read surface table, the sign-in page or the error page. */
@@ -38,6 +39,7 @@ export function renderPage({ page, title, chrome, body, data = {} }: PageParamet
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="no-referrer" />
         <title>${title} · Liquidity attestations</title>
+        <link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml" />
         <link rel="stylesheet" href="${chrome.assets.style}" />
         <script src="${chrome.assets.script}" defer></script>
       </head>
@@ -64,10 +66,12 @@ function header(chrome: PageChrome): Html {
     chrome.session === null
       ? ""
       : html`<div class="who">
-          <span
-            >Signed in as
-            <code class="address" data-address="${chrome.session.address}">${chrome.session.address}</code>
-            <span class="muted">(${chainName(chrome.session.chainId)})</span></span
+          <span class="who-id"
+            ><span class="who-label">Signed in as </span
+            ><code class="address" data-address="${chrome.session.address}" title="${chrome.session.address}"
+              >${chrome.session.address}</code
+            >
+            <span class="muted chain">(${chainName(chrome.session.chainId)})</span></span
           >
           <button type="button" class="secondary" data-action="sign-out">Sign out</button>
           <p class="status" role="status" data-sign-out-status></p>
