@@ -23,6 +23,11 @@ export type PageParameters = {
   body: Html;
   /** Extra `data-*` attributes for `<body>` that the client bundle reads (already safe names). */
   data?: Record<string, string>;
+  /**
+   * The document's referrer policy: `no-referrer` (every page), or `same-origin` for a page with a form that POSTs
+   * here (a confirmation page), whose `Origin` header the CSRF rule needs. Send the same in the header.
+   */
+  referrerPolicy?: "no-referrer" | "same-origin";
 };
 
 /**
@@ -30,14 +35,21 @@ export type PageParameters = {
  * service), a skip link, the header with the signed-in address and the sign-out button, the navigation (the current
  * page marked with `aria-current`) and the page's content in `<main>`.
  */
-export function renderPage({ page, title, chrome, body, data = {} }: PageParameters): string {
+export function renderPage({
+  page,
+  title,
+  chrome,
+  body,
+  data = {},
+  referrerPolicy = "no-referrer",
+}: PageParameters): string {
   const attributes = Object.entries(data).map(([name, value]) => html` data-${name}="${value}"`);
   const doc = html`<!doctype html>
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
+        <meta name="referrer" content="${referrerPolicy}" />
         <title>${title} · Liquidity attestations</title>
         <link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml" />
         <link rel="stylesheet" href="${chrome.assets.style}" />

@@ -43,3 +43,13 @@ export const ActivityPageQuerySchema = Type.Object({
 export const LiquidityRequestsPageQuerySchema = Type.Object({
   created: Type.Optional(Type.String({ maxLength: 100 })),
 });
+
+/** `GET /app/keys?revoked=<id>`: the key the confirmation page just revoked. */
+export const KeysPageQuerySchema = Type.Object({
+  revoked: Type.Optional(Type.String({ maxLength: 100 })),
+});
+
+/** `GET /app/alerts?deleted=<id>`: the subscription the confirmation page just deleted. */
+export const AlertsPageQuerySchema = Type.Object({
+  deleted: Type.Optional(Type.String({ maxLength: 100 })),
+});

@@ -31,14 +31,19 @@ function kindFilter(limit: number, kinds: readonly string[]): Html {
   const boxes = ACTIVITY_KINDS.map(
     (kind, i) =>
       html`<li>
-        <input type="checkbox" id="filter-kind-${i}" name="kind" value="${kind}" ${chosen.has(kind) ? html`checked` : ""} /><label
-          for="filter-kind-${i}"
-          ><code>${kind}</code></label
-        >
+        <input
+          type="checkbox"
+          id="filter-kind-${i}"
+          name="kind"
+          value="${kind}"
+          ${chosen.has(kind) ? html`checked` : ""}
+        /><label for="filter-kind-${i}"><code>${kind}</code></label>
       </li>`,
   );
   const showing =
-    kinds.length === 0 ? html`every kind` : html`${kinds.map((kind, i) => html`${i > 0 ? ", " : ""}<code>${kind}</code>`)}`;
+    kinds.length === 0
+      ? html`every kind`
+      : html`${kinds.map((kind, i) => html`${i > 0 ? ", " : ""}<code>${kind}</code>`)}`;
   return html`<p data-activity-showing>Showing: ${showing}.</p>
     <details class="filter" ${kinds.length > 0 ? html`open` : ""}>
       <summary>Filter by kind</summary>
@@ -70,7 +75,9 @@ export function renderActivityPage({ page, cursor, limit, kinds }: ActivityPageP
     (event) =>
       html`<tr>
         <td class="num" data-label="#">${event.id}</td>
-        <td data-label="When"><time datetime="${new Date(event.at * 1000).toISOString()}">${formatTime(event.at)}</time></td>
+        <td data-label="When">
+          <time datetime="${new Date(event.at * 1000).toISOString()}">${formatTime(event.at)}</time>
+        </td>
         <td data-label="Kind" class="wide"><code>${event.kind}</code></td>
         <td data-label="What" class="wide">
           ${event.summary}${event.poolId === null ? "" : html`<br /><a href="${poolHref(event.poolId)}"><code>${event.poolId}</code></a>`}

@@ -19,11 +19,15 @@ const plugin: FastifyPluginAsync = async (fastify) => {
   ];
   for (const file of files) {
     const etag = `"${createHash("sha256").update(file.body).digest("hex").slice(0, 16)}"`;
-    fastify.get(file.path, { schema: { hide: true } }, async function favicon(request: FastifyRequest, reply: FastifyReply) {
-      reply.headers({ "content-type": file.type, "cache-control": FAVICON_CACHE_CONTROL, etag });
-      if (request.headers["if-none-match"] === etag) return reply.code(304).send();
-      return reply.send(file.body);
-    });
+    fastify.get(
+      file.path,
+      { schema: { hide: true } },
+      async function favicon(request: FastifyRequest, reply: FastifyReply) {
+        reply.headers({ "content-type": file.type, "cache-control": FAVICON_CACHE_CONTROL, etag });
+        if (request.headers["if-none-match"] === etag) return reply.code(304).send();
+        return reply.send(file.body);
+      },
+    );
   }
 };
 
