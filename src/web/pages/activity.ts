@@ -104,6 +104,7 @@ export function renderActivityPage({ page, cursor, limit, kinds }: ActivityPageP
       rows,
       kinds.length === 0 ? "No event logged yet." : "No event of these kinds.",
       true,
+      "events",
     )}
     <nav class="pager" aria-label="Activity pages">
       ${cursor === null ? "" : html`<a class="button secondary" href="${activityHref(limit, kinds)}">Newest</a>`}

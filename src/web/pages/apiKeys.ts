@@ -14,7 +14,7 @@ function keyName(key: Pick<WalletApiKey, "id" | "label">): string {
 export function revokeKeyQuestion(key: Pick<WalletApiKey, "id" | "label" | "createdAt">): ConfirmQuestion {
   return {
     title: "Revoke this API key?",
-    text: `Revoke the ${keyName(key)} (id ${key.id}, created ${formatTime(key.createdAt)})? Every program that uses it gets 401 from then on, and the alert subscriptions made with it pause. This cannot be undone.`,
+    text: `Revoke the ${key.label === null ? "unlabelled key" : `key “${key.label}”`} (id ${key.id}, created ${formatTime(key.createdAt)})? Every program that uses it gets 401 from then on, and the alert subscriptions made with it pause. This cannot be undone.`,
     confirm: "Revoke key",
   };
 }
