@@ -251,7 +251,7 @@ describe("dapp actions: confirmations, field errors, the kind filter, test event
       // The key keeps its help text in its description, after which comes the error.
       expect(await page.getByLabel("API key").getAttribute("aria-describedby")).to.equal("api-key-help api-key-error");
       expect(await page.evaluate(() => document.activeElement?.id)).to.equal("api-key");
-      await screenshot(page, "request-errors-390");
+      await screenshot(page, "request-errors-1280");
 
       // Corrected but for what only the API knows (the zero address): that error lands under its field alone.
       const created = await page.request.post("/app/api/keys", { headers: origin(), data: { label: "form" } });
