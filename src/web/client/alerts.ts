@@ -26,7 +26,7 @@ function checkForm(body: { url: string; kinds: string[] }): FieldError[] {
   } else if (!parses(body.url)) {
     errors.push({
       input: "alert-url",
-      message: "This is not a URL: write it whole, such as https://hooks.example.com/in.",
+      message: "This is not a whole URL: write it with https:// and the host, as in the example in the field.",
     });
   }
   if (body.kinds.length === 0) errors.push({ input: "alert-kinds", message: "Tick at least one event kind." });
@@ -41,7 +41,7 @@ function serverError(response: JsonResponse): FieldError | null {
     const message =
       code === "ALERT_TARGET_REFUSED"
         ? errorMessage(response, "This target is refused.")
-        : "This is not a URL the service can send to: write it whole, such as https://hooks.example.com/in.";
+        : "This is not a URL the service can send to: write it whole, with https:// and the host.";
     return { input: "alert-url", message };
   }
   if (field === "kinds") return { input: "alert-kinds", message: "Tick at least one event kind, each once." };
