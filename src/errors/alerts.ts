@@ -97,3 +97,30 @@ export class AlertSubscriptionKeyRevokedError extends BaseError {
     );
   }
 }
+
+export type AlertSubscriptionPausedErrorType = AlertSubscriptionPausedError & { name: "AlertSubscriptionPausedError" };
+/** A test event asked of a paused subscription (HTTP 409 `ALERT_SUBSCRIPTION_PAUSED`): nothing is sent to it. */
+export class AlertSubscriptionPausedError extends BaseError {
+  constructor() {
+    super("This subscription is paused: nothing is sent to it until it is resumed; resume it, then send the test.", {
+      code: "ALERT_SUBSCRIPTION_PAUSED",
+      docsPath: `${DOCS}#test-events`,
+      name: "AlertSubscriptionPausedError",
+    });
+  }
+}
+
+export type AlertTestPendingErrorType = AlertTestPendingError & { name: "AlertTestPendingError" };
+/**
+ * A test event asked of a subscription whose previous test event is not delivered yet (HTTP 409 `ALERT_TEST_PENDING`):
+ * one test at a time per subscription.
+ */
+export class AlertTestPendingError extends BaseError {
+  constructor() {
+    super("A test event for this subscription is still waiting to be delivered; one test at a time per subscription.", {
+      code: "ALERT_TEST_PENDING",
+      docsPath: `${DOCS}#test-events`,
+      name: "AlertTestPendingError",
+    });
+  }
+}

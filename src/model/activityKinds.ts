@@ -28,3 +28,11 @@ export const ACTIVITY_KINDS: readonly ActivityKind[] = [
     .filter((item) => item.type === "event")
     .map((item) => `registry.${item.name}` as `registry.${RegistryEventName}`),
 ];
+
+/**
+ * The kind of a test event sent on request to one alert subscription (`POST …/alert-subscriptions/{id}/test`). It is
+ * not an {@link ActivityKind}: it is never published in the activity log (the log's readers leave it out), no
+ * subscription can name it, and only the subscription it was sent for receives it. Its row lives in the log's table
+ * only so that the outbox delivers it like any other event.
+ */
+export const ALERT_TEST_KIND = "alert.test";

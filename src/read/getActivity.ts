@@ -1,4 +1,5 @@
 import { InvalidParameterError } from "../errors/market";
+import { ACTIVITY_KINDS } from "../model/activityKinds";
 import { listActivity, toActivityItem, type ActivityItem } from "../storage/activity";
 import type { ReadContext } from "./context";
 import { decodeActivityCursor, encodeActivityCursor } from "./internal/activityCursor";
@@ -9,7 +10,7 @@ export type GetActivityParameters = {
   limit?: number;
   /** The `next` of the previous page, unchanged; omit for the newest page. */
   cursor?: string | null;
-  /** Only these kinds (exact names, e.g. `attestation.issued`); omit for every kind. At most 20. */
+  /** Only these kinds (each one of {@link ACTIVITY_KINDS}, e.g. `attestation.issued`); omit for every kind. */
   kinds?: readonly string[];
 };
 
@@ -28,7 +29,7 @@ export type GetActivityReturnType = {
   next: string | null;
 };
 
-const KIND = /^[A-Za-z0-9_.:-]{1,64}$/;
+const KNOWN_KINDS = new Set<string>(ACTIVITY_KINDS);
 
 /**
  * A page of the activity log, newest first. Paging is by event id (ids only grow), so a client that follows `next`
@@ -38,7 +39,8 @@ const KIND = /^[A-Za-z0-9_.:-]{1,64}$/;
  * @param context the {@link ReadContext} (only `db` is read).
  * @param {@link GetActivityParameters}
  * @returns {@link GetActivityReturnType}
- * @throws `InvalidCursorError` (a cursor this service did not hand out), `InvalidParameterError` (limit, kinds).
+ * @throws `InvalidCursorError` (a cursor this service did not hand out), `InvalidParameterError` (limit; a kind that
+ * is not one of {@link ACTIVITY_KINDS}, named in the message).
  * @example
  * import { getActivity } from "./read/getActivity";
  * let page = await getActivity(context, { limit: 50 });
@@ -50,10 +52,11 @@ export async function getActivity(
 ): Promise<GetActivityReturnType> {
   const limit = checkParameter("limit", ACTIVITY_PARAMETERS.limit, limitParameter);
   const beforeId = cursor === null || cursor === undefined ? null : decodeActivityCursor(cursor);
-  if (kinds.length > 20 || kinds.some((kind) => !KIND.test(kind))) {
-    throw new InvalidParameterError({ field: "kind", value: kinds, expected: "up to 20 event kinds like pool.stale" });
+  const unknown = kinds.find((kind) => !KNOWN_KINDS.has(kind));
+  if (unknown !== undefined) {
+    throw new InvalidParameterError({ field: "kind", value: unknown, expected: `one of ${ACTIVITY_KINDS.join(", ")}` });
   }
-  const rows = await listActivity(db, { limit: limit + 1, beforeId, kinds });
+  const rows = await listActivity(db, { limit: limit + 1, beforeId, kinds: [...new Set(kinds)] });
   const page = rows.slice(0, limit);
   return {
     events: page.map(toActivityItem),

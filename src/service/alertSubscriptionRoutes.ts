@@ -5,6 +5,7 @@ import { createSubscription } from "../alerts/createSubscription";
 import { deleteSubscription } from "../alerts/deleteSubscription";
 import { listSubscriptions } from "../alerts/listSubscriptions";
 import { resumeSubscription } from "../alerts/resumeSubscription";
+import { sendTestEvent } from "../alerts/sendTestEvent";
 import type { CreateSubscriptionReturnType } from "../alerts/createSubscription";
 import { CreatedAlertSubscriptionWithRowSchema } from "./createdRows";
 import {
@@ -12,14 +13,15 @@ import {
   AlertSubscriptionListSchema,
   AlertSubscriptionParamsSchema,
   AlertSubscriptionSchema,
+  AlertTestEventSchema,
   CreatedAlertSubscriptionSchema,
 } from "./schemas/alertSubscriptions";
 import { errorResponses } from "./schemas/error";
 
 type ValidatorInput = Parameters<typeof TypeBoxValidatorCompiler>[0];
 
-/** The four alert subscription routes. */
-type Operation = "create" | "list" | "delete" | "resume";
+/** The five alert subscription routes. */
+type Operation = "create" | "list" | "delete" | "resume" | "test";
 
 /** A guard hook: `requireApiKey`, `requireSession`, `requireSameOrigin`. */
 type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -51,7 +53,8 @@ export type AlertSubscriptionRoutesOptions = {
 
 /**
  * Builds a plugin of the alert subscription routes: `POST /` (subscribe: 201 with the signing secret), `GET /` (the
- * owner's subscriptions with their delivery state), `DELETE /:id` and `POST /:id/resume`. The rules live in
+ * owner's subscriptions with their delivery state), `DELETE /:id`, `POST /:id/resume` and `POST /:id/test` (queue a
+ * test event: 202; 409 while the previous one is pending or when the subscription is paused). The rules live in
  * `src/alerts`; another owner's id is 404, like an unknown one. Bodies and parameters are checked without coercion.
  * The keyed `/api/v1/alert-subscriptions` and the wallet's `/app/api/alert-subscriptions` are built here.
  */
@@ -132,6 +135,27 @@ export function alertSubscriptionRoutes(
       },
       async function resumeAlertSubscription(request) {
         return resumeSubscription({ db: readContext.db, owner: owner(request), id: request.params.id });
+      },
+    );
+
+    fastify.post(
+      "/:id/test",
+      {
+        schema: {
+          ...docs.test.schema,
+          params: AlertSubscriptionParamsSchema,
+          response: { 202: AlertTestEventSchema, ...errorResponses(...docs.test.errors) },
+        },
+        ...change,
+      },
+      async function testAlertSubscription(request, reply) {
+        const queued = await sendTestEvent({
+          db: readContext.db,
+          owner: owner(request),
+          id: request.params.id,
+          now: readContext.now,
+        });
+        return reply.code(202).send(queued);
       },
     );
   };

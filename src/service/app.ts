@@ -20,6 +20,7 @@ import requestIdPlugin from "./plugins/app/request-id";
 import responseCachePlugin from "./plugins/app/response-cache";
 import securityHeadersPlugin from "./plugins/app/security-headers";
 import sessionPlugin from "./plugins/app/session";
+import compressPlugin from "./plugins/external/compress";
 import corsPlugin from "./plugins/external/cors";
 import envPlugin from "./plugins/external/env";
 import rateLimitPlugin from "./plugins/external/rate-limit";
@@ -89,6 +90,7 @@ export const buildApp = fp(
     await fastify.register(swaggerPlugin);
     await fastify.register(corsPlugin);
     await fastify.register(rateLimitPlugin, { rateLimit: config.rateLimit });
+    await fastify.register(compressPlugin);
 
     await fastify.register(publicOriginPlugin, { publicOrigin: config.publicOrigin, host: config.host });
     await fastify.register(attesterPlugin, attester);

@@ -41,6 +41,8 @@ const STATUS_BY_DOMAIN_CODE: Record<PublicErrorCode, number> = {
   ALERT_SUBSCRIPTION_NOT_FOUND: 404,
   ALERT_SUBSCRIPTION_LIMIT: 409,
   ALERT_SUBSCRIPTION_KEY_REVOKED: 409,
+  ALERT_SUBSCRIPTION_PAUSED: 409,
+  ALERT_TEST_PENDING: 409,
   // Sign-in (src/errors/siwe.ts): 400 when the message or signature cannot be read, 401 when it is read but refused.
   INVALID_SIWE_MESSAGE: 400,
   SIGNATURE_MALFORMED: 400,

@@ -2,12 +2,16 @@ import type { Static, TSchema } from "@sinclair/typebox";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyRequest } from "fastify";
 import type { Session } from "../auth/types";
+import { PAGE_HEADERS } from "../web/headers";
 import type { PageChrome } from "../web/layout";
 
 type TypeBoxInstance = Parameters<FastifyPluginAsyncTypebox>[0];
 
-/** What a page's render function returns: the page's HTML (200), or the HTML and its status. */
-export type PageResult = string | { html: string; status: number };
+/**
+ * What a page's render function returns: the page's HTML (200), or the HTML and its status (and, for a page with a
+ * form that POSTs here, the `same-origin` referrer policy its `renderPage` was given: see `web/pages/confirm.ts`).
+ */
+export type PageResult = string | { html: string; status: number; referrerPolicy?: "same-origin" };
 
 /** A page's request after the session check: its query and parameters as their schemas say, and a live session. */
 export type PageRequest<Q extends TSchema, P extends TSchema> = FastifyRequest<{
@@ -47,9 +51,12 @@ export function pageRoutes(fastify: TypeBoxInstance) {
       { schema: { hide: true, ...schemas }, preHandler: fastify.requirePageSession },
       async function sendRenderedPage(request, reply) {
         const result = await render(request as unknown as PageRequest<Q, P>, dapp.chrome(request));
-        return typeof result === "string"
-          ? dapp.sendPage(reply, result)
-          : dapp.sendPage(reply, result.html, result.status);
+        if (typeof result === "string") return dapp.sendPage(reply, result);
+        if (result.referrerPolicy !== undefined) {
+          const headers = { ...PAGE_HEADERS, "referrer-policy": result.referrerPolicy };
+          return reply.code(result.status).headers(headers).send(result.html);
+        }
+        return dapp.sendPage(reply, result.html, result.status);
       },
     );
   };

@@ -1,6 +1,6 @@
 import { PostgresAdapter, type Kysely } from "kysely";
 import { formatPoolId } from "../lib/formatPoolId";
-import type { ActivityKind } from "../model/activityKinds";
+import { ALERT_TEST_KIND, type ActivityKind } from "../model/activityKinds";
 import { enqueueAlertDeliveries } from "./alertOutbox";
 import type { ActivityEvent, Database } from "./schema";
 
@@ -93,23 +93,25 @@ function parseData(text: string): Record<string, unknown> {
 
 /**
  * A page of the activity log, newest first: at most `limit` events with an id below `beforeId` (all when null).
- * Ids only grow, so paging down by id neither skips nor repeats while new events arrive above the first page.
+ * Ids only grow, so paging down by id neither skips nor repeats while new events arrive above the first page. A
+ * subscription's test events (`alert.test`) are never in it.
  */
 export async function listActivity(
   db: Kysely<Database>,
   parameters: { limit: number; beforeId: number | null; kinds?: readonly string[] },
 ): Promise<ActivityEvent[]> {
-  let query = db.selectFrom("activity_events").selectAll();
+  let query = db.selectFrom("activity_events").selectAll().where("kind", "!=", ALERT_TEST_KIND);
   if (parameters.beforeId !== null) query = query.where("id", "<", parameters.beforeId);
   if (parameters.kinds && parameters.kinds.length > 0) query = query.where("kind", "in", parameters.kinds);
   const rows = await query.orderBy("id", "desc").limit(parameters.limit).execute();
   return rows.map((row) => ({ ...row, id: Number(row.id) }));
 }
 
-/** How many events of each kind the log holds (for the roadmap's counts). */
+/** How many events of each kind the log holds (for the roadmap's counts; test events left out). */
 export async function countActivityByKind(db: Kysely<Database>): Promise<Record<string, number>> {
   const rows = await db
     .selectFrom("activity_events")
+    .where("kind", "!=", ALERT_TEST_KIND)
     .select((eb) => ["kind", eb.fn.countAll<number>().as("n")])
     .groupBy("kind")
     .execute();
@@ -135,10 +137,11 @@ export async function listActivityByKindPrefix(db: Kysely<Database>, prefix: str
   return rows.map((row) => ({ ...row, id: Number(row.id) }));
 }
 
-/** How many events the log holds. */
+/** How many events the log holds (test events left out). */
 export async function countActivity(db: Kysely<Database>): Promise<number> {
   const row = await db
     .selectFrom("activity_events")
+    .where("kind", "!=", ALERT_TEST_KIND)
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .executeTakeFirstOrThrow();
   return Number(row.n);

@@ -1,5 +1,7 @@
 import { sql, type Kysely } from "kysely";
+import { ALERT_TEST_KIND } from "../model/activityKinds";
 import type { ActivityEvent, AlertOutboxRow, Database } from "./schema";
+import { lockForTransaction } from "./transactionLock";
 
 /**
  * The alert outbox: one row per (activity event, subscription). Rows are inserted by `appendActivity` in the event's
@@ -46,6 +48,50 @@ export async function enqueueAlertDeliveries(db: Kysely<Database>, eventIds: rea
       )
       .execute();
   }
+}
+
+/**
+ * Queues one test event (`alert.test`) for one subscription: the event's row (which the log's readers never show)
+ * and its one outbox row, due at once, in one transaction. Refused (`"pending"`, nothing written) while an earlier
+ * test event of the subscription is still pending: one test at a time per subscription. The caller checks that the
+ * subscription is its owner's and active.
+ *
+ * @returns the event's id, or `"pending"`.
+ */
+export async function enqueueAlertTestEvent(
+  db: Kysely<Database>,
+  parameters: { subscriptionId: string; at: number; summary: string; data: Record<string, unknown> },
+): Promise<{ eventId: number } | "pending"> {
+  const { subscriptionId, at, summary, data } = parameters;
+  return db.transaction().execute(async (tx) => {
+    await lockForTransaction(tx, `alert-test:${subscriptionId}`);
+    const pending = await tx
+      .selectFrom("alert_outbox as o")
+      .innerJoin("activity_events as e", "e.id", "o.event_id")
+      .select("o.id")
+      .where("o.subscription_id", "=", subscriptionId)
+      .where("o.status", "=", "pending")
+      .where("e.kind", "=", ALERT_TEST_KIND)
+      .executeTakeFirst();
+    if (pending !== undefined) return "pending" as const;
+    const event = await tx
+      .insertInto("activity_events")
+      .values({ kind: ALERT_TEST_KIND, at, chain_id: null, address: null, summary, data_json: JSON.stringify(data) })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const eventId = Number(event.id);
+    await tx
+      .insertInto("alert_outbox")
+      .values({
+        subscription_id: subscriptionId,
+        event_id: eventId,
+        status: "pending",
+        attempts: 0,
+        next_attempt_at_ms: 0,
+      })
+      .execute();
+    return { eventId };
+  });
 }
 
 /** A delivery ready to send: the outbox row, its event and its subscription's target. */

@@ -80,8 +80,11 @@ export function notice(kind: "info" | "error" | "ok", body: Html | string): Html
 }
 
 /**
- * A table wrapped so that it scrolls sideways on a narrow screen instead of widening the page. With `stack`, a phone
- * shows each row as a block instead, every cell under its column's name (the cells carry `data-label`).
+ * A table wrapped so that it scrolls sideways on a narrow screen instead of widening the page: its frame shows a
+ * shadow on the side that hides columns, and (with the client bundle) a line saying "Scroll sideways for more
+ * columns". With `stack`, a phone shows each row as a block instead, every cell under its column's name (the cells
+ * carry `data-label`; a cell of class `wide` spans the block's width). `variant` adds a class to the table (`events`:
+ * the activity log's compact blocks, without the names).
  */
 export function scrollTable(
   caption: string,
@@ -89,9 +92,11 @@ export function scrollTable(
   rows: readonly Html[],
   empty = "Nothing to list.",
   stack = false,
+  variant: "events" | null = null,
 ): Html {
+  const classes = [stack ? "stack" : "", variant ?? ""].filter((c) => c !== "").join(" ");
   return html`<div class="table-wrap" role="region" aria-label="${caption}" tabindex="0">
-    <table${stack ? html` class="stack"` : ""}>
+    <table${classes === "" ? "" : html` class="${classes}"`}>
       <caption>
         ${caption}
       </caption>

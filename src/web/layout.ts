@@ -1,5 +1,6 @@
 import { NAV_PAGES, type NavPageId } from "../read/surfaces";
 import { chainName } from "./format";
+import { FAVICON_PATH } from "./favicon";
 import { html, type Html } from "./html";
 
 /** A page's `<body data-page>`: a navigation page of the read surface table, the sign-in page or the error page. */
@@ -22,6 +23,11 @@ export type PageParameters = {
   body: Html;
   /** Extra `data-*` attributes for `<body>` that the client bundle reads (already safe names). */
   data?: Record<string, string>;
+  /**
+   * The document's referrer policy: `no-referrer` (every page), or `same-origin` for a page with a form that POSTs
+   * here (a confirmation page), whose `Origin` header the CSRF rule needs. Send the same in the header.
+   */
+  referrerPolicy?: "no-referrer" | "same-origin";
 };
 
 /**
@@ -29,15 +35,23 @@ export type PageParameters = {
  * service), a skip link, the header with the signed-in address and the sign-out button, the navigation (the current
  * page marked with `aria-current`) and the page's content in `<main>`.
  */
-export function renderPage({ page, title, chrome, body, data = {} }: PageParameters): string {
+export function renderPage({
+  page,
+  title,
+  chrome,
+  body,
+  data = {},
+  referrerPolicy = "no-referrer",
+}: PageParameters): string {
   const attributes = Object.entries(data).map(([name, value]) => html` data-${name}="${value}"`);
   const doc = html`<!doctype html>
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
+        <meta name="referrer" content="${referrerPolicy}" />
         <title>${title} · Liquidity attestations</title>
+        <link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml" />
         <link rel="stylesheet" href="${chrome.assets.style}" />
         <script src="${chrome.assets.script}" defer></script>
       </head>
@@ -64,10 +78,12 @@ function header(chrome: PageChrome): Html {
     chrome.session === null
       ? ""
       : html`<div class="who">
-          <span
-            >Signed in as
-            <code class="address" data-address="${chrome.session.address}">${chrome.session.address}</code>
-            <span class="muted">(${chainName(chrome.session.chainId)})</span></span
+          <span class="who-id"
+            ><span class="who-label">Signed in as </span
+            ><code class="address" data-address="${chrome.session.address}" title="${chrome.session.address}"
+              >${chrome.session.address}</code
+            >
+            <span class="muted chain">(${chainName(chrome.session.chainId)})</span></span
           >
           <button type="button" class="secondary" data-action="sign-out">Sign out</button>
           <p class="status" role="status" data-sign-out-status></p>

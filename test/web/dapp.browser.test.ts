@@ -273,8 +273,9 @@ describe("dapp in a real browser (Chromium, injected test wallet, real port)", f
       await page.getByLabel("Pool").selectOption(IDS.a);
       await page.getByLabel("Amount (USD)").fill("1000");
       await page.getByRole("button", { name: "Send request" }).click();
-      const status = page.locator("[data-request-status]");
-      await status.filter({ hasText: /not valid/ }).waitFor();
+      // The refusal is told under the key's field, which is marked invalid and gets the focus.
+      await page.locator("#api-key-error", { hasText: /not valid/ }).waitFor();
+      expect(await page.getByLabel("API key").getAttribute("aria-invalid")).to.equal("true");
       expect(await page.evaluate(() => document.activeElement?.id)).to.equal("api-key");
     });
 
@@ -282,6 +283,7 @@ describe("dapp in a real browser (Chromium, injected test wallet, real port)", f
       const { page } = signedIn;
       await page.goto("/app/keys");
       await page.getByRole("button", { name: "Revoke key browser test" }).click();
+      await page.getByRole("dialog").getByRole("button", { name: "Revoke key" }).click();
       await page.locator("[data-key-status]", { hasText: "Key revoked" }).waitFor();
       expect(await page.locator("tbody tr", { hasText: "browser test" }).locator(".tag").textContent()).to.equal(
         "revoked",
@@ -314,7 +316,8 @@ describe("dapp in a real browser (Chromium, injected test wallet, real port)", f
       expect(await row.textContent()).to.match(/0 pending, 0 delivered, 0 failed/);
       await screenshot(page, "alerts");
       await page.getByRole("button", { name: "Delete the subscription to http://127.0.0.1:9/hook" }).click();
-      await page.locator("[data-alert-status]", { hasText: "Subscription deleted" }).waitFor();
+      await page.getByRole("dialog").getByRole("button", { name: "Delete subscription" }).click();
+      await page.locator("[data-alert-row-status]", { hasText: "Subscription deleted" }).waitFor();
       const left = await page.request.get("/app/api/alert-subscriptions");
       expect(((await left.json()) as { subscriptions: unknown[] }).subscriptions).to.deep.equal([]);
     });

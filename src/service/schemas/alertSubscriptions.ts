@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { ALERT_KINDS } from "../../alerts/alertKinds";
 import { MAX_TARGET_URL_LENGTH } from "../../alerts/checkAlertTarget";
 import { MAX_KINDS_PER_SUBSCRIPTION } from "../../alerts/createSubscription";
+import { ALERT_TEST_KIND } from "../../model/activityKinds";
 import { uint } from "./common";
 import { closed, nullable } from "./market";
 
@@ -71,4 +72,16 @@ export const AlertSubscriptionSchema = closed(
 export const AlertSubscriptionListSchema = closed(
   { subscriptions: Type.Array(AlertSubscriptionSchema, { description: "the key's own, oldest first" }) },
   { title: "AlertSubscriptions" },
+);
+
+/** `POST /api/v1/alert-subscriptions/{id}/test` answer (202): the test event queued for the subscription. */
+export const AlertTestEventSchema = closed(
+  {
+    id: Type.String({ description: "the subscription's id" }),
+    eventId: uint("the test event's id; it is never in GET /api/v1/activity"),
+    webhookId: Type.String({ description: "the webhook-id of every attempt: msg_<eventId>_<id>" }),
+    kind: Type.Literal(ALERT_TEST_KIND, { description: "always alert.test (also the body's type)" }),
+    status: Type.Literal("pending", { description: "queued: the worker sends it like any other event" }),
+  },
+  { title: "AlertTestEvent" },
 );

@@ -46,13 +46,26 @@ export const ComparePageQuerySchema = Type.Object({
   ),
 });
 
-/** `GET /app/activity?limit=N&cursor=C`. */
+/** `GET /app/activity?limit=N&cursor=C&kind=a&kind=b` (the filter's checkboxes) or `kind=a,b` (the API's form). */
 export const ActivityPageQuerySchema = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
   cursor: Type.Optional(Type.String({ maxLength: 200 })),
+  kind: Type.Optional(
+    Type.Union([Type.String({ maxLength: 1000 }), Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 })]),
+  ),
 });
 
 /** `GET /app/liquidity-requests?created=<id>`: the request the form just wrote. */
 export const LiquidityRequestsPageQuerySchema = Type.Object({
   created: Type.Optional(Type.String({ maxLength: 100 })),
+});
+
+/** `GET /app/keys?revoked=<id>`: the key the confirmation page just revoked. */
+export const KeysPageQuerySchema = Type.Object({
+  revoked: Type.Optional(Type.String({ maxLength: 100 })),
+});
+
+/** `GET /app/alerts?deleted=<id>`: the subscription the confirmation page just deleted. */
+export const AlertsPageQuerySchema = Type.Object({
+  deleted: Type.Optional(Type.String({ maxLength: 100 })),
 });

@@ -1,15 +1,62 @@
-import { appendServerRow, errorField, errorMessage, requestJson, say } from "./http";
+import { onConfirmed } from "./confirm";
+import { clearFieldErrors, showFieldErrors, type FieldError } from "./fieldErrors";
+import { appendServerRow, errorField, errorMessage, requestJson, say, type JsonResponse } from "./http";
 
 /** The answer of `POST /app/api/alert-subscriptions`: the secret (shown once) and the table row as the page renders it. */
 type Created = { id: string; url: string; kinds: string[]; secret: string; rowHtml: string };
 
+/** The answer of `POST /app/api/alert-subscriptions/{id}/test`. */
+type TestQueued = { webhookId: string };
+
+/** Whether the text is a whole URL. */
+function parses(text: string): boolean {
+  try {
+    new URL(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Every problem of the subscribe form, checked in the browser, each with a sentence under its field. */
+function checkForm(body: { url: string; kinds: string[] }): FieldError[] {
+  const errors: FieldError[] = [];
+  if (body.url === "") {
+    errors.push({ input: "alert-url", message: "Enter the URL that receives the webhooks, starting with https://." });
+  } else if (!parses(body.url)) {
+    errors.push({
+      input: "alert-url",
+      message: "This is not a whole URL: write it with https:// and the host, as in the example in the field.",
+    });
+  }
+  if (body.kinds.length === 0) errors.push({ input: "alert-kinds", message: "Tick at least one event kind." });
+  return errors;
+}
+
+/** A refusal of the API as a field error (the target rules' own sentence; a person's sentence for a schema's). */
+function serverError(response: JsonResponse): FieldError | null {
+  const field = errorField(response);
+  const code = (response.body as { error?: { code?: unknown } } | null)?.error?.code;
+  if (field === "url") {
+    const message =
+      code === "ALERT_TARGET_REFUSED"
+        ? errorMessage(response, "This target is refused.")
+        : "This is not a URL the service can send to: write it whole, with https:// and the host.";
+    return { input: "alert-url", message };
+  }
+  if (field === "kinds") return { input: "alert-kinds", message: "Tick at least one event kind, each once." };
+  return null;
+}
+
 /**
- * The alerts page: subscribe (`POST /app/api/alert-subscriptions`, the secret shown once), delete
- * (`DELETE /app/api/alert-subscriptions/{id}`) and resume a paused one (`POST …/{id}/resume`, then the page reloads).
+ * The alerts page: subscribe (`POST /app/api/alert-subscriptions`, the secret shown once; every invalid field told
+ * under it at once), send a test event (`POST …/{id}/test`), delete after a confirmation in the dialog
+ * (`DELETE …/{id}`) and resume a paused one (`POST …/{id}/resume`, then the page reloads).
  */
 export function initAlerts(): void {
   const form = document.querySelector<HTMLFormElement>("[data-alert-form]");
   const status = document.querySelector("[data-alert-status]");
+  const rowStatus = document.querySelector("[data-alert-row-status]");
   const shown = document.querySelector<HTMLElement>("[data-new-secret]");
   const value = document.querySelector<HTMLInputElement>("[data-new-secret-value]");
   const tbody = document.querySelector("table tbody");
@@ -19,15 +66,20 @@ export function initAlerts(): void {
     event.preventDefault();
     const data = new FormData(form);
     const body = { url: (data.get("url") ?? "").toString().trim(), kinds: data.getAll("kinds").map(String) };
+    const errors = checkForm(body);
+    if (errors.length > 0) {
+      showFieldErrors(form, errors, status);
+      return;
+    }
+    clearFieldErrors(form);
     const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]');
     if (submit) submit.disabled = true;
     try {
       const response = await requestJson("/app/api/alert-subscriptions", { method: "POST", body });
       if (response.status !== 201) {
-        say(status, "error", errorMessage(response, "The subscription was not created"));
-        const field = errorField(response);
-        if (field === "url") document.getElementById("alert-url")?.focus();
-        else if (field === "kinds") form.querySelector<HTMLInputElement>('input[name="kinds"]')?.focus();
+        const error = serverError(response);
+        if (error !== null) showFieldErrors(form, [error], status);
+        else say(status, "error", errorMessage(response, "The subscription was not created"));
         return;
       }
       const created = response.body as Created;
@@ -47,32 +99,39 @@ export function initAlerts(): void {
     }
   });
 
+  // Deleting asks first (the dialog; without JavaScript the form goes to the confirmation page).
+  onConfirmed("delete-alert", async (confirmForm, id) => {
+    const response = await requestJson(`/app/api/alert-subscriptions/${encodeURIComponent(id)}`, { method: "DELETE" });
+    if (!response.ok) {
+      say(rowStatus, "error", errorMessage(response, "The subscription was not deleted"));
+      return;
+    }
+    confirmForm.closest("tr")?.remove();
+    say(rowStatus, "ok", "Subscription deleted: nothing more is sent to it.");
+  });
+
   document.addEventListener("click", async (event) => {
     const button = (event.target as Element | null)?.closest<HTMLButtonElement>(
-      '[data-action="delete-alert"], [data-action="resume-alert"]',
+      '[data-action="resume-alert"], [data-action="test-alert"]',
     );
     if (!button) return;
     const id = encodeURIComponent(button.dataset.subscriptionId ?? "");
     const resume = button.dataset.action === "resume-alert";
     button.disabled = true;
-    const response = resume
-      ? await requestJson(`/app/api/alert-subscriptions/${id}/resume`, { method: "POST" })
-      : await requestJson(`/app/api/alert-subscriptions/${id}`, { method: "DELETE" });
+    const response = await requestJson(`/app/api/alert-subscriptions/${id}/${resume ? "resume" : "test"}`, {
+      method: "POST",
+    });
+    button.disabled = false;
     if (!response.ok) {
-      button.disabled = false;
-      say(
-        status,
-        "error",
-        errorMessage(response, resume ? "The subscription was not resumed" : "The subscription was not deleted"),
-      );
+      const what = resume ? "The subscription was not resumed" : "The test event was not sent";
+      say(rowStatus, "error", errorMessage(response, what));
       return;
     }
     if (resume) {
       window.location.reload();
       return;
     }
-    const row = button.closest("tr");
-    row?.remove();
-    say(status, "ok", "Subscription deleted: nothing more is sent to it.");
+    const { webhookId } = response.body as TestQueued;
+    say(rowStatus, "ok", `Test event queued (webhook-id ${webhookId}): it goes out like any other delivery.`);
   });
 }

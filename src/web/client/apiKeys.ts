@@ -1,9 +1,14 @@
-import { appendServerRow, errorMessage, requestJson, say } from "./http";
+import { onConfirmed } from "./confirm";
+import { clearFieldErrors, showFieldErrors } from "./fieldErrors";
+import { appendServerRow, errorField, errorMessage, requestJson, say } from "./http";
 
 /** The answer of `POST /app/api/keys`: the key (shown once) and its table row as the page renders it. */
 type CreatedKey = { id: string; key: string; label: string | null; createdAt: number; rowHtml: string };
 
-/** The keys page: create (`POST /app/api/keys`, the key shown once), revoke (`DELETE /app/api/keys/{id}`). */
+/**
+ * The keys page: create (`POST /app/api/keys`, the key shown once), revoke after a confirmation in the dialog
+ * (`DELETE /app/api/keys/{id}`).
+ */
 export function initApiKeys(): void {
   const form = document.querySelector<HTMLFormElement>("[data-key-form]");
   const status = document.querySelector("[data-key-status]");
@@ -23,9 +28,13 @@ export function initApiKeys(): void {
         body: { label: label === "" ? null : label },
       });
       if (response.status !== 201) {
-        say(status, "error", errorMessage(response, "The key was not created"));
+        if (errorField(response) === "label") {
+          const message = "A label is plain text of at most 100 characters (or nothing).";
+          showFieldErrors(form, [{ input: "key-label", message }], status);
+        } else say(status, "error", errorMessage(response, "The key was not created"));
         return;
       }
+      clearFieldErrors(form);
       const key = response.body as CreatedKey;
       if (shown !== null && value !== null) {
         value.value = key.key;
@@ -43,14 +52,10 @@ export function initApiKeys(): void {
     }
   });
 
-  document.addEventListener("click", async (event) => {
-    const button = (event.target as Element | null)?.closest<HTMLButtonElement>('[data-action="revoke-key"]');
-    if (!button) return;
-    const id = button.dataset.keyId ?? "";
-    button.disabled = true;
+  // Revoking asks first (the dialog; without JavaScript the form goes to the confirmation page).
+  onConfirmed("revoke-key", async (confirmForm, id) => {
     const response = await requestJson(`/app/api/keys/${encodeURIComponent(id)}`, { method: "DELETE" });
     if (!response.ok || (response.body as { revoked?: unknown } | null)?.revoked !== true) {
-      button.disabled = false;
       say(
         status,
         "error",
@@ -60,13 +65,13 @@ export function initApiKeys(): void {
       );
       return;
     }
-    const row = button.closest("tr");
+    const row = confirmForm.closest("tr");
     const state = row?.querySelector("[data-key-state]");
     if (state) {
       const tag = Object.assign(document.createElement("span"), { className: "tag stale", textContent: "revoked" });
       state.replaceChildren(tag);
     }
-    button.remove();
+    confirmForm.remove();
     say(status, "ok", "Key revoked: it now answers 401 everywhere.");
   });
 }

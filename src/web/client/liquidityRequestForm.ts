@@ -1,6 +1,7 @@
-import { errorField, errorMessage, requestJson, say } from "./http";
+import { clearFieldErrors, showFieldErrors, type FieldError } from "./fieldErrors";
+import { errorField, errorMessage, requestJson, say, type JsonResponse } from "./http";
 
-/** The form's control for each member of the request body (to focus the one an error names). */
+/** The form's control for each member of the request body (the API error's `field` names the member). */
 const FIELD_INPUT: Record<string, string> = {
   chainId: "chain-id",
   pool: "pool",
@@ -10,10 +11,77 @@ const FIELD_INPUT: Record<string, string> = {
   note: "note",
 };
 
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+/** A control's value, trimmed. */
+const valueOf = (form: HTMLFormElement, name: string) => (new FormData(form).get(name) ?? "").toString().trim();
+
+/** The limits the page wrote into the controls (`max`, `maxlength`: the write's own, rendered by the server). */
+function limitOf(id: string, attribute: "max" | "maxlength"): number {
+  return Number(document.getElementById(id)?.getAttribute(attribute) ?? Number.POSITIVE_INFINITY);
+}
+
+/** Every field the keyed write would refuse, checked in the browser, each with a sentence for a person. */
+function checkForm(form: HTMLFormElement): FieldError[] {
+  const errors: FieldError[] = [];
+  if (valueOf(form, "apiKey") === "") {
+    errors.push({ input: "api-key", message: "Paste an API key: create one on the API keys page (it is shown once)." });
+  }
+  if (valueOf(form, "pool") === "") {
+    const asset = valueOf(form, "asset");
+    if (asset === "") errors.push({ input: "asset", message: "Pick a pool above, or enter a token address here." });
+    else if (!ADDRESS.test(asset)) {
+      errors.push({ input: "asset", message: "A token address is 0x followed by 40 hexadecimal digits." });
+    }
+    const chainId = Number(valueOf(form, "chainId"));
+    if (valueOf(form, "chainId") === "" || !Number.isInteger(chainId) || chainId < 1) {
+      errors.push({ input: "chain-id", message: "Enter the token's chain id, a whole number such as 1 (Ethereum)." });
+    }
+  }
+  const amount = Number(valueOf(form, "amountUsd"));
+  const maxAmount = limitOf("amount", "max");
+  if (valueOf(form, "amountUsd") === "" || !Number.isFinite(amount) || amount <= 0 || amount > maxAmount) {
+    errors.push({
+      input: "amount",
+      message: `Enter the amount in US dollars: more than 0, at most ${maxAmount.toLocaleString("en-US")}.`,
+    });
+  }
+  const horizon = Number(valueOf(form, "horizonDays"));
+  const maxDays = limitOf("horizon", "max");
+  if (!Number.isInteger(horizon) || horizon < 1 || horizon > maxDays) {
+    errors.push({ input: "horizon", message: `Enter a whole number of days, from 1 to ${maxDays}.` });
+  }
+  if (valueOf(form, "note").length > limitOf("note", "maxlength")) {
+    errors.push({ input: "note", message: `Keep the note to ${limitOf("note", "maxlength")} characters.` });
+  }
+  return errors;
+}
+
+/** What the keyed write refused, as a field error: its `field` mapped to the control, its sentence for a person. */
+function serverError(response: JsonResponse): FieldError | null {
+  if (response.status === 401) {
+    return { input: "api-key", message: "This API key is not valid or was revoked: paste a working key." };
+  }
+  const field = errorField(response);
+  const input = field === null ? undefined : FIELD_INPUT[field];
+  if (input === undefined) return null;
+  const code = (response.body as { error?: { code?: unknown } } | null)?.error?.code;
+  // The schema's and the parser's messages name JSON members; a rule about a pool (unknown, malformed) is a sentence.
+  const sentences: Record<string, string> = {
+    "chain-id": "Enter the token's chain id, a whole number such as 1 (Ethereum).",
+    asset: "A token address is 0x followed by 40 hexadecimal digits, not the zero address.",
+    amount: `Enter the amount in US dollars: more than 0, at most ${limitOf("amount", "max").toLocaleString("en-US")}.`,
+    horizon: `Enter a whole number of days, from 1 to ${limitOf("horizon", "max")}.`,
+    note: "The note cannot hold control characters; keep it to plain text.",
+    pool: "Pick one of the tracked pools, or name a token address instead.",
+  };
+  const message = code === "INVALID_REQUEST" ? sentences[input] : errorMessage(response, sentences[input]);
+  return { input, message };
+}
+
 /** The body of `POST /api/v1/liquidity-requests` from the form: JSON numbers, a pool (its chain from its id) or an asset. */
 function bodyOf(form: HTMLFormElement): Record<string, unknown> {
-  const data = new FormData(form);
-  const text = (name: string) => (data.get(name) ?? "").toString().trim();
+  const text = (name: string) => valueOf(form, name);
   const pool = text("pool");
   const number = (name: string) => (text(name) === "" ? null : Number(text(name)));
   const body: Record<string, unknown> = { amountUsd: number("amountUsd"), horizonDays: number("horizonDays") };
@@ -29,9 +97,10 @@ function bodyOf(form: HTMLFormElement): Record<string, unknown> {
 }
 
 /**
- * The liquidity request form: sends the keyed write with the pasted key as `Authorization: Bearer` and a fresh
- * `Idempotency-Key` per attempt (a double click writes once), then reloads the page on the new request; an error is
- * told in the status region and the field it names gets the focus.
+ * The liquidity request form: checks every field in the browser first and shows each problem under its field at once
+ * (`aria-invalid`, `aria-describedby`), then sends the keyed write with the pasted key as `Authorization: Bearer` and a
+ * fresh `Idempotency-Key` per attempt (a double click writes once), and reloads the page on the new request. A
+ * refusal of the API is shown the same way, under the field its `field` names.
  */
 export function initLiquidityRequestForm(): void {
   const form = document.querySelector<HTMLFormElement>("[data-request-form]");
@@ -43,12 +112,12 @@ export function initLiquidityRequestForm(): void {
   });
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const key = (new FormData(form).get("apiKey") ?? "").toString().trim();
-    if (key === "") {
-      say(status, "error", "Paste an API key first (create one on the API keys page).");
-      document.getElementById("api-key")?.focus();
+    const errors = checkForm(form);
+    if (errors.length > 0) {
+      showFieldErrors(form, errors, status);
       return;
     }
+    clearFieldErrors(form);
     const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]');
     if (submit) submit.disabled = true;
     say(status, "info", "Sending…");
@@ -56,14 +125,12 @@ export function initLiquidityRequestForm(): void {
       const response = await requestJson("/api/v1/liquidity-requests", {
         method: "POST",
         body: bodyOf(form),
-        headers: { authorization: `Bearer ${key}`, "idempotency-key": idempotencyKey },
+        headers: { authorization: `Bearer ${valueOf(form, "apiKey")}`, "idempotency-key": idempotencyKey },
       });
       if (response.status !== 201) {
-        const field = errorField(response);
-        const label = field === null ? "" : ` (field: ${field})`;
-        say(status, "error", `${errorMessage(response, "The request was refused")}${label}`);
-        if (field !== null && FIELD_INPUT[field]) document.getElementById(FIELD_INPUT[field])?.focus();
-        else if (response.status === 401) document.getElementById("api-key")?.focus();
+        const error = serverError(response);
+        if (error !== null) showFieldErrors(form, [error], status);
+        else say(status, "error", errorMessage(response, "The request was refused"));
         return;
       }
       const id = (response.body as { id: string }).id;

@@ -1,6 +1,7 @@
 import { initAlerts } from "./alerts";
 import { initApiKeys } from "./apiKeys";
 import { initCompare } from "./compare";
+import { initLayout } from "./layout";
 import { initLiquidityRequestForm } from "./liquidityRequestForm";
 import { initSignIn } from "./signIn";
 import { initSignOut } from "./signOut";
@@ -13,6 +14,7 @@ import { initVerifyPool } from "./verifyPool";
  */
 function start(): void {
   initSignOut();
+  initLayout();
   const page = document.body.dataset.page;
   if (page === "sign-in") initSignIn();
   if (page === "pools" && document.body.dataset.poolId !== undefined) void initVerifyPool();

@@ -1,15 +1,32 @@
 import type { SubscriptionView } from "../../alerts/listSubscriptions";
-import { scrollTable } from "../components";
+import { notice, scrollTable } from "../components";
 import { formatTime } from "../format";
 import { html, type Html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
+import { confirmDialog, confirmFirst, type ConfirmQuestion } from "./confirm";
 
 export type AlertsPageParameters = {
   /** The wallet's subscriptions (`listSubscriptions` with owner `wallet:<address>`, also `GET /app/api/alert-subscriptions`). */
   subscriptions: readonly SubscriptionView[];
   /** The activity kinds a subscription may name (`ALERT_KINDS`). */
   kinds: readonly string[];
+  /** The id of a subscription the confirmation page just deleted, told in a notice. */
+  deleted?: string | null;
 };
+
+/** The question before a subscription is deleted (the dialog's and the confirmation page's). */
+export function deleteSubscriptionQuestion(s: Pick<SubscriptionView, "id" | "url" | "kinds">): ConfirmQuestion {
+  return {
+    title: "Delete this alert subscription?",
+    text: `Delete the subscription to ${s.url} (${s.kinds.join(", ")})? Nothing more is sent to it, and its queued deliveries are dropped. This cannot be undone.`,
+    confirm: "Delete subscription",
+  };
+}
+
+/** The page that asks before a subscription is deleted, without JavaScript (`GET /app/alerts/{id}/delete`). */
+export function deleteSubscriptionPath(id: string): string {
+  return `/app/alerts/${encodeURIComponent(id)}/delete`;
+}
 
 /** One row of the subscriptions table. */
 function subscriptionRow(s: SubscriptionView): Html {
@@ -30,23 +47,34 @@ function subscriptionRow(s: SubscriptionView): Html {
     <td data-label="Deliveries">
       ${s.deliveries.pending} pending, ${s.deliveries.delivered} delivered, ${s.deliveries.failed} failed${lastError}
     </td>
-    <td>
-      ${
-        s.state === "paused"
-          ? html`<button type="button" class="secondary" data-action="resume-alert" data-subscription-id="${s.id}">
-              Resume
-            </button>`
-          : ""
-      }
-      <button
-        type="button"
-        class="danger"
-        data-action="delete-alert"
-        data-subscription-id="${s.id}"
-        aria-label="Delete the subscription to ${s.url}"
-      >
-        Delete
-      </button>
+    <td class="wide">
+      <div class="actions">
+        ${
+          s.state === "paused"
+            ? html`<button type="button" class="secondary" data-action="resume-alert" data-subscription-id="${s.id}">
+                Resume
+              </button>`
+            : html`<button
+                type="button"
+                class="secondary"
+                data-action="test-alert"
+                data-subscription-id="${s.id}"
+                aria-label="Send a test event to ${s.url} (${s.id})"
+              >
+                Send a test event
+              </button>`
+        }
+        ${confirmFirst(
+          {
+            action: deleteSubscriptionPath(s.id),
+            label: `Delete the subscription to ${s.url} (${s.kinds.join(", ")}; ${s.id})`,
+            text: "Delete",
+            kind: "delete-alert",
+            id: s.id,
+          },
+          deleteSubscriptionQuestion(s),
+        )}
+      </div>
     </td>
   </tr>`;
 }
@@ -73,7 +101,10 @@ export function newSubscriptionRow(created: Pick<SubscriptionView, "id" | "url" 
  * state (pending, delivered, failed, the last error, paused), a form that subscribes a webhook (the signing secret is
  * shown once, by the client bundle, from the answer of `POST /app/api/alert-subscriptions`), and delete and resume.
  */
-export function renderAlertsPage({ subscriptions, kinds }: AlertsPageParameters, chrome: PageChrome): string {
+export function renderAlertsPage(
+  { subscriptions, kinds, deleted = null }: AlertsPageParameters,
+  chrome: PageChrome,
+): string {
   const boxes = kinds.map(
     (kind, i) =>
       html`<li>
@@ -82,10 +113,17 @@ export function renderAlertsPage({ subscriptions, kinds }: AlertsPageParameters,
         >
       </li>`,
   );
-  const body = html`<p>
+  const done =
+    deleted === null
+      ? ""
+      : notice("ok", html`<p>Subscription <code>${deleted}</code> deleted: nothing more is sent to it.</p>`);
+  const body = html`${done}
+    <p>
       A subscription sends each activity event of the kinds it names to a URL of yours, as a signed webhook (Standard
       Webhooks: <code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>). Failed
-      deliveries are retried with backoff; after the last retry the subscription pauses until you resume it.
+      deliveries are retried with backoff; after the last retry the subscription pauses until you resume it. "Send a
+      test event" queues one <code>alert.test</code> event for that subscription only, signed and delivered like any
+      other (it is never published in the activity log): one at a time per subscription.
     </p>
     <section aria-labelledby="subscribe-heading">
       <h2 id="subscribe-heading">Subscribe a webhook</h2>
@@ -101,12 +139,14 @@ export function renderAlertsPage({ subscriptions, kinds }: AlertsPageParameters,
             autocomplete="off"
             spellcheck="false"
           />
+          <p class="field-error" id="alert-url-error"></p>
         </div>
-        <fieldset>
+        <fieldset id="alert-kinds">
           <legend>Event kinds</legend>
           <ul class="picker">
             ${boxes}
           </ul>
+          <p class="field-error" id="alert-kinds-error"></p>
         </fieldset>
         <p class="status" role="status" data-alert-status></p>
         <button type="submit">Subscribe</button>
@@ -134,6 +174,8 @@ export function renderAlertsPage({ subscriptions, kinds }: AlertsPageParameters,
         "No subscription yet.",
         true,
       )}
-    </section>`;
+      <p class="status" role="status" data-alert-row-status></p>
+    </section>
+    ${confirmDialog()}`;
   return renderPage({ page: "alerts", title: "Alert subscriptions", chrome, body });
 }

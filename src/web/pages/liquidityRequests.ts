@@ -4,6 +4,10 @@ import { namedPool, notice, poolNames, scrollTable } from "../components";
 import { chainName, formatTime, formatUsd } from "../format";
 import { html, type Html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
+import { MAX_AMOUNT_USD, MAX_HORIZON_DAYS, MAX_NOTE_LENGTH } from "../../write/parseLiquidityRequestInput";
+
+/** The sentence under a field when it is invalid (filled by the client bundle; empty and not shown otherwise). */
+const fieldError = (input: string) => html`<p class="field-error" id="${input}-error" data-field-error></p>`;
 
 export type LiquidityRequestsPageParameters = {
   /** The wallet's own requests (the `listWalletLiquidityRequests` reader, also `GET /app/api/liquidity-requests`). */
@@ -83,6 +87,7 @@ function requestForm(pools: readonly PoolListItem[]): Html {
         <p id="api-key-help" class="help">
           Paste a key from <a href="/app/keys">API keys</a> (shown once when created).
         </p>
+        ${fieldError("api-key")}
       </div>
       <div class="field">
         <label for="pool">Pool</label>
@@ -90,6 +95,7 @@ function requestForm(pools: readonly PoolListItem[]): Html {
           <option value="">None: I name an asset below</option>
           ${options}
         </select>
+        ${fieldError("pool")}
       </div>
       <fieldset class="field">
         <legend>Or an asset</legend>
@@ -104,19 +110,48 @@ function requestForm(pools: readonly PoolListItem[]): Html {
           placeholder="0x…"
           pattern="^0x[0-9a-fA-F]{40}$"
         />
+        ${fieldError("asset")}
         <label for="chain-id">Chain id</label>
         <input id="chain-id" name="chainId" type="number" min="1" step="1" inputmode="numeric" placeholder="1" />
+        ${fieldError("chain-id")}
       </fieldset>
       <div class="field">
         <label for="amount">Amount (USD)</label>
-        <input id="amount" name="amountUsd" type="number" min="1" step="any" inputmode="decimal" required />
+        <input
+          id="amount"
+          name="amountUsd"
+          type="number"
+          min="1"
+          max="${MAX_AMOUNT_USD}"
+          step="any"
+          inputmode="decimal"
+          required
+        />
+        ${fieldError("amount")}
       </div>
       <div class="field">
         <label for="horizon">Horizon (days)</label>
-        <input id="horizon" name="horizonDays" type="number" min="1" step="1" inputmode="numeric" required value="30" />
+        <input
+          id="horizon"
+          name="horizonDays"
+          type="number"
+          min="1"
+          max="${MAX_HORIZON_DAYS}"
+          step="1"
+          inputmode="numeric"
+          required
+          value="30"
+        />
+        ${fieldError("horizon")}
       </div>
       <div class="field">
-        <label for="note">Note (optional)</label> <textarea id="note" name="note" rows="2" maxlength="500"></textarea>
+        <label for="note">Note (optional)</label>
+        <textarea id="note" name="note" rows="2" maxlength="${MAX_NOTE_LENGTH}" aria-describedby="note-help"></textarea>
+        <p id="note-help" class="help warn">
+          Public: the note is published in the open activity feed (<code>GET /api/v1/activity</code>, the Activity page)
+          for anyone to read. Leave out anything private.
+        </p>
+        ${fieldError("note")}
       </div>
       <p class="status" role="status" data-request-status></p>
       <button type="submit">Send request</button>

@@ -120,6 +120,13 @@ export const ERROR_CASES: ErrorCase[] = [
     field: "kind",
     url: "/api/v1/activity?kind=not%20a%20kind!",
   },
+  {
+    tool: "get_activity",
+    args: { kind: "pool.stale,pool.nope" },
+    code: "INVALID_PARAMETER",
+    field: "kind",
+    url: "/api/v1/activity?kind=pool.stale,pool.nope",
+  },
   { tool: "get_activity", args: { limit: 201 }, code: "INVALID_PARAMETER", field: "limit" },
   { tool: "get_liquidity_map", args: { limit: 0 }, code: "INVALID_PARAMETER", field: "limit" },
   { tool: "get_liquidity_map", args: { chainId: "base" }, code: "INVALID_PARAMETER", field: "chainId" },

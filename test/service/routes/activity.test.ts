@@ -50,6 +50,19 @@ describe("activity route (real SQLite)", function () {
       }
       expectError(await api.get("/api/v1/activity?kind=a%20b"), 400, "INVALID_PARAMETER", "kind");
     });
+
+    it("answers 400 INVALID_PARAMETER naming a kind that is not an activity kind, even beside known ones", async function () {
+      for (const kind of ["pool.nope", "pool.stale,Pool.Stale", "alert.test", "ingest.pass,"]) {
+        const response = await api.get(`/api/v1/activity?kind=${encodeURIComponent(kind)}`);
+        expectError(response, 400, "INVALID_PARAMETER", "kind");
+        const unknown = kind.split(",").find((k) => !["pool.stale", "ingest.pass"].includes(k));
+        expect(response.json().error.message).to.include(`got "${unknown}"`);
+        expect(response.json().error.message).to.include("pool.stale, pool.fresh");
+      }
+      // A kind named twice is one filter.
+      const twice = (await api.get("/api/v1/activity?kind=pool.stale,pool.stale")).json();
+      expect(twice).to.deep.equal((await api.get("/api/v1/activity?kind=pool.stale")).json());
+    });
   });
 });
 

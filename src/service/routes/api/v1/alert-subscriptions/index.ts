@@ -49,5 +49,14 @@ export default alertSubscriptionRoutes((fastify) => ({
       },
       errors: [400, 401, 404, 429, 503],
     },
+    test: {
+      schema: {
+        summary: "Send a test event to one of the key's alert subscriptions (keyed)",
+        description:
+          "Queues one event of kind alert.test for this subscription only (202): signed and delivered like any other event (Standard Webhooks, the same retries), after the subscription's older pending deliveries. It is never published in GET /api/v1/activity, and no subscription can name its kind. One test at a time: 409 ALERT_TEST_PENDING while the previous one is pending; 409 ALERT_SUBSCRIPTION_PAUSED on a paused subscription.",
+        ...keyed,
+      },
+      errors: [400, 401, 404, 409, 429, 503],
+    },
   },
 }));

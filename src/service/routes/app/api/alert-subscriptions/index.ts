@@ -7,7 +7,7 @@ const hidden = { hide: true };
 /**
  * The signed-in wallet's alert subscriptions (owner `wallet:<lower-case address>`), for the alerts page: the same
  * routes as the keyed `/api/v1/alert-subscriptions` (`alertSubscriptionRoutes`), with the session instead of a key.
- * `GET` needs the session (401 without); `POST`, `DELETE` and `POST …/resume` also need an `Origin` equal to the
+ * `GET` needs the session (401 without); `POST`, `DELETE`, `POST …/resume` and `POST …/test` also need an `Origin` equal to the
  * service's own (403: the CSRF rule). Another owner's id is 404, like an unknown one. The wallet's list holds the
  * subscriptions of every key it created too (a revoked key's paused: it may delete them, not resume them, 409).
  */
@@ -22,6 +22,7 @@ export default alertSubscriptionRoutes((fastify) => ({
     list: { schema: hidden, errors: [401, 429, 503] },
     delete: { schema: hidden, errors: [400, 401, 403, 404, 429, 503] },
     resume: { schema: hidden, errors: [400, 401, 403, 404, 409, 429, 503] },
+    test: { schema: hidden, errors: [400, 401, 403, 404, 409, 429, 503] },
   },
   createdHeaders: { "cache-control": "no-store" },
   createdRowHtml: createdSubscriptionRowHtml,

@@ -1,0 +1,150 @@
+import { expect } from "chai";
+import type { FastifyInstance } from "fastify";
+import type { Browser, Page } from "playwright-core";
+import { DAPP_BUILD_DIR } from "../../src/web/assets";
+import { buildDappBundle } from "../../src/web/bundle";
+import { IDS } from "../helpers/read/seedMarket";
+import { openTempStore } from "../helpers/service/app";
+import { launchChromium, openTab, screenshot, type Tab } from "../helpers/web/browser";
+import { buildWebApp, seedWeb, WALLET } from "../helpers/web/webApp";
+
+/** How far the document is wider than the viewport (0 or less: no sideways scrolling of the page). */
+const overflowOf = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+/**
+ * Every page of the dapp at a desktop width (1280 px) and a phone's (390 px, and 360 px for the overflow check), in
+ * Debian's Chromium on the real app: no sideways scrolling of the page, no console error, a compact header on a
+ * phone, the favicon linked and served. Writes a screenshot of each page at 1280 and 390 px to
+ * `test-output/screenshots/<page>-<width>.png`.
+ */
+describe("dapp layout at 1280, 390 and 360 px (Chromium)", function () {
+  this.timeout(240_000);
+  let browser: Browser;
+  let app: FastifyInstance;
+  let base: string;
+  let cleanup: () => Promise<void>;
+  const tabs: Tab[] = [];
+  let signedIn: Tab;
+
+  async function tab(options: Parameters<typeof openTab>[2] = {}): Promise<Tab> {
+    const opened = await openTab(browser, base, options);
+    tabs.push(opened);
+    return opened;
+  }
+
+  /** The pages to check: every navigation page with content in its tables, a pool's page, the confirm pages. */
+  let pages: { name: string; path: string }[];
+
+  before(async function () {
+    await buildDappBundle({ outDir: DAPP_BUILD_DIR });
+    const temp = await openTempStore();
+    cleanup = temp.cleanup;
+    await seedWeb(temp.store);
+    app = await buildWebApp(temp.store, { ALERTS_ALLOW_PRIVATE_TARGETS: "1" });
+    base = await app.listen({ port: 0, host: "127.0.0.1" });
+    browser = await launchChromium();
+    signedIn = await tab({ wallet: { account: WALLET }, width: 1280 });
+    const { page } = signedIn;
+    await page.goto("/app/pools");
+    await page.getByText("Wallet found: Test Wallet.").waitFor();
+    await page.getByRole("button", { name: "Sign in with Ethereum" }).click();
+    await page.waitForURL("**/app/pools");
+    // Something in every wallet table: two unlabelled keys and a labelled one, a request, a subscription.
+    const origin = { origin: base };
+    const keys = [];
+    for (const label of [null, null, "trading bot"]) {
+      const created = await page.request.post("/app/api/keys", { headers: origin, data: { label } });
+      keys.push((await created.json()) as { id: string; key: string });
+    }
+    const request = await page.request.post("/api/v1/liquidity-requests", {
+      headers: { authorization: `Bearer ${keys[2].key}` },
+      data: { chainId: 1, pool: IDS.a, amountUsd: 1_250_000, horizonDays: 45, note: "for a market-making desk" },
+    });
+    expect(request.status()).to.equal(201);
+    const subscribed = await page.request.post("/app/api/alert-subscriptions", {
+      headers: origin,
+      data: { url: "http://127.0.0.1:9/a-rather-long-path/for/the/webhook/receiver", kinds: ["pool.stale"] },
+    });
+    const subscription = (await subscribed.json()) as { id: string };
+    pages = [
+      { name: "pools", path: "/app/pools" },
+      { name: "pool", path: `/app/pools/${IDS.e}` },
+      { name: "volume", path: "/app/volume" },
+      { name: "liquidity-map", path: "/app/liquidity-map" },
+      { name: "compare", path: `/app/compare?pools=${[IDS.a, IDS.c, IDS.e, IDS.f].join(",")}` },
+      { name: "roadmap", path: "/app/roadmap" },
+      { name: "launch", path: "/app/launch" },
+      { name: "activity", path: "/app/activity" },
+      { name: "liquidity-requests", path: "/app/liquidity-requests" },
+      { name: "keys", path: "/app/keys" },
+      { name: "revoke-key", path: `/app/keys/${keys[0].id}/revoke` },
+      { name: "alerts", path: "/app/alerts" },
+      { name: "delete-alert", path: `/app/alerts/${subscription.id}/delete` },
+      { name: "not-found", path: "/app/no-such-page" },
+    ];
+  });
+
+  after(async function () {
+    for (const { context } of tabs) await context.close().catch(() => undefined);
+    await browser?.close();
+    await app?.close();
+    await cleanup?.();
+  });
+
+  afterEach(function () {
+    const problems = tabs.flatMap((t) => t.problems.splice(0));
+    expect(problems, "browser problems").to.deep.equal([]);
+  });
+
+  for (const width of [1280, 390, 360]) {
+    it(`shows every page at ${width} px without sideways scrolling of the page`, async function () {
+      const { page } = width === 1280 ? signedIn : await tab({ width });
+      if (width !== 1280) await page.context().addCookies(await signedIn.context.cookies());
+      const wide: string[] = [];
+      for (const { name, path } of pages) {
+        await page.goto(path);
+        if (name === "pool") await page.locator("[data-verify][data-result]").waitFor();
+        if ((await overflowOf(page)) > 0) wide.push(`${name} (${await overflowOf(page)} px)`);
+        if (name === "launch") {
+          // Its table is wider than a phone: the frame scrolls and says so (the client bundle marks it).
+          const says = await page.locator(".table-wrap[data-scrolls]").count();
+          expect(says, `launch at ${width}: a frame marked as scrolling`).to.equal(width === 1280 ? 0 : 1);
+        }
+        if (name === "alerts" && width !== 1280) {
+          // The navigation is one row that scrolls; the current page's link (the last one) is scrolled into view.
+          const box = (await page.locator('nav.pages a[aria-current="page"]').boundingBox())!;
+          expect(box.x).to.be.at.least(0);
+          expect(box.x + box.width).to.be.at.most(width);
+        }
+        if (width !== 360) await screenshot(page, `${name}-${width}`);
+      }
+      expect(wide, "pages wider than the viewport").to.deep.equal([]);
+    });
+  }
+
+  it("keeps the header and the navigation compact on a phone (one line each), the favicon linked", async function () {
+    const { page } = await tab({ width: 390 });
+    await page.context().addCookies(await signedIn.context.cookies());
+    await page.goto("/app/volume");
+    const header = (await page.locator("header.top").boundingBox())!;
+    const nav = (await page.locator("nav.pages").boundingBox())!;
+    expect(header.height, "header").to.be.at.most(60);
+    expect(nav.height, "navigation").to.be.at.most(48);
+    // The whole address stays in the page (the header shows it cut short, with the whole one in its title).
+    expect(await page.locator("header [data-address]").textContent()).to.equal(WALLET.address);
+    expect(await page.locator("header [data-address]").getAttribute("title")).to.equal(WALLET.address);
+    const icon = await page.locator('link[rel="icon"]').getAttribute("href");
+    const served = await page.request.get(icon!);
+    expect(served.status()).to.equal(200);
+    expect(served.headers()["content-type"]).to.equal("image/svg+xml");
+  });
+
+  it("the sign-in page fits a 360 px phone", async function () {
+    for (const width of [1280, 390, 360]) {
+      const { page } = await tab({ width });
+      await page.goto("/app/sign-in");
+      expect(await overflowOf(page)).to.be.at.most(0);
+      if (width !== 360) await screenshot(page, `sign-in-${width}`);
+    }
+  });
+});
