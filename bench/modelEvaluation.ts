@@ -30,20 +30,28 @@ function syntheticPool(index: number, days: number, end: number): EvaluatedPool 
 
 function describe(label: string, e: ModelEvaluation): void {
   console.log(`${label}: ${e.claims} claims, ${e.scored} scored, ${e.held} held`);
-  console.log(`  Brier ${e.brier?.toFixed(4)} vs baseline ${e.baselineBrier?.toFixed(4)} (${e.brier !== null && e.baselineBrier !== null && e.brier < e.baselineBrier ? "beats it" : "does not beat it"})`);
+  console.log(
+    `  Brier ${e.brier?.toFixed(4)} vs baseline ${e.baselineBrier?.toFixed(4)} (${e.brier !== null && e.baselineBrier !== null && e.brier < e.baselineBrier ? "beats it" : "does not beat it"})`,
+  );
   console.log("  bucket        n   mean conf  held    within 0.10");
   for (const b of e.buckets) {
     const within = b.n >= 30 ? (Math.abs(b.holdRate - b.meanConfidence) <= 0.1 ? "yes" : "NO") : "(n < 30)";
-    console.log(`  ${b.from.toFixed(2)}–${b.to.toFixed(2)} ${String(b.n).padStart(6)}   ${b.meanConfidence.toFixed(3)}     ${b.holdRate.toFixed(3)}   ${within}`);
+    console.log(
+      `  ${b.from.toFixed(2)}–${b.to.toFixed(2)} ${String(b.n).padStart(6)}   ${b.meanConfidence.toFixed(3)}     ${b.holdRate.toFixed(3)}   ${within}`,
+    );
   }
-  console.log(`  by horizon: ${e.byHorizon.map((h) => `${h.horizon}d n=${h.n} held ${(h.holdRate * 100).toFixed(1)} %`).join("; ")}`);
+  console.log(
+    `  by horizon: ${e.byHorizon.map((h) => `${h.horizon}d n=${h.n} held ${(h.holdRate * 100).toFixed(1)} %`).join("; ")}`,
+  );
 }
 
 async function main(): Promise<void> {
   const dataDir = resolve(process.env.DATA_DIR ?? "./data");
   const file = join(dataDir, "service.sqlite");
   if (process.env.DATABASE_URL || existsSync(file)) {
-    const store = await openStore(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL, readOnly: true } : { file, readOnly: true });
+    const store = await openStore(
+      process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL, readOnly: true } : { file, readOnly: true },
+    );
     try {
       const lastDay = utcDay(Math.floor(Date.now() / 1000) - 86_400);
       const byPool = new Map<string, EvaluatedPool & { daily: { day: string; minDepthUsd: number }[] }>();
@@ -53,7 +61,10 @@ async function main(): Promise<void> {
         entry.daily.push({ day: low.day, minDepthUsd: low.minDepthUsd });
         byPool.set(pool, entry);
       }
-      describe(`store (${byPool.size} pools, observed lows up to ${lastDay})`, evaluateModel([...byPool.values()], ISSUER_RULE, lastDay));
+      describe(
+        `store (${byPool.size} pools, observed lows up to ${lastDay})`,
+        evaluateModel([...byPool.values()], ISSUER_RULE, lastDay),
+      );
     } finally {
       await store.close();
     }
@@ -72,7 +83,9 @@ async function main(): Promise<void> {
     const started = process.hrtime.bigint();
     const e = evaluateModel(input, ISSUER_RULE, new Date(end - DAY_MS).toISOString().slice(0, 10));
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    console.log(`  ${String(pools).padStart(5)}  ${String(days).padStart(5)}  ${String(e.claims).padStart(7)}  ${ms.toFixed(0).padStart(6)}`);
+    console.log(
+      `  ${String(pools).padStart(5)}  ${String(days).padStart(5)}  ${String(e.claims).padStart(7)}  ${ms.toFixed(0).padStart(6)}`,
+    );
     if (pools === 1000) describe("  synthetic 1,000 × 365", e);
   }
 }

@@ -15,6 +15,7 @@ import { errorLine } from "../errors/utils";
 import { writeDemoFiles } from "../demo/demoEnv";
 import { serveDemoChains, type ServedDemoChains } from "../demo/serveDemoChains";
 import { ensurePrivateDir } from "../storage/fileModes";
+import type { Hex } from "viem";
 import { loadAttesterKey, type LoadAttesterKeyReturnType } from "./attesterKey";
 
 /** Exit status for a configuration error (BSD `EX_CONFIG`), as `npm start`'s. */
@@ -31,12 +32,12 @@ function log(line: string): void {
  * The attester key the demo registers, as a file configured processes can be given: the dev key `DATA_DIR/attester.key`
  * (created once) or `ATTESTER_KEY_FILE`. A key given in `ATTESTER_PRIVATE_KEY` has no file to name: refused.
  */
-function attesterKey(config: ServiceConfig): LoadAttesterKeyReturnType & { file: string } {
+function attesterKey(config: ServiceConfig): LoadAttesterKeyReturnType & { file: string; privateKey: Hex } {
   const dir = ensurePrivateDir(config.dataDir);
   if (dir.action === "tightened") log(`DATA_DIR ${config.dataDir} was mode ${dir.was}; now 0700`);
   if (dir.action === "left") log(`warning: DATA_DIR ${config.dataDir} is mode ${dir.was} and shared or not ours`);
   const key = loadAttesterKey({ source: config.attesterKey });
-  if (key.file === undefined) {
+  if (key.file === undefined || key.privateKey === undefined) {
     throw new ConfigError({
       variable: "ATTESTER_PRIVATE_KEY",
       message:
@@ -45,12 +46,12 @@ function attesterKey(config: ServiceConfig): LoadAttesterKeyReturnType & { file:
     });
   }
   log(`attester ${key.address} (${key.origin}: ${key.file})`);
-  return { ...key, file: key.file };
+  return { ...key, file: key.file, privateKey: key.privateKey };
 }
 
 async function main(): Promise<void> {
   let config: ServiceConfig;
-  let key: LoadAttesterKeyReturnType & { file: string };
+  let key: ReturnType<typeof attesterKey>;
   try {
     config = loadConfig({ env: process.env });
     key = attesterKey(config);
