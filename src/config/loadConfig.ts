@@ -224,6 +224,8 @@ export interface ServiceConfig {
   migrateOnStart: boolean;
   /** `ATTESTER_SIGNER_URL` + `ATTESTER_ADDRESS`: sign through a JSON-RPC signer instead of a key in the process. */
   attesterSigner: { url: string; address: Address } | null;
+  /** `ATTESTER_ADDRESS`: the attester this process vouches for (with a signer, or alone on `SERVICE_ROLE=api`). */
+  attesterAddress: Address | null;
   /** `RETENTION_DAYS`: what has served its purpose is pruned after this many days (docs/operations.md). */
   retentionDays: number;
   alerts: {
@@ -354,6 +356,7 @@ export function loadConfig({ env, cwd = process.cwd() }: LoadConfigParameters): 
     trustProxy: parseTrustProxy(parsed.TRUST_PROXY),
     shutdownGraceMs: parsed.SHUTDOWN_GRACE_S * 1000,
     migrateOnStart: parsed.MIGRATE_ON_START === "true" || parsed.MIGRATE_ON_START === "1",
+    attesterAddress: parsed.ATTESTER_ADDRESS === undefined ? null : getAddress(parsed.ATTESTER_ADDRESS.toLowerCase()),
     attesterSigner:
       parsed.ATTESTER_SIGNER_URL !== undefined && parsed.ATTESTER_ADDRESS !== undefined
         ? { url: parsed.ATTESTER_SIGNER_URL, address: getAddress(parsed.ATTESTER_ADDRESS.toLowerCase()) }
@@ -389,11 +392,14 @@ function checkCombinations(parsed: Env): void {
       message: "REGISTRY_ADDRESS and REGISTRY_CHAIN_ID go together; set both",
     });
   }
-  if ((parsed.ATTESTER_SIGNER_URL === undefined) !== (parsed.ATTESTER_ADDRESS === undefined)) {
+  // An api process never signs: ATTESTER_ADDRESS alone names the attester it vouches for (DESIGN §11).
+  const apiAddressOnly = parsed.SERVICE_ROLE === "api" && parsed.ATTESTER_SIGNER_URL === undefined;
+  if (!apiAddressOnly && (parsed.ATTESTER_SIGNER_URL === undefined) !== (parsed.ATTESTER_ADDRESS === undefined)) {
     const missing = parsed.ATTESTER_SIGNER_URL === undefined ? "ATTESTER_SIGNER_URL" : "ATTESTER_ADDRESS";
     throw new ConfigError({
       variable: missing,
-      message: "ATTESTER_SIGNER_URL and ATTESTER_ADDRESS go together; set both",
+      message:
+        "ATTESTER_SIGNER_URL and ATTESTER_ADDRESS go together; set both (ATTESTER_ADDRESS alone: SERVICE_ROLE=api)",
     });
   }
   if (

@@ -1,6 +1,8 @@
 import type { ServiceConfig } from "../config/loadConfig";
 import { runIngestionPass, type PassReport } from "../ingest/runIngestionPass";
 import type { HistoryMoment, IngestSource } from "../ingest/source";
+import { refreshModelEvaluation } from "../attest/refreshModelEvaluation";
+import { errorLine } from "../errors/utils";
 import type { ServiceMetrics } from "../service/metrics";
 import type { ServiceStatus } from "../service/serviceStatus";
 import type { PassFence } from "../storage/leaderLease";
@@ -102,6 +104,12 @@ export function createPassRunner({
       metrics?.ingestPasses.inc({ status: report.status });
       metrics?.attestationsIssued.inc(report.issuance.filter((outcome) => outcome.action === "issued").length);
       if (status) status.lastPassAt = report.finishedAt;
+      // DESIGN §15: the process that issues re-evaluates the model on what the store now holds. A failure is logged;
+      // the pass stands.
+      await refreshModelEvaluation(store.db, { now: Math.floor(Date.now() / 1000) }).then(
+        (evaluation) => log(`  model evaluation: ${evaluation.scored} of ${evaluation.claims} claims scored`),
+        (error: unknown) => log(`  model evaluation failed: ${errorLine(error)}`),
+      );
     },
     history: async ({ label, chains, time }, fence) => {
       await run(label, { chains, now: () => time, issue: false, fence });

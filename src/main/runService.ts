@@ -8,6 +8,7 @@ import { StartupAbortedError } from "../errors/startup";
 import { errorLine } from "../errors/utils";
 import type { IngestSource } from "../ingest/source";
 import { createMetrics, type ServiceMetrics } from "../service/metrics";
+import { startProbeServer } from "../service/probeServer";
 import { closeServer, startServer } from "../service/server";
 import { createServiceStatus, type ServiceStatus } from "../service/serviceStatus";
 import { ensurePrivateDir } from "../storage/fileModes";
@@ -93,10 +94,18 @@ export async function runService({ config, log, signal }: RunServiceParameters):
 
     checkpoint();
     const attester = { address: key.address, registry: source.registry };
-    const { app, url } = await startServer({ store, config, attester, status, metrics });
+    // A worker serves only the probes and /metrics on its port (DESIGN §11); `all` serves everything.
+    const { app, url } =
+      config.role === "worker"
+        ? await startProbeServer({ config, store, status, metrics })
+        : await startServer({ store, config, attester, status, metrics });
     const closeApp = once(() => closeServer(app, config.shutdownGraceMs));
     cleanups.push(closeApp);
-    log(`serving ${url}/api/v1 (OpenAPI: ${url}/api/v1/openapi.json), MCP at ${url}/mcp, the dapp at ${url}/app/`);
+    log(
+      config.role === "worker"
+        ? `serving the probes at ${url}/livez and ${url}/readyz, metrics at ${url}/metrics (worker: no API)`
+        : `serving ${url}/api/v1 (OpenAPI: ${url}/api/v1/openapi.json), MCP at ${url}/mcp, the dapp at ${url}/app/`,
+    );
     if (demoKey !== null) await logDemoRequest({ url, file: demoKey.file, store, log });
 
     const alerts = startAlertWorker({
@@ -113,7 +122,7 @@ export async function runService({ config, log, signal }: RunServiceParameters):
     leadership.runPasses({
       pass: async (fence) => {
         await passes.live("ingestion pass", fence);
-        app.responseCache.invalidate();
+        if (config.role !== "worker") app.responseCache.invalidate();
         alerts.wake();
       },
       firstDelayMs: leading ? config.ingestIntervalS * 1000 : 0,
@@ -182,20 +191,20 @@ async function runApi(parameters: {
   const store = await openServiceStore(config, log);
   cleanups.push(() => store.close());
   await registerApiKeys(config, store, log);
-  const address = config.attesterSigner?.address ?? (await newestAttester(store.db));
+  const address = config.attesterAddress ?? (await newestAttester(store.db));
   if (address === null) {
     throw new ConfigError({
       variable: "ATTESTER_ADDRESS",
       message:
         "SERVICE_ROLE=api serves the attester's address but never loads its key, and the store holds no attestation " +
-        "yet: start a worker first (its first pass issues), or set ATTESTER_SIGNER_URL with ATTESTER_ADDRESS",
+        "yet: set ATTESTER_ADDRESS (the workers' attester), or start a worker first (its first pass issues)",
     });
   }
   const attester = { address, registry: config.registry };
   const { app, url } = await startServer({ store, config, attester, status, metrics });
   const closeApp = once(() => closeServer(app, config.shutdownGraceMs));
   cleanups.push(closeApp);
-  log(`attester ${address} (${config.attesterSigner ? "ATTESTER_ADDRESS" : "the newest attestation in the store"})`);
+  log(`attester ${address} (${config.attesterAddress ? "ATTESTER_ADDRESS" : "the newest attestation in the store"})`);
   log(`serving ${url}/api/v1 (OpenAPI: ${url}/api/v1/openapi.json), MCP at ${url}/mcp, the dapp at ${url}/app/`);
   const stop = async () => {
     void closeApp().catch(() => undefined);

@@ -102,7 +102,9 @@ export const buildApp = fp(
 
     fastify.setErrorHandler(function handleError(error: FastifyError | Error, request, reply) {
       const { status, body, headers } = toErrorBody(error);
-      if (status >= 500) request.log.error({ err: error }, "request failed");
+      // The store being away is expected and says so itself: one warn line per request, no stack (docs/operations.md).
+      if (body.code === ApiErrorCode.storeUnavailable) request.log.warn({ code: body.code }, body.message);
+      else if (status >= 500) request.log.error({ err: error }, "request failed");
       else request.log.debug({ code: body.code }, body.message);
       return reply.code(status).headers(headers).send({ error: body });
     });

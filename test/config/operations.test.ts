@@ -70,6 +70,10 @@ describe("service configuration: running on several machines (DESIGN §11)", fun
     ).to.deep.equal({ url: "http://127.0.0.1:8545", address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" });
     fails({ ATTESTER_SIGNER_URL: "http://127.0.0.1:8545" }, "ATTESTER_ADDRESS", /go together/);
     fails({ ATTESTER_ADDRESS: address }, "ATTESTER_SIGNER_URL", /go together/);
+    // An api process never signs: the address alone names the attester it vouches for.
+    const api = load({ SERVICE_ROLE: "api", DATABASE_URL: PG, ATTESTER_ADDRESS: address });
+    expect(api.attesterAddress).to.equal("0x70997970C51812dc3A010C7d01b50e0d17dc79C8");
+    expect(api.attesterSigner).to.equal(null);
     fails(
       { ATTESTER_SIGNER_URL: "http://127.0.0.1:8545", ATTESTER_ADDRESS: address, ATTESTER_KEY_FILE: "k" },
       "ATTESTER_SIGNER_URL",

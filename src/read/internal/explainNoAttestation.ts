@@ -11,9 +11,15 @@ export async function explainNoAttestation({ db, freshnessWindowS, now }: ReadCo
     return "its depth has not been observed yet; the next ingestion pass reads it.";
   }
   const daily = await getDailyHistory(db, Number(pool.chain_id), pool.address);
-  const stale = isStale({ observedAt, now: now(), windowS: freshnessWindowS })
-    ? " Its last depth observation is older than the freshness window."
-    : "";
+  const isOld = isStale({ observedAt, now: now(), windowS: freshnessWindowS });
+  // A stale depth anchors no claim, whatever the history says: that is the reason, and the only one to give.
+  if (
+    isOld &&
+    (pool.issue_reason === null || pool.issue_reason === "" || pool.issue_reason === "no fresh depth observation")
+  ) {
+    return "its last depth observation is older than the freshness window: a stale depth anchors no claim; a new attestation follows the next fresh reading.";
+  }
+  const stale = isOld ? " Its last depth observation is older than the freshness window." : "";
   // The issuer's own verdict from its last check is authoritative (it also knows campaign ends, which cap a horizon).
   if (pool.issue_reason !== null && pool.issue_reason !== "") return `${pool.issue_reason}.${stale}`;
   let verdict: string;
