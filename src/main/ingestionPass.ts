@@ -1,5 +1,5 @@
 import type { ServiceConfig } from "../config/loadConfig";
-import { runIngestionPass, type PassReport } from "../ingest/runIngestionPass";
+import { HEARTBEAT_INTERVAL_MS, runIngestionPass, type PassReport } from "../ingest/runIngestionPass";
 import type { HistoryMoment, IngestSource } from "../ingest/source";
 import { refreshModelEvaluation } from "../attest/refreshModelEvaluation";
 import { errorLine } from "../errors/utils";
@@ -21,7 +21,7 @@ export interface PassRunner {
 }
 
 export type CreatePassRunnerParameters = {
-  config: Pick<ServiceConfig, "attestationLifetimeS" | "freshnessWindowS" | "instanceId">;
+  config: Pick<ServiceConfig, "attestationLifetimeS" | "freshnessWindowS" | "instanceId" | "ingestIntervalS">;
   key: Pick<LoadAttesterKeyReturnType, "signer">;
   store: Store;
   source: IngestSource;
@@ -78,6 +78,7 @@ export function createPassRunner({
       freshnessWindowS: config.freshnessWindowS,
       log: (line: string) => log(`  ${line}`),
       instanceId: config.instanceId,
+      heartbeat: heartbeatFor(config.ingestIntervalS),
       fence: options.fence,
     });
     log(`${label}: ${summarize(report)} in ${Date.now() - started} ms`);
@@ -115,6 +116,16 @@ export function createPassRunner({
       await run(label, { chains, now: () => time, issue: false, fence });
     },
   };
+}
+
+/**
+ * The heartbeat of a pass for an ingestion interval: every 10 s (a third of the interval when shorter, at least 1 s),
+ * and a run is taken for dead after six missed beats (60 s by default), so a standby that takes over within two
+ * intervals also closes the dead leader's run by then.
+ */
+export function heartbeatFor(ingestIntervalS: number): { intervalMs: number; staleAfterS: number } {
+  const intervalMs = Math.min(HEARTBEAT_INTERVAL_MS, Math.max(1000, Math.floor((ingestIntervalS * 1000) / 3)));
+  return { intervalMs, staleAfterS: Math.ceil((6 * intervalMs) / 1000) };
 }
 
 /** One line describing a pass: status, pools observed on chain, attestations issued / kept, failing sources. */

@@ -124,8 +124,12 @@ export async function startServer(options: ServerParameters): Promise<{ app: Fas
 /** How often a draining server closes the connections that went idle since (their request answered). */
 const DRAIN_SWEEP_MS = 100;
 
+/** How long a draining server keeps listening, answering `/readyz` 503, before it stops accepting connections. */
+export const NOT_READY_FIRST_MS = 1000;
+
 /**
- * Closes the server gracefully (SIGTERM): no new connection is accepted, a request arriving on a kept-alive connection
+ * Closes the server gracefully (SIGTERM): for {@link NOT_READY_FIRST_MS} it still serves (`/readyz` says 503); then no
+ * new connection is accepted, a request arriving on a kept-alive connection
  * is answered 503 (Fastify's `return503OnClosing`), requests in flight get their whole answer and their connection is
  * closed once it is idle; after `graceMs` whatever is still open is cut. Resolves when the server is closed.
  *
@@ -137,6 +141,9 @@ const DRAIN_SWEEP_MS = 100;
  * await closeServer(app, config.shutdownGraceMs);
  */
 export async function closeServer(app: FastifyInstance, graceMs: number): Promise<void> {
+  // Not ready first (DESIGN §11): the caller has set `status.draining`, so for this long `/readyz` answers 503 while
+  // the listener still serves, and a load balancer polling it sees "not ready" rather than a refused connection.
+  await new Promise((resolve) => setTimeout(resolve, Math.min(NOT_READY_FIRST_MS, graceMs)));
   const sweep = setInterval(() => app.server.closeIdleConnections(), DRAIN_SWEEP_MS);
   const cut = setTimeout(() => app.server.closeAllConnections(), graceMs);
   try {

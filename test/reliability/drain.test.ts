@@ -3,7 +3,7 @@ import { expect } from "chai";
 import type { FastifyInstance } from "fastify";
 import { privateKeyToAccount } from "viem/accounts";
 import { signAttestation } from "../../src/lib/signAttestation";
-import { closeServer } from "../../src/service/server";
+import { NOT_READY_FIRST_MS, closeServer } from "../../src/service/server";
 import type { Store } from "../../src/storage/openStore";
 import { startServiceJob, type ServiceJob } from "../helpers/reliability/serviceJob";
 import { openSocket, watch, within, type Received } from "../helpers/reliability/rawHttp";
@@ -142,6 +142,12 @@ describe("reliability: SIGTERM drains", function () {
 
       job.child.kill("SIGTERM");
       await job.waitFor(/SIGTERM: shutting down \(draining/);
+      // Not ready at once: for NOT_READY_FIRST_MS the listener still serves and /readyz answers 503 ...
+      const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+      expect(ready.status).to.equal(503);
+      expect(((await ready.json()) as { reasons: string[] }).reasons).to.include("draining");
+      // ... then no new connection is accepted.
+      await new Promise((resolve) => setTimeout(resolve, NOT_READY_FIRST_MS + 500));
       expect(await newConnectionRefused(port), "a new connection after SIGTERM").to.equal(true);
       expect(job.child.exitCode, "still running: a request is in flight").to.equal(null);
 

@@ -302,6 +302,7 @@ describe("openStore", () => {
         "006_owner_indexes",
         "007_alert_accounts",
         "008_leader",
+        "009_model_evaluations",
       ]);
       await again.close();
     });
@@ -339,6 +340,7 @@ describe("openStore", () => {
         "006_owner_indexes",
         "007_alert_accounts",
         "008_leader",
+        "009_model_evaluations",
       ]);
       await store.close();
     });

@@ -15,6 +15,9 @@ export const PIN_ATTESTER =
 /** Units used across the payloads. */
 export const UNITS = "Amounts are USD; times are Unix seconds; days are UTC days (YYYY-MM-DD).";
 
+/** The two fields every answer judged by the freshness rule carries. */
+export const AS_OF = "`asOf` is the time the answer was built; `freshnessWindowS` the window it was judged with.";
+
 /** Read-only, closed-world tools: they read this service's store and nothing else. */
 export const READ_ONLY = { readOnlyHint: true, openWorldHint: false, idempotentHint: true, destructiveHint: false };
 

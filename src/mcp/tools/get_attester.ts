@@ -13,7 +13,7 @@ export function registerTool(server: McpServer, deps: McpDeps): RegisteredTool {
       description: [
         "The address (EIP-55) that signs every attestation this service serves, the signing scheme (eip191-v1: a",
         "personal_sign over the canonical message), and the AttestationRegistry (chain id and address) its v2 EIP-712",
-        `blocks are bound to, or null when none is configured. ${PIN_ATTESTER} Taking the address from this`,
+        `blocks are bound to (\`registry\`), or null when none is configured. ${PIN_ATTESTER} Taking the address from this`,
         "service is weaker than having it from the operator beforehand: record it once and compare it on later calls.",
         "The same JSON as GET /api/v1/attester.",
       ].join(" "),

@@ -15,7 +15,7 @@ export function registerTool(server: McpServer, deps: McpDeps): RegisteredTool {
         "The launch gates of the lending market, in dependency order, each measured from the store now: status clear,",
         "not-clear or unmeasured (the reason is in `detail`; unmeasured is never clear), the measured value against its",
         "threshold (atLeast or atMost, in `unit`), and `holding`: the first gate that is not clear (null when all are).",
-        "It says what holds the launch, never when: the payload carries no date.",
+        "It says what holds the launch, never when: the payload carries no date. `version` is the gates file's version.",
         "The same JSON as GET /api/v1/launch.",
       ].join(" "),
       outputSchema: sameJsonAs(LaunchSchema, "GET /api/v1/launch"),

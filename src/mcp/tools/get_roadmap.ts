@@ -14,7 +14,7 @@ export function registerTool(server: McpServer, deps: McpDeps): RegisteredTool {
       description: [
         "The roadmap's items with their status (shipped, building or planned) and counts computed from the store at",
         "request time (for example pools tracked, attestations issued); a count is null when the store cannot tell,",
-        "never a made-up zero. The same JSON as GET /api/v1/roadmap.",
+        "never a made-up zero. `version` is the roadmap file's version. The same JSON as GET /api/v1/roadmap.",
       ].join(" "),
       outputSchema: sameJsonAs(RoadmapSchema, "GET /api/v1/roadmap"),
       annotations: { title: "Roadmap", ...READ_ONLY },

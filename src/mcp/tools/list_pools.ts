@@ -3,7 +3,7 @@ import { listPools } from "../../read/listPools";
 import { PoolsSchema } from "../../read/schemas/pools";
 import type { McpDeps } from "../deps";
 import { answer } from "../internal/answer";
-import { READ_ONLY, UNITS, freshnessRule, sameJsonAs } from "../internal/descriptions";
+import { READ_ONLY, UNITS, freshnessRule, sameJsonAs, AS_OF } from "../internal/descriptions";
 
 /** `list_pools`: every tracked pool with its depth and stale flag (`GET /api/v1/pools`). */
 export function registerTool(server: McpServer, deps: McpDeps): RegisteredTool {
@@ -17,7 +17,7 @@ export function registerTool(server: McpServer, deps: McpDeps): RegisteredTool {
         "(days), confidence (0 to 1) and expiry of its latest attestation (null when none); `total` sums the",
         "fresh depths and `heldOut` lists the stale ones beside it. Start here: pass a pool's `id` to get_attestation or",
         `compare_pools. ${UNITS} ${freshnessRule(deps.readContext.freshnessWindowS)}`,
-        "The same JSON as GET /api/v1/pools.",
+        `${AS_OF} The same JSON as GET /api/v1/pools.`,
       ].join(" "),
       outputSchema: sameJsonAs(PoolsSchema, "GET /api/v1/pools"),
       annotations: { title: "List tracked pools", ...READ_ONLY },

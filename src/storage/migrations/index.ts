@@ -7,7 +7,7 @@ import { alerts } from "./005_alerts";
 import { ownerIndexes } from "./006_owner_indexes";
 import { alertAccounts } from "./007_alert_accounts";
 import { leader } from "./008_leader";
-import { modelEvaluations } from "./010_model_evaluations";
+import { modelEvaluations } from "./009_model_evaluations";
 
 /** Versioned migrations, applied in key order by Kysely's Migrator. Never edit one that has shipped: add another. */
 export const migrations: Record<string, Migration> = {
@@ -19,5 +19,5 @@ export const migrations: Record<string, Migration> = {
   "006_owner_indexes": ownerIndexes,
   "007_alert_accounts": alertAccounts,
   "008_leader": leader,
-  "010_model_evaluations": modelEvaluations,
+  "009_model_evaluations": modelEvaluations,
 };

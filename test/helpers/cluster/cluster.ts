@@ -1,3 +1,5 @@
+import type { Hex } from "viem";
+import { privateKeyToAddress } from "viem/accounts";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
@@ -272,7 +274,12 @@ export async function startCluster(options: { days?: number } = {}): Promise<Clu
     services,
     async start({ name, role, intervalS = 3, env = {} }) {
       const demoEnv = { ...chains.value.env };
-      if (role === "api") delete demoEnv.ATTESTER_KEY_FILE;
+      if (role === "api") {
+        // An api process never loads the key: ATTESTER_ADDRESS names the attester it vouches for (DESIGN §11).
+        const key = readFileSync(demoEnv.ATTESTER_KEY_FILE, "utf8").trim() as Hex;
+        demoEnv.ATTESTER_ADDRESS = privateKeyToAddress(key.startsWith("0x") ? key : (`0x${key}` as Hex));
+        delete demoEnv.ATTESTER_KEY_FILE;
+      }
       const dataDir = mkdtempSync(join(tmpdir(), `service-${name}-`));
       const port = await freePort();
       const service = new ServiceProcess(name, role, port, dataDir, {
