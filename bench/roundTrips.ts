@@ -7,7 +7,8 @@
  * A pass here is its store work over synthetic source data (`test/helpers/ingest/syntheticPass.ts`): `writePass`
  * with every pool read on chain, two swaps per pair, the yields feed, one Merkl campaign per pool and dex volumes,
  * then `issueStep` (read, sign, write). Pass 0 is a first pass (30 days of chart history backfilled, an attestation
- * issued per pool); passes 1–3 are the steady state (every attestation kept). Also counted: the read phase's store
+ * issued per pool); passes 1–3 are the steady state (every attestation kept); pass 100 comes after every attestation
+ * has expired (one day) and issues a new one per pool. Also counted: the read phase's store
  * reads (`readChartStep`'s history check, against a feed server that is never asked because no history is short) and
  * the run bookkeeping of `runIngestionPass` with no source (its run row, the interrupted-run check and its
  * `ingest.pass` event). Run with `npm run bench:roundtrips`. Prints Markdown tables.
@@ -25,7 +26,10 @@ import { freshPostgresUrl, sharedPostgres, type TestPostgres } from "../test/hel
 const SIZES = [17, 170, 1700];
 const STEADY_PASSES = 3;
 
-type Row = { pools: number; first: number; steady: number; chartCheck: number; bookkeeping: number };
+type Row = { pools: number; first: number; steady: number; reissue: number; chartCheck: number; bookkeeping: number };
+
+/** A pass after every attestation of the run has expired (lifetime one day): each pool gets a new one. */
+const REISSUE_INDEX = 100;
 
 async function measure(open: () => Promise<Store>, pools: number): Promise<Row> {
   const store = await open();
@@ -41,6 +45,9 @@ async function measure(open: () => Promise<Store>, pools: number): Promise<Row> 
       steady.push(counter.count());
     }
     counter.reset();
+    await runSyntheticPass(store, { pools: configs, index: REISSUE_INDEX });
+    const reissue = counter.count();
+    counter.reset();
     await readChartStep({
       db: store.db,
       pools: configs,
@@ -50,10 +57,10 @@ async function measure(open: () => Promise<Store>, pools: number): Promise<Row> 
     });
     const chartCheck = counter.count();
     counter.reset();
-    const now = () => syntheticPassTime(STEADY_PASSES + 1);
+    const now = () => syntheticPassTime(REISSUE_INDEX + 1);
     await runIngestionPass({ store, pools: [], chains: [], feeds: {}, issue: false, now, freshnessWindowS: 3600, log: () => {} });
     const bookkeeping = counter.count();
-    return { pools, first, steady: Math.max(...steady), chartCheck, bookkeeping };
+    return { pools, first, steady: Math.max(...steady), reissue, chartCheck, bookkeeping };
   } finally {
     await store.close();
   }
@@ -63,11 +70,12 @@ function table(title: string, rows: Row[]): string {
   const lines = [
     `### ${title}`,
     "",
-    "| pools | first pass | steady pass | steady per pool | read-phase store reads | run bookkeeping |",
-    "|---:|---:|---:|---:|---:|---:|",
+    "| pools | first pass | steady pass | steady per pool | re-issue pass | read-phase store reads | run bookkeeping |",
+    "|---:|---:|---:|---:|---:|---:|---:|",
     ...rows.map(
       (r) =>
-        `| ${r.pools} | ${r.first} | ${r.steady} | ${(r.steady / r.pools).toFixed(2)} | ${r.chartCheck} | ${r.bookkeeping} |`,
+        `| ${r.pools} | ${r.first} | ${r.steady} | ${(r.steady / r.pools).toFixed(2)} | ${r.reissue} | ${r.chartCheck} | ` +
+        `${r.bookkeeping} |`,
     ),
   ];
   return lines.join("\n");
@@ -96,7 +104,8 @@ async function main(): Promise<void> {
     console.log();
     console.log(
       "first pass: pass 0 (chart backfill, an attestation per pool); steady pass: the most of passes 1–3 " +
-        "(the write phase and issuance); read-phase store reads: the chart step's history check; run bookkeeping: " +
+        "(the write phase and issuance, every attestation kept); re-issue pass: a pass once every attestation has " +
+        "expired (a new one per pool); read-phase store reads: the chart step's history check; run bookkeeping: " +
         "runIngestionPass with no pool and no source.",
     );
   } finally {

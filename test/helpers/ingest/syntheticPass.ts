@@ -97,7 +97,7 @@ export function syntheticPassData(parameters: SyntheticPassParameters): PassData
     if (pool.kind === "amm") {
       const read: PoolSwapRead = {
         address: pool.address,
-        from: { address: pool.address, nextBlock: block - BLOCKS_PER_PASS, lastBlockTime: now - intervalS },
+        from: { address: pool.address, nextBlock: block - BLOCKS_PER_PASS + 1n, lastBlockTime: now - intervalS },
         fromStored: index > 0,
         readTo: block,
         readToTime: now,
