@@ -58,7 +58,16 @@ async function measure(open: () => Promise<Store>, pools: number): Promise<Row> 
     const chartCheck = counter.count();
     counter.reset();
     const now = () => syntheticPassTime(REISSUE_INDEX + 1);
-    await runIngestionPass({ store, pools: [], chains: [], feeds: {}, issue: false, now, freshnessWindowS: 3600, log: () => {} });
+    await runIngestionPass({
+      store,
+      pools: [],
+      chains: [],
+      feeds: {},
+      issue: false,
+      now,
+      freshnessWindowS: 3600,
+      log: () => {},
+    });
     const bookkeeping = counter.count();
     return { pools, first, steady: Math.max(...steady), reissue, chartCheck, bookkeeping };
   } finally {
@@ -87,7 +96,8 @@ async function main(): Promise<void> {
   try {
     let n = 0;
     const sqlite: Row[] = [];
-    for (const pools of SIZES) sqlite.push(await measure(() => openStore({ file: join(dir, `s${++n}.sqlite`) }), pools));
+    for (const pools of SIZES)
+      sqlite.push(await measure(() => openStore({ file: join(dir, `s${++n}.sqlite`) }), pools));
     console.log(table("SQLite (statements per pass)", sqlite));
     console.log();
     let postgres: Row[] | null = null;

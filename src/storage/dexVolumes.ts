@@ -12,7 +12,9 @@ export async function upsertDexVolumes(db: Kysely<Database>, rows: DexVolume[]):
     await db
       .insertInto("dex_volumes")
       .values(chunk)
-      .onConflict((oc) => oc.columns(["chain", "protocol", "day"]).doUpdateSet(excludedOf(["volume_usd", "observed_at"])))
+      .onConflict((oc) =>
+        oc.columns(["chain", "protocol", "day"]).doUpdateSet(excludedOf(["volume_usd", "observed_at"])),
+      )
       .execute();
   }
 }

@@ -48,7 +48,16 @@ export async function upsertPools(db: Kysely<Database>, pools: readonly UpsertPo
     for (const [key, value] of Object.entries(parameters.values)) {
       if (value !== undefined) (given as Record<string, unknown>)[key] = value;
     }
-    const row: NewPool = { ...given, kind, symbol, protocol, chain_id: chainId, address, created_at: now, updated_at: now };
+    const row: NewPool = {
+      ...given,
+      kind,
+      symbol,
+      protocol,
+      chain_id: chainId,
+      address,
+      created_at: now,
+      updated_at: now,
+    };
     const shape = Object.keys(given).sort().join(",");
     groups.set(shape, [...(groups.get(shape) ?? []), row]);
   }
@@ -86,7 +95,12 @@ export async function getPools(
   for (const [chainId, addresses] of addressesByChain(pools)) {
     for (const chunk of chunksOf(addresses, 1)) {
       rows.push(
-        ...(await db.selectFrom("pools").selectAll().where("chain_id", "=", chainId).where("address", "in", chunk).execute()),
+        ...(await db
+          .selectFrom("pools")
+          .selectAll()
+          .where("chain_id", "=", chainId)
+          .where("address", "in", chunk)
+          .execute()),
       );
     }
   }

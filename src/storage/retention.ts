@@ -93,7 +93,9 @@ export async function pruneStore(db: Kysely<Database>, parameters: PruneStorePar
     siwe_nonces: await repeat(batchSize, (limit) =>
       db
         .deleteFrom("siwe_nonces")
-        .where("nonce", "in", (eb) => eb.selectFrom("siwe_nonces").select("nonce").where("expires_at", "<=", now).limit(limit))
+        .where("nonce", "in", (eb) =>
+          eb.selectFrom("siwe_nonces").select("nonce").where("expires_at", "<=", now).limit(limit),
+        )
         .executeTakeFirst(),
     ),
   };
@@ -203,7 +205,10 @@ async function pruneAttestations(
           .where((inner) =>
             inner.not(
               inner.exists(
-                inner.selectFrom("accuracy_records as r").select("r.attestation_id").whereRef("r.attestation_id", "=", "a.id"),
+                inner
+                  .selectFrom("accuracy_records as r")
+                  .select("r.attestation_id")
+                  .whereRef("r.attestation_id", "=", "a.id"),
               ),
             ),
           )

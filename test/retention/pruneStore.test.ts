@@ -124,7 +124,10 @@ async function seed(db: Kysely<Database>): Promise<void> {
       attestation("b800", POOL_B, 800), // old, expired, but its pool's latest: kept
     ])
     .execute();
-  await db.insertInto("accuracy_records").values({ attestation_id: "a900", outcome: "held", graded_at: NOW, lowest_depth_usd: null }).execute();
+  await db
+    .insertInto("accuracy_records")
+    .values({ attestation_id: "a900", outcome: "held", graded_at: NOW, lowest_depth_usd: null })
+    .execute();
   await db
     .insertInto("ingest_runs")
     .values([
@@ -136,7 +139,13 @@ async function seed(db: Kysely<Database>): Promise<void> {
         sources_json: "{}",
       })),
       { id: "running", started_at: NOW - 200 * DAY, finished_at: null, status: "running" as const, sources_json: "{}" },
-      { id: "recent", started_at: NOW - DAY, finished_at: NOW - DAY + 30, status: "failed" as const, sources_json: "{}" },
+      {
+        id: "recent",
+        started_at: NOW - DAY,
+        finished_at: NOW - DAY + 30,
+        status: "failed" as const,
+        sources_json: "{}",
+      },
     ])
     .execute();
   await db
@@ -208,16 +217,20 @@ describe("pruneStore (retention)", function () {
       ]);
       const attempts = await store.db.selectFrom("alert_attempts").select("outbox_id").execute();
       expect(attempts).to.have.length(3);
-      const keys = await store.db.selectFrom("idempotency_keys").select("idempotency_key").orderBy("created_at").execute();
+      const keys = await store.db
+        .selectFrom("idempotency_keys")
+        .select("idempotency_key")
+        .orderBy("created_at")
+        .execute();
       expect(keys.map((row) => row.idempotency_key)).to.deep.equal(["key-89", "key-1"]);
       expect(await ids(store.db, "attestations")).to.deep.equal(["a1", "a200", "a745", "a900", "b800"]);
       // The history route's widest window shows exactly what it showed before.
       const after = await listAttestationsOverlapping(store.db, { ...POOL_A, from: historyFrom, to: NOW + 1 });
       expect(after.map((row) => row.id)).to.deep.equal(shown.map((row) => row.id));
       expect(await ids(store.db, "ingest_runs")).to.deep.equal(["recent", "running"]);
-      expect((await store.db.selectFrom("sessions").select("id_sha256").execute()).map((r) => r.id_sha256)).to.deep.equal([
-        "live",
-      ]);
+      expect(
+        (await store.db.selectFrom("sessions").select("id_sha256").execute()).map((r) => r.id_sha256),
+      ).to.deep.equal(["live"]);
       expect((await store.db.selectFrom("siwe_nonces").select("nonce").execute()).map((r) => r.nonce)).to.deep.equal([
         "live",
       ]);

@@ -79,7 +79,14 @@ export function syntheticPassData(parameters: SyntheticPassParameters): PassData
     const depthUsd = 1_000_000 + i * 1000 + (index % 7) * 500;
     const state: Record<string, string | number> =
       pool.kind === "amm"
-        ? { reserve0: "1000000000000", reserve1: "500000000000000000000", decimals0: 6, decimals1: 18, price0Usd: 1, price1Usd: 1000 }
+        ? {
+            reserve0: "1000000000000",
+            reserve1: "500000000000000000000",
+            decimals0: 6,
+            decimals1: 18,
+            price0Usd: 1,
+            price1Usd: 1000,
+          }
         : { supplied: "1000000000000", borrowed: "0", decimals: 6, priceUsd: 1 };
     onchain.set(key, {
       observation: {
