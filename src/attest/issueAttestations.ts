@@ -8,12 +8,12 @@ import { isStale } from "../model/freshness";
 import type { PoolConfig } from "../model/poolConfig";
 import { computeHorizon, DEFAULT_CANDIDATES, HORIZON_MODEL_ID } from "../model/horizon";
 import { appendActivity, type NewActivity } from "../storage/activity";
-import { getLatestAttestation, insertAttestation, SUPERSEDES_NONE } from "../storage/attestations";
-import { getCampaignsFor } from "../storage/campaigns";
+import { getLatestAttestations, insertAttestation, SUPERSEDES_NONE } from "../storage/attestations";
+import { getCampaignsForPools } from "../storage/campaigns";
 import { assertFence, type PassFence } from "../storage/leaderLease";
-import { getDailyHistory, utcDay } from "../storage/poolDaily";
-import { getPool, setIssueVerdict } from "../storage/pools";
-import type { Database, NewAttestationRow } from "../storage/schema";
+import { getDailyHistories, utcDay } from "../storage/poolDaily";
+import { getPools, setIssueVerdicts } from "../storage/pools";
+import type { AttestationRow, Campaign, Database, NewAttestationRow, Pool, PoolDaily } from "../storage/schema";
 import type { AttestationSigner } from "./signer";
 
 /** Defaults of the published claim (DESIGN §5). Published in the API and docs; the v1 message cannot carry them. */
@@ -104,8 +104,9 @@ export async function issueAttestations(parameters: IssueAttestationsParameters)
     attester: signer.address,
     today: utcDay(now),
   };
+  const stored = await readIssueInputs(db, pools);
   const issuances: PoolIssuance[] = [];
-  for (const config of pools) issuances.push(await issueForPool(context, config));
+  for (const [i, config] of pools.entries()) issuances.push(await issueForPool(context, config, stored[i]));
   // Reads and signing happen above, outside any transaction; the writes are one short transaction, so readers of
   // the store (the API) wait for a few inserts at most, never for signing.
   await db.transaction().execute(async (trx) => {
@@ -116,19 +117,55 @@ export async function issueAttestations(parameters: IssueAttestationsParameters)
       if (await insertAttestation(trx, row)) await appendActivity(trx, [issuedEvent(row, symbol ?? "")]);
       else issuance.outcome = { ...pick(issuance.outcome), action: "kept", reason: ISSUED_ELSEWHERE };
     }
-    for (const { outcome } of issuances) {
-      const reason = outcome.action === "none" ? outcome.reason : null;
-      await setIssueVerdict(trx, { chainId: outcome.chainId, address: outcome.address, reason, checkedAt: now });
-    }
+    await setIssueVerdicts(
+      trx,
+      issuances.map(({ outcome: { chainId, address, ...outcome } }) => {
+        const reason = outcome.action === "none" ? outcome.reason : null;
+        return { chainId, address, reason, checkedAt: now };
+      }),
+    );
   });
   return issuances.map(({ outcome }) => outcome);
 }
 
+/** What issuance reads from the store for one pool. */
+interface StoredIssueInputs {
+  pool: Pool | undefined;
+  /** Every daily row, oldest first. */
+  history: PoolDaily[];
+  /** The campaigns of the pool's Merkl opportunity (none without a `merklId`). */
+  campaigns: Campaign[];
+  latest: AttestationRow | undefined;
+}
+
+/**
+ * Issuance's store reads for every pool at once, in the order given: a few queries per chain (pool rows, daily
+ * histories, latest attestations) and one for the campaigns, whatever the number of pools.
+ */
+async function readIssueInputs(db: Kysely<Database>, pools: readonly PoolConfig[]): Promise<StoredIssueInputs[]> {
+  const rows = await getPools(db, pools);
+  const histories = await getDailyHistories(db, pools);
+  const withMerkl = pools.flatMap((p) => (p.merklId ? [{ chainId: p.chainId, merklId: p.merklId }] : []));
+  const campaignLists = await getCampaignsForPools(db, withMerkl);
+  const latest = await getLatestAttestations(db, pools);
+  let next = 0;
+  return pools.map((config, i) => ({
+    pool: rows[i],
+    history: histories[i],
+    campaigns: config.merklId ? campaignLists[next++] : [],
+    latest: latest[i],
+  }));
+}
+
 /** One pool: no fresh depth or no horizon → "none"; unexpired with the same inputs → "kept"; else a signed row. */
-async function issueForPool(context: IssueContext, config: PoolConfig): Promise<PoolIssuance> {
-  const { db, now, freshnessWindowS, floor, target, today } = context;
+async function issueForPool(
+  context: IssueContext,
+  config: PoolConfig,
+  stored: StoredIssueInputs,
+): Promise<PoolIssuance> {
+  const { now, freshnessWindowS, floor, target, today } = context;
   const { chainId, address } = config;
-  const pool = await getPool(db, chainId, address);
+  const { pool } = stored;
   if (
     !pool ||
     pool.depth_usd === null ||
@@ -136,18 +173,16 @@ async function issueForPool(context: IssueContext, config: PoolConfig): Promise<
   ) {
     return { outcome: { chainId, address, action: "none", reason: "no fresh depth observation" } };
   }
-  const history = (await getDailyHistory(db, chainId, address)).filter((row) => row.day < today);
+  const history = stored.history.filter((row) => row.day < today);
   const daily = history.map((row) => ({ day: row.day, minDepthUsd: row.min_depth_usd }));
-  const campaignEnds = config.merklId
-    ? (await getCampaignsFor(db, chainId, config.merklId)).flatMap((c) => (c.end_ts !== null ? [c.end_ts] : []))
-    : [];
+  const campaignEnds = stored.campaigns.flatMap((c) => (c.end_ts !== null ? [c.end_ts] : []));
   const futureEnds = campaignEnds.filter((end) => end > now).sort((a, b) => a - b);
   const result = computeHorizon({ daily, depthNow: pool.depth_usd, floor, target, campaignEnds: futureEnds, now });
   if (result.horizonDays === null || result.confidence === null) {
     return { outcome: { chainId, address, action: "none", reason: result.reason ?? "no horizon met the target" } };
   }
   const inputsHash = modelInputsHash({ floor, target, chainId, address, daily, campaignEnds: futureEnds });
-  const previous = await getLatestAttestation(db, chainId, address);
+  const previous = stored.latest;
   if (previous && previous.expiry > now && previous.inputs_hash === inputsHash) {
     const reason = "previous attestation unexpired and inputs unchanged";
     return { outcome: { chainId, address, action: "kept", reason } };

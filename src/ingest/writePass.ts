@@ -1,14 +1,20 @@
 import type { Kysely } from "kysely";
 import { isStale } from "../model/freshness";
 import type { PoolConfig } from "../model/poolConfig";
-import { appendActivity } from "../storage/activity";
-import { listUnannouncedCampaigns, recordCampaignAnnouncement } from "../storage/campaignAnnouncements";
+import { appendActivity, type NewActivity } from "../storage/activity";
+import { listUnannouncedCampaigns, recordCampaignAnnouncements } from "../storage/campaignAnnouncements";
 import { upsertCampaigns } from "../storage/campaigns";
 import { upsertDexVolumes } from "../storage/dexVolumes";
 import { advanceLogCursor } from "../storage/logCursors";
-import { backfillDailyDepth, recordDailyDepth, utcDay } from "../storage/poolDaily";
+import {
+  backfillDailyDepths,
+  recordDailyDepths,
+  utcDay,
+  type BackfillDailyDepthParameters,
+  type RecordDailyDepthParameters,
+} from "../storage/poolDaily";
+import { getPools, upsertPools, type UpsertPoolParameters } from "../storage/pools";
 import { assertFence, type PassFence } from "../storage/leaderLease";
-import { getPool, upsertPool } from "../storage/pools";
 import type { Database, DexVolume, TokenPrice } from "../storage/schema";
 import { upsertTokenPrices } from "../storage/tokenPrices";
 import type { DefillamaChartPoint, DefillamaPool } from "./feeds/defillamaYields";
@@ -61,8 +67,13 @@ export interface WritePassParameters {
  * chart days; Merkl campaigns with a `campaign.started` / `campaign.ended` event once each when due; dex volumes; the
  * registry's events with their cursor; and the coin prices.
  *
+ * Its cost in statements is bounded by the number of chains and of statement chunks, not of pools: the tracked pools'
+ * rows are read in one query per chain, and each kind of row is written in multi-row statements (see
+ * `src/storage/batches.ts`).
+ *
  * @param db the store's Kysely instance.
  * @param fence checked first in the transaction (`assertFence`): a lost lease or a stop commits nothing.
+ * @throws RangeError when `pools` lists a pool twice.
  */
 export async function writePass(
   db: Kysely<Database>,
@@ -78,15 +89,7 @@ export async function writePass(
         volumes.set(key, volume);
       }
     }
-    for (const config of pools) {
-      await writePool(trx, {
-        config,
-        data,
-        now,
-        freshnessWindowS,
-        volume: volumes.get(poolKey(config.chainId, config.address)),
-      });
-    }
+    await writePools(trx, { pools, data, now, freshnessWindowS, volumes });
     if (data.opportunities) {
       await upsertCampaigns(trx, campaignRows({ opportunities: data.opportunities, observedAt: now }));
     }
@@ -97,53 +100,63 @@ export async function writePass(
   });
 }
 
-/** One pool's row with its freshness transition, its day's lowest depth and its backfilled days. */
-async function writePool(
+/**
+ * Every tracked pool's row with its freshness transition, its day's lowest depth and its backfilled days: the rows
+ * read in one batch, then written in batches (pool rows, freshness events in pool order, daily lows, backfill).
+ */
+async function writePools(
   trx: Kysely<Database>,
   parameters: {
-    config: PoolConfig;
+    pools: readonly PoolConfig[];
     data: PassData;
     now: number;
     freshnessWindowS: number;
-    volume: PoolVolume24h | undefined;
+    volumes: ReadonlyMap<string, PoolVolume24h>;
   },
 ): Promise<void> {
-  const { config, data, now, freshnessWindowS, volume } = parameters;
-  const { chainId, address } = config;
-  const key = poolKey(chainId, address);
-  const reading = data.onchain.get(key);
-  const llama = config.defillamaId ? data.llamaPools?.get(config.defillamaId) : undefined;
-  const values = poolValues({ config, reading, llama, feedsObservedAt: now, volume });
-  const existing = await getPool(trx, chainId, address);
-  const depthObservedAt = values.depth_observed_at ?? existing?.depth_observed_at ?? null;
-  const state = isStale({ observedAt: depthObservedAt, now, windowS: freshnessWindowS }) ? "stale" : "fresh";
-  values.freshness_state = state;
-  const { kind, symbol, protocol } = config;
-  await upsertPool(trx, { chainId, address, kind, symbol, protocol, values, now });
-  // A pool never observed starts stale without an event; every later change of state is one event.
-  if (state !== (existing?.freshness_state ?? "stale")) {
-    await appendActivity(trx, [poolFreshnessEvent({ config, state, depthObservedAt, now, freshnessWindowS })]);
+  const { pools, data, now, freshnessWindowS, volumes } = parameters;
+  const keys = new Set<string>();
+  for (const { chainId, address } of pools) {
+    const key = poolKey(chainId, address);
+    if (keys.has(key)) throw new RangeError(`writePass: pool ${key} is listed twice`);
+    keys.add(key);
   }
-  // The daily low takes depths valued with prices that were fresh at the block (always, with on-chain prices).
-  const valuedAt = reading?.valuedAt ?? reading?.observedAt;
-  if (
-    reading &&
-    values.depth_usd !== undefined &&
-    !isStale({ observedAt: valuedAt, now: reading.observedAt, windowS: freshnessWindowS })
-  ) {
-    await recordDailyDepth(trx, {
-      chainId,
-      address,
-      depthUsd: values.depth_usd as number,
-      observedAt: reading.observedAt,
-      block: reading.block,
-    });
-  }
-  const chart = data.charts.get(key);
-  if (chart) {
-    const points = dailyLowestPoints({ chart, today: utcDay(now) });
-    await backfillDailyDepth(trx, { chainId, address, points });
-  }
+  const existing = await getPools(trx, pools);
+  const rows: UpsertPoolParameters[] = [];
+  const events: NewActivity[] = [];
+  const lows: RecordDailyDepthParameters[] = [];
+  const backfills: BackfillDailyDepthParameters[] = [];
+  pools.forEach((config, i) => {
+    const { chainId, address, kind, symbol, protocol } = config;
+    const key = poolKey(chainId, address);
+    const reading = data.onchain.get(key);
+    const llama = config.defillamaId ? data.llamaPools?.get(config.defillamaId) : undefined;
+    const values = poolValues({ config, reading, llama, feedsObservedAt: now, volume: volumes.get(key) });
+    const depthObservedAt = values.depth_observed_at ?? existing[i]?.depth_observed_at ?? null;
+    const state = isStale({ observedAt: depthObservedAt, now, windowS: freshnessWindowS }) ? "stale" : "fresh";
+    values.freshness_state = state;
+    rows.push({ chainId, address, kind, symbol, protocol, values, now });
+    // A pool never observed starts stale without an event; every later change of state is one event.
+    if (state !== (existing[i]?.freshness_state ?? "stale")) {
+      events.push(poolFreshnessEvent({ config, state, depthObservedAt, now, freshnessWindowS }));
+    }
+    // The daily low takes depths valued with prices that were fresh at the block (always, with on-chain prices).
+    const valuedAt = reading?.valuedAt ?? reading?.observedAt;
+    if (
+      reading &&
+      values.depth_usd !== undefined &&
+      !isStale({ observedAt: valuedAt, now: reading.observedAt, windowS: freshnessWindowS })
+    ) {
+      const depthUsd = values.depth_usd as number;
+      lows.push({ chainId, address, depthUsd, observedAt: reading.observedAt, block: reading.block });
+    }
+    const chart = data.charts.get(key);
+    if (chart) backfills.push({ chainId, address, points: dailyLowestPoints({ chart, today: utcDay(now) }) });
+  });
+  await upsertPools(trx, rows);
+  if (events.length > 0) await appendActivity(trx, events);
+  await recordDailyDepths(trx, lows);
+  await backfillDailyDepths(trx, backfills);
 }
 
 /** `campaign.started` / `campaign.ended` once per campaign, for every start or end at or before `now`. */
@@ -153,10 +166,15 @@ async function announceCampaigns(
 ): Promise<void> {
   const { pools, now } = parameters;
   for (const kind of ["campaign.started", "campaign.ended"] as const) {
-    for (const campaign of await listUnannouncedCampaigns(trx, { kind, now })) {
-      if (!(await recordCampaignAnnouncement(trx, { campaignId: campaign.id, kind, at: now }))) continue;
-      await appendActivity(trx, [campaignEvent({ campaign, kind, pool: campaignPool(campaign, pools), now })]);
-    }
+    const due = await listUnannouncedCampaigns(trx, { kind, now });
+    if (due.length === 0) continue;
+    const recorded = new Set(
+      await recordCampaignAnnouncements(trx, { campaignIds: due.map((campaign) => campaign.id), kind, at: now }),
+    );
+    const events = due
+      .filter((campaign) => recorded.has(campaign.id))
+      .map((campaign) => campaignEvent({ campaign, kind, pool: campaignPool(campaign, pools), now }));
+    if (events.length > 0) await appendActivity(trx, events);
   }
 }
 

@@ -3,6 +3,7 @@ import { HEARTBEAT_INTERVAL_MS, runIngestionPass, type PassReport } from "../ing
 import type { HistoryMoment, IngestSource } from "../ingest/source";
 import { refreshModelEvaluation } from "../attest/refreshModelEvaluation";
 import { errorLine } from "../errors/utils";
+import { pruneDue, pruneStore, type PruneCounts } from "../storage/retention";
 import type { ServiceMetrics } from "../service/metrics";
 import type { ServiceStatus } from "../service/serviceStatus";
 import type { PassFence } from "../storage/leaderLease";
@@ -21,7 +22,10 @@ export interface PassRunner {
 }
 
 export type CreatePassRunnerParameters = {
-  config: Pick<ServiceConfig, "attestationLifetimeS" | "freshnessWindowS" | "instanceId" | "ingestIntervalS">;
+  config: Pick<
+    ServiceConfig,
+    "attestationLifetimeS" | "freshnessWindowS" | "instanceId" | "ingestIntervalS" | "retentionDays"
+  >;
   key: Pick<LoadAttesterKeyReturnType, "signer">;
   store: Store;
   source: IngestSource;
@@ -52,6 +56,7 @@ export function createPassRunner({
   metrics,
   status,
 }: CreatePassRunnerParameters): PassRunner {
+  let lastPrunedAt: number | null = null;
   const run = async (
     label: string,
     options: {
@@ -111,11 +116,26 @@ export function createPassRunner({
         (evaluation) => log(`  model evaluation: ${evaluation.scored} of ${evaluation.claims} claims scored`),
         (error: unknown) => log(`  model evaluation failed: ${errorLine(error)}`),
       );
+      // Retention (docs/operations.md): the leader prunes what has served its purpose, once a day.
+      const now = Math.floor(Date.now() / 1000);
+      if (pruneDue({ now, lastPrunedAt })) {
+        lastPrunedAt = now;
+        await pruneStore(store.db, { now, retentionDays: config.retentionDays }).then(
+          (counts) => log(`  retention: pruned ${describeCounts(counts)}`),
+          (error: unknown) => log(`  retention failed: ${errorLine(error)}`),
+        );
+      }
     },
     history: async ({ label, chains, time }, fence) => {
       await run(label, { chains, now: () => time, issue: false, fence });
     },
   };
+}
+
+/** `alert_outbox 3, ingest_runs 12`, or `nothing`. */
+function describeCounts(counts: PruneCounts): string {
+  const parts = Object.entries(counts).filter(([, n]) => n > 0);
+  return parts.length === 0 ? "nothing" : parts.map(([table, n]) => `${table} ${n}`).join(", ");
 }
 
 /**

@@ -2,6 +2,7 @@ import { PostgresAdapter, type Kysely } from "kysely";
 import { formatPoolId } from "../lib/formatPoolId";
 import { ALERT_TEST_KIND, type ActivityKind } from "../model/activityKinds";
 import { enqueueAlertDeliveries } from "./alertOutbox";
+import { chunksOf } from "./batches";
 import type { ActivityEvent, Database } from "./schema";
 
 /** One event to append to the activity log. */
@@ -28,20 +29,19 @@ export type NewActivity = {
  */
 export async function appendActivity(db: Kysely<Database>, events: readonly NewActivity[]): Promise<number[]> {
   const ids: number[] = [];
-  for (const event of events) {
-    const row = await db
-      .insertInto("activity_events")
-      .values({
-        kind: event.kind,
-        at: event.at,
-        chain_id: event.pool?.chainId ?? null,
-        address: event.pool ? event.pool.address.toLowerCase() : null,
-        summary: event.summary,
-        data_json: JSON.stringify(event.data),
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    ids.push(Number(row.id));
+  const rows = events.map((event) => ({
+    kind: event.kind,
+    at: event.at,
+    chain_id: event.pool?.chainId ?? null,
+    address: event.pool ? event.pool.address.toLowerCase() : null,
+    summary: event.summary,
+    data_json: JSON.stringify(event.data),
+  }));
+  // One multi-row insert per chunk: its rows take ascending ids in the order given (RETURNING order is not promised,
+  // so the ids are sorted back into that order).
+  for (const chunk of chunksOf(rows, 6)) {
+    const inserted = await db.insertInto("activity_events").values(chunk).returning("id").execute();
+    ids.push(...inserted.map((row) => Number(row.id)).sort((a, b) => a - b));
   }
   await enqueueAlertDeliveries(db, ids);
   return ids;

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { addressesByChain, chunksOf, rowsByPool } from "./batches";
 import type { AttestationRow, Database, NewAttestationRow } from "./schema";
 
 /** `attestations.supersedes` of a pool's first attestation. */
@@ -35,6 +36,38 @@ export async function getLatestAttestation(
     .orderBy("created_at", "desc")
     .limit(1)
     .executeTakeFirst();
+}
+
+/**
+ * {@link getLatestAttestation} of many pools: each pool's most recently issued attestation in the order given
+ * (undefined where none), one query per chain and chunk (the rows issued at each pool's latest `issued_at`; of two
+ * issued in the same second, the one stored last).
+ */
+export async function getLatestAttestations(
+  db: Kysely<Database>,
+  pools: readonly { chainId: number; address: string }[],
+): Promise<(AttestationRow | undefined)[]> {
+  const rows: AttestationRow[] = [];
+  for (const [chainId, addresses] of addressesByChain(pools)) {
+    for (const chunk of chunksOf(addresses, 1)) {
+      const query = db
+        .selectFrom("attestations as a")
+        .selectAll("a")
+        .where("a.chain_id", "=", chainId)
+        .where("a.address", "in", chunk)
+        .where("a.issued_at", "=", (eb) =>
+          eb
+            .selectFrom("attestations as b")
+            .select((inner) => inner.fn.max("b.issued_at").as("latest"))
+            .whereRef("b.chain_id", "=", "a.chain_id")
+            .whereRef("b.address", "=", "a.address"),
+        )
+        .orderBy("a.created_at");
+      rows.push(...(await query.execute()));
+    }
+  }
+  const byPool = rowsByPool(rows);
+  return pools.map((pool) => byPool.get(pool.chainId, pool.address).at(-1));
 }
 
 /**

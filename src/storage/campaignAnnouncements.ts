@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { ActivityKind } from "../model/activityKinds";
+import { chunksOf } from "./batches";
 import type { Campaign, Database } from "./schema";
 
 /** The two announcements of a campaign. */
@@ -45,10 +46,32 @@ export async function recordCampaignAnnouncement(
   db: Kysely<Database>,
   parameters: { campaignId: string; kind: CampaignAnnouncementKind; at: number },
 ): Promise<boolean> {
-  const result = await db
-    .insertInto("campaign_announcements")
-    .values({ campaign_id: parameters.campaignId, kind: parameters.kind, at: parameters.at })
-    .onConflict((oc) => oc.columns(["campaign_id", "kind"]).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+  const { campaignId, kind, at } = parameters;
+  return (await recordCampaignAnnouncements(db, { campaignIds: [campaignId], kind, at })).length > 0;
+}
+
+/**
+ * {@link recordCampaignAnnouncement} for many campaigns: one multi-row `INSERT … ON CONFLICT DO NOTHING RETURNING`
+ * per chunk. Call it in the transaction that appends the events, and append only those of the ids it returns.
+ *
+ * @param db an open transaction.
+ * @returns the ids of the campaigns recorded now (not announced before), in the order given.
+ */
+export async function recordCampaignAnnouncements(
+  db: Kysely<Database>,
+  parameters: { campaignIds: readonly string[]; kind: CampaignAnnouncementKind; at: number },
+): Promise<string[]> {
+  const { kind, at } = parameters;
+  const campaignIds = [...new Set(parameters.campaignIds)];
+  const recorded = new Set<string>();
+  for (const chunk of chunksOf(campaignIds, 3)) {
+    const rows = await db
+      .insertInto("campaign_announcements")
+      .values(chunk.map((campaignId) => ({ campaign_id: campaignId, kind, at })))
+      .onConflict((oc) => oc.columns(["campaign_id", "kind"]).doNothing())
+      .returning("campaign_id")
+      .execute();
+    for (const row of rows) recorded.add(row.campaign_id);
+  }
+  return campaignIds.filter((id) => recorded.has(id));
 }

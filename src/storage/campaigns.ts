@@ -1,14 +1,19 @@
 import type { Kysely } from "kysely";
+import { chunksOf, excludedOf } from "./batches";
 import type { Campaign, Database } from "./schema";
 
-/** Inserts or refreshes campaigns by id (Merkl's campaign id). Campaigns no longer listed are kept as history. */
+/**
+ * Inserts or refreshes campaigns by id (Merkl's campaign id). Campaigns no longer listed are kept as history.
+ * Multi-row upserts (chunked); a campaign listed twice is written as its last listing, as one upsert per row would.
+ */
 export async function upsertCampaigns(db: Kysely<Database>, rows: Campaign[]): Promise<void> {
-  for (const row of rows) {
-    const { id, ...rest } = row;
+  const last = new Map(rows.map((row) => [row.id, row]));
+  const columns = Object.keys(rows[0] ?? {}).filter((column) => column !== "id");
+  for (const chunk of chunksOf([...last.values()], columns.length + 1)) {
     await db
       .insertInto("campaigns")
-      .values(row)
-      .onConflict((oc) => oc.column("id").doUpdateSet(rest))
+      .values(chunk)
+      .onConflict((oc) => oc.column("id").doUpdateSet(excludedOf(columns)))
       .execute();
   }
 }

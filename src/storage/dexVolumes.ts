@@ -1,16 +1,19 @@
 import type { Kysely } from "kysely";
+import { chunksOf, excludedOf } from "./batches";
 import type { Database, DexVolume } from "./schema";
 
-/** Inserts or refreshes daily volumes keyed by (chain, protocol, day): a later observation of a day replaces it. */
+/**
+ * Inserts or refreshes daily volumes keyed by (chain, protocol, day): a later observation of a day replaces it.
+ * Multi-row upserts (chunked); a day listed twice is written as its last listing, as one upsert per row would.
+ */
 export async function upsertDexVolumes(db: Kysely<Database>, rows: DexVolume[]): Promise<void> {
-  for (const row of rows) {
+  const last = new Map(rows.map((row) => [JSON.stringify([row.chain, row.protocol, row.day]), row]));
+  for (const chunk of chunksOf([...last.values()], 5)) {
     await db
       .insertInto("dex_volumes")
-      .values(row)
+      .values(chunk)
       .onConflict((oc) =>
-        oc
-          .columns(["chain", "protocol", "day"])
-          .doUpdateSet({ volume_usd: row.volume_usd, observed_at: row.observed_at }),
+        oc.columns(["chain", "protocol", "day"]).doUpdateSet(excludedOf(["volume_usd", "observed_at"])),
       )
       .execute();
   }

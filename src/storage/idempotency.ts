@@ -3,7 +3,8 @@ import type { Database } from "./schema";
 
 /**
  * The first answer to a keyed write sent with an `Idempotency-Key`, keyed by (API key id, idempotency key): a retry
- * gets it back instead of writing again. Records are kept (no expiry): a retry, however late, never writes twice.
+ * gets it back instead of writing again. The replay window is `RETENTION_DAYS`: `pruneStore` (./retention) deletes
+ * older records, so a retry within the window never writes twice.
  */
 export type IdempotencyRecord = {
   apiKeyId: string;

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { chunksOf, roundsByKey } from "./batches";
 import type { Database } from "./schema";
 
 /** Where one log reader resumes on one contract. */
@@ -56,25 +57,89 @@ export async function advanceLogCursor(
   },
 ): Promise<boolean> {
   const { source, chainId, from, to, now } = parameters;
-  const address = to.address.toLowerCase();
-  const values = { next_block: to.nextBlock.toString(), last_block_time: to.lastBlockTime, updated_at: now };
-  if (from === null) {
-    const result = await db
-      .insertInto("log_cursors")
-      .values({ source, chain_id: chainId, address, ...values })
-      .onConflict((oc) => oc.columns(["source", "chain_id", "address"]).doNothing())
-      .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+  const [moved] = await advanceLogCursors(db, { source, chainId, moves: [{ from, to }], now });
+  return moved;
+}
+
+/** One cursor's move in {@link advanceLogCursors}. */
+export interface LogCursorMove {
+  /** The `next_block` the read started from, or null when it started without a stored cursor. */
+  from: bigint | null;
+  to: LogCursorPosition;
+}
+
+/**
+ * {@link advanceLogCursor} for many contracts of one source and chain, each compare and set as if alone: the new
+ * cursors in one multi-row `INSERT … ON CONFLICT DO NOTHING RETURNING`, the moved ones in one
+ * `UPDATE … SET next_block = CASE address …` whose WHERE names each cursor's expected position, `RETURNING` the
+ * addresses it moved (chunked). A contract listed twice is moved in a later round, from where the first move left
+ * it.
+ *
+ * @param db an open transaction.
+ * @returns whether each cursor moved, in the order given.
+ */
+export async function advanceLogCursors(
+  db: Kysely<Database>,
+  parameters: { source: string; chainId: number; moves: readonly LogCursorMove[]; now: number },
+): Promise<boolean[]> {
+  const { source, chainId, now } = parameters;
+  const moves = parameters.moves.map((move, index) => ({ ...move, index, address: move.to.address.toLowerCase() }));
+  const moved: boolean[] = moves.map(() => false);
+  for (const round of roundsByKey(moves, (move) => move.address)) {
+    const created = round.filter((move) => move.from === null);
+    for (const chunk of chunksOf(created, 6)) {
+      const rows = await db
+        .insertInto("log_cursors")
+        .values(
+          chunk.map((move) => ({
+            source,
+            chain_id: chainId,
+            address: move.address,
+            next_block: move.to.nextBlock.toString(),
+            last_block_time: move.to.lastBlockTime,
+            updated_at: now,
+          })),
+        )
+        .onConflict((oc) => oc.columns(["source", "chain_id", "address"]).doNothing())
+        .returning("address")
+        .execute();
+      const inserted = new Set(rows.map((row) => row.address));
+      for (const move of chunk) moved[move.index] = inserted.has(move.address);
+    }
+    const advanced = round.filter((move) => move.from !== null);
+    for (const chunk of chunksOf(advanced, 7)) {
+      const rows = await db
+        .updateTable("log_cursors")
+        .set((eb) => {
+          let next = eb.case("address").when(chunk[0].address).then(chunk[0].to.nextBlock.toString());
+          let time = eb.case("address").when(chunk[0].address).then(chunk[0].to.lastBlockTime);
+          for (const move of chunk.slice(1)) {
+            next = next.when(move.address).then(move.to.nextBlock.toString());
+            time = time.when(move.address).then(move.to.lastBlockTime);
+          }
+          // ELSE keeps a row's value (never taken: the WHERE names only the rows listed) and gives the CASE its type.
+          return {
+            next_block: next.else(eb.ref("next_block")).end(),
+            last_block_time: time.else(eb.ref("last_block_time")).end(),
+            updated_at: now,
+          };
+        })
+        .where("source", "=", source)
+        .where("chain_id", "=", chainId)
+        .where((eb) =>
+          eb.or(
+            chunk.map((move) =>
+              eb.and([eb("address", "=", move.address), eb("next_block", "=", move.from!.toString())]),
+            ),
+          ),
+        )
+        .returning("address")
+        .execute();
+      const updated = new Set(rows.map((row) => row.address));
+      for (const move of chunk) moved[move.index] = updated.has(move.address);
+    }
   }
-  const result = await db
-    .updateTable("log_cursors")
-    .set(values)
-    .where("source", "=", source)
-    .where("chain_id", "=", chainId)
-    .where("address", "=", address)
-    .where("next_block", "=", from.toString())
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return moved;
 }
 
 /** Whether any cursor of a log source exists (its logs have been read at least once), e.g. `registry`. */

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { addressesByChain, chunksOf, roundsByKey, rowsByPool } from "./batches";
 import type { Database, PoolDaily } from "./schema";
 
 /** The UTC calendar day (`YYYY-MM-DD`) of a Unix time in seconds. */
@@ -22,78 +23,117 @@ export interface RecordDailyDepthParameters {
  * depth seen that day, with when and in which block it was seen. One statement (an upsert), so it is atomic.
  */
 export async function recordDailyDepth(db: Kysely<Database>, parameters: RecordDailyDepthParameters): Promise<void> {
-  const { chainId, depthUsd, observedAt, block } = parameters;
-  const address = parameters.address.toLowerCase();
-  await db
-    .insertInto("pool_daily")
-    .values({
-      chain_id: chainId,
-      address,
-      day: utcDay(observedAt),
-      min_depth_usd: depthUsd,
-      min_observed_at: observedAt,
-      min_block: block,
-      last_observed_at: observedAt,
-      samples: 1,
-    })
-    .onConflict((oc) =>
-      oc.columns(["chain_id", "address", "day"]).doUpdateSet((eb) => {
-        const lower = eb(eb.ref("excluded.min_depth_usd"), "<", eb.ref("pool_daily.min_depth_usd"));
-        return {
-          min_depth_usd: eb
-            .case()
-            .when(lower)
-            .then(eb.ref("excluded.min_depth_usd"))
-            .else(eb.ref("pool_daily.min_depth_usd"))
-            .end(),
-          min_observed_at: eb
-            .case()
-            .when(lower)
-            .then(eb.ref("excluded.min_observed_at"))
-            .else(eb.ref("pool_daily.min_observed_at"))
-            .end(),
-          min_block: eb
-            .case()
-            .when(lower)
-            .then(eb.ref("excluded.min_block"))
-            .else(eb.ref("pool_daily.min_block"))
-            .end(),
-          last_observed_at: eb
-            .case()
-            .when(eb.ref("excluded.last_observed_at"), ">", eb.ref("pool_daily.last_observed_at"))
-            .then(eb.ref("excluded.last_observed_at"))
-            .else(eb.ref("pool_daily.last_observed_at"))
-            .end(),
-          samples: eb(eb.ref("pool_daily.samples"), "+", 1),
-        };
-      }),
-    )
-    .execute();
+  await recordDailyDepths(db, [parameters]);
+}
+
+/**
+ * {@link recordDailyDepth} for many observations in multi-row upserts (chunked; two observations of one pool's day go
+ * to successive statements, so each is folded in as it would be alone).
+ *
+ * @param db an open transaction (the pass's write).
+ */
+export async function recordDailyDepths(
+  db: Kysely<Database>,
+  observations: readonly RecordDailyDepthParameters[],
+): Promise<void> {
+  const rows = observations.map(({ chainId, address, depthUsd, observedAt, block }) => ({
+    chain_id: chainId,
+    address: address.toLowerCase(),
+    day: utcDay(observedAt),
+    min_depth_usd: depthUsd,
+    min_observed_at: observedAt,
+    min_block: block,
+    last_observed_at: observedAt,
+    samples: 1,
+  }));
+  for (const round of roundsByKey(rows, (row) => `${row.chain_id}:${row.address}:${row.day}`)) {
+    for (const chunk of chunksOf(round, 8)) {
+      await db
+        .insertInto("pool_daily")
+        .values(chunk)
+        .onConflict((oc) =>
+          oc.columns(["chain_id", "address", "day"]).doUpdateSet((eb) => {
+            const lower = eb(eb.ref("excluded.min_depth_usd"), "<", eb.ref("pool_daily.min_depth_usd"));
+            return {
+              min_depth_usd: eb
+                .case()
+                .when(lower)
+                .then(eb.ref("excluded.min_depth_usd"))
+                .else(eb.ref("pool_daily.min_depth_usd"))
+                .end(),
+              min_observed_at: eb
+                .case()
+                .when(lower)
+                .then(eb.ref("excluded.min_observed_at"))
+                .else(eb.ref("pool_daily.min_observed_at"))
+                .end(),
+              min_block: eb
+                .case()
+                .when(lower)
+                .then(eb.ref("excluded.min_block"))
+                .else(eb.ref("pool_daily.min_block"))
+                .end(),
+              last_observed_at: eb
+                .case()
+                .when(eb.ref("excluded.last_observed_at"), ">", eb.ref("pool_daily.last_observed_at"))
+                .then(eb.ref("excluded.last_observed_at"))
+                .else(eb.ref("pool_daily.last_observed_at"))
+                .end(),
+              samples: eb(eb.ref("pool_daily.samples"), "+", 1),
+            };
+          }),
+        )
+        .execute();
+    }
+  }
+}
+
+/** One pool's days to backfill (see {@link backfillDailyDepth}). */
+export interface BackfillDailyDepthParameters {
+  chainId: number;
+  address: string;
+  points: { day: string; depthUsd: number; observedAt: number }[];
 }
 
 /**
  * Adds history days from a feed (DefiLlama's `/chart`) only where the pool has no row for that day: an on-chain
  * observation is never overwritten. `min_block` stays null, which marks the row as feed-sourced.
+ *
+ * @returns how many days were added.
  */
 export async function backfillDailyDepth(
   db: Kysely<Database>,
-  parameters: { chainId: number; address: string; points: { day: string; depthUsd: number; observedAt: number }[] },
+  parameters: BackfillDailyDepthParameters,
 ): Promise<number> {
-  const address = parameters.address.toLowerCase();
+  return backfillDailyDepths(db, [parameters]);
+}
+
+/**
+ * {@link backfillDailyDepth} for many pools in multi-row inserts (`ON CONFLICT DO NOTHING`, chunked).
+ *
+ * @returns how many days were added in all.
+ */
+export async function backfillDailyDepths(
+  db: Kysely<Database>,
+  pools: readonly BackfillDailyDepthParameters[],
+): Promise<number> {
+  const rows = pools.flatMap(({ chainId, address, points }) =>
+    points.map((point) => ({
+      chain_id: chainId,
+      address: address.toLowerCase(),
+      day: point.day,
+      min_depth_usd: point.depthUsd,
+      min_observed_at: point.observedAt,
+      min_block: null,
+      last_observed_at: point.observedAt,
+      samples: 1,
+    })),
+  );
   let written = 0;
-  for (const point of parameters.points) {
+  for (const chunk of chunksOf(rows, 8)) {
     const result = await db
       .insertInto("pool_daily")
-      .values({
-        chain_id: parameters.chainId,
-        address,
-        day: point.day,
-        min_depth_usd: point.depthUsd,
-        min_observed_at: point.observedAt,
-        min_block: null,
-        last_observed_at: point.observedAt,
-        samples: 1,
-      })
+      .values(chunk)
       .onConflict((oc) => oc.columns(["chain_id", "address", "day"]).doNothing())
       .executeTakeFirst();
     written += Number(result.numInsertedOrUpdatedRows ?? 0n);
@@ -115,6 +155,55 @@ export async function getDailyHistory(
     .where("address", "=", address.toLowerCase());
   if (days !== undefined) query = query.where("day", ">=", days.from).where("day", "<=", days.to);
   return query.orderBy("day").execute();
+}
+
+/**
+ * {@link getDailyHistory} (every row) of many pools: each pool's rows oldest day first, in the order the pools were
+ * given (an empty list where a pool has none), one query per chain and chunk.
+ */
+export async function getDailyHistories(
+  db: Kysely<Database>,
+  pools: readonly { chainId: number; address: string }[],
+): Promise<PoolDaily[][]> {
+  const rows: PoolDaily[] = [];
+  for (const [chainId, addresses] of addressesByChain(pools)) {
+    for (const chunk of chunksOf(addresses, 1)) {
+      const query = db
+        .selectFrom("pool_daily")
+        .selectAll()
+        .where("chain_id", "=", chainId)
+        .where("address", "in", chunk)
+        .orderBy("address")
+        .orderBy("day");
+      rows.push(...(await query.execute()));
+    }
+  }
+  const byPool = rowsByPool(rows);
+  return pools.map((pool) => byPool.get(pool.chainId, pool.address));
+}
+
+/**
+ * How many days of history each pool has (its `pool_daily` rows), in the order the pools were given: one query per
+ * chain and chunk.
+ */
+export async function countDailyHistoryDays(
+  db: Kysely<Database>,
+  pools: readonly { chainId: number; address: string }[],
+): Promise<number[]> {
+  const counts = new Map<string, number>();
+  for (const [chainId, addresses] of addressesByChain(pools)) {
+    for (const chunk of chunksOf(addresses, 1)) {
+      const rows = await db
+        .selectFrom("pool_daily")
+        .select((eb) => ["address", eb.fn.countAll<number>().as("days")])
+        .where("chain_id", "=", chainId)
+        .where("address", "in", chunk)
+        .groupBy("address")
+        .execute();
+      for (const row of rows) counts.set(`${chainId}:${row.address}`, Number(row.days));
+    }
+  }
+  return pools.map((pool) => counts.get(`${pool.chainId}:${pool.address.toLowerCase()}`) ?? 0);
 }
 
 /**

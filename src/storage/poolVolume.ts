@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { chunksOf, roundsByKey } from "./batches";
 import type { Database, PoolVolumeDay, PoolVolumeHour } from "./schema";
 
 /** Swaps of one pool in one bucket (an hour or a day) and their USD volume. */
@@ -7,88 +8,110 @@ export interface VolumeBucket {
   swaps: number;
 }
 
+/** Swaps to add to one pool's UTC hour (`hour` = the hour's start, Unix seconds). */
+export type HourlyVolumeRow = { chainId: number; address: string; hour: number } & VolumeBucket;
+
 /**
- * Adds swaps to a pool's UTC hour (`hour` = the hour's start, Unix seconds), creating the row when needed.
+ * Adds swaps to pools' UTC hours, creating the rows when needed: multi-row upserts (chunked; a repeated pool hour goes
+ * to a later statement, so it adds up as it would alone).
  *
- * @param db an open transaction (the one that moves the pool's `swaps` cursor).
+ * @param db an open transaction (the one that moves the pools' `swaps` cursors).
  */
-export async function addHourlyVolume(
-  db: Kysely<Database>,
-  parameters: { chainId: number; address: string; hour: number } & VolumeBucket,
-): Promise<void> {
-  const { chainId, hour, volumeUsd, swaps } = parameters;
-  await db
-    .insertInto("pool_volume_hourly")
-    .values({ chain_id: chainId, address: parameters.address.toLowerCase(), hour, volume_usd: volumeUsd, swaps })
-    .onConflict((oc) =>
-      oc.columns(["chain_id", "address", "hour"]).doUpdateSet((eb) => ({
-        volume_usd: eb(eb.ref("pool_volume_hourly.volume_usd"), "+", eb.ref("excluded.volume_usd")),
-        swaps: eb(eb.ref("pool_volume_hourly.swaps"), "+", eb.ref("excluded.swaps")),
-      })),
-    )
-    .execute();
+export async function addHourlyVolumes(db: Kysely<Database>, rows: readonly HourlyVolumeRow[]): Promise<void> {
+  const values = rows.map(({ chainId, address, hour, volumeUsd, swaps }) => ({
+    chain_id: chainId,
+    address: address.toLowerCase(),
+    hour,
+    volume_usd: volumeUsd,
+    swaps,
+  }));
+  for (const round of roundsByKey(values, (row) => `${row.chain_id}:${row.address}:${row.hour}`)) {
+    for (const chunk of chunksOf(round, 5)) {
+      await db
+        .insertInto("pool_volume_hourly")
+        .values(chunk)
+        .onConflict((oc) =>
+          oc.columns(["chain_id", "address", "hour"]).doUpdateSet((eb) => ({
+            volume_usd: eb(eb.ref("pool_volume_hourly.volume_usd"), "+", eb.ref("excluded.volume_usd")),
+            swaps: eb(eb.ref("pool_volume_hourly.swaps"), "+", eb.ref("excluded.swaps")),
+          })),
+        )
+        .execute();
+    }
+  }
+}
+
+/** Swaps (possibly none: the day was read and had no swap) to add to one pool's UTC day. */
+export type DailyVolumeRow = {
+  chainId: number;
+  address: string;
+  /** `YYYY-MM-DD`, UTC. */
+  day: string;
+  firstBlock: bigint;
+  lastBlock: bigint;
+  /** Timestamp of `lastBlock`, Unix seconds. */
+  observedAt: number;
+} & VolumeBucket;
+
+/**
+ * Adds swaps to pools' UTC days. A new row takes `firstBlock`; every addition moves `last_block` and `observed_at`
+ * on. Multi-row upserts, chunked; a repeated pool day goes to a later statement.
+ *
+ * @param db an open transaction (the one that moves the pools' `swaps` cursors).
+ */
+export async function addDailyVolumes(db: Kysely<Database>, rows: readonly DailyVolumeRow[]): Promise<void> {
+  const values = rows.map((row) => ({
+    chain_id: row.chainId,
+    address: row.address.toLowerCase(),
+    day: row.day,
+    volume_usd: row.volumeUsd,
+    swaps: row.swaps,
+    first_block: row.firstBlock.toString(),
+    last_block: row.lastBlock.toString(),
+    observed_at: row.observedAt,
+  }));
+  for (const round of roundsByKey(values, (row) => `${row.chain_id}:${row.address}:${row.day}`)) {
+    for (const chunk of chunksOf(round, 8)) {
+      await db
+        .insertInto("pool_volume_daily")
+        .values(chunk)
+        .onConflict((oc) =>
+          oc.columns(["chain_id", "address", "day"]).doUpdateSet((eb) => ({
+            volume_usd: eb(eb.ref("pool_volume_daily.volume_usd"), "+", eb.ref("excluded.volume_usd")),
+            swaps: eb(eb.ref("pool_volume_daily.swaps"), "+", eb.ref("excluded.swaps")),
+            last_block: eb.ref("excluded.last_block"),
+            observed_at: eb.ref("excluded.observed_at"),
+          })),
+        )
+        .execute();
+    }
+  }
 }
 
 /**
- * Adds swaps (possibly none: the day was read and had no swap) to a pool's UTC day. A new row takes `firstBlock`;
- * every call moves `last_block` and `observed_at` on.
- *
- * @param db an open transaction (the one that moves the pool's `swaps` cursor).
+ * Pools' USD volume in the hourly buckets that start after `afterHour` and at or before `throughHour` (the rolling
+ * 24 h: `afterHour` = block time − 86 400), in the order the addresses were given (0 where there is none): one
+ * query per chunk, summed per pool.
  */
-export async function addDailyVolume(
+export async function sumHourlyVolumes(
   db: Kysely<Database>,
-  parameters: {
-    chainId: number;
-    address: string;
-    /** `YYYY-MM-DD`, UTC. */
-    day: string;
-    firstBlock: bigint;
-    lastBlock: bigint;
-    /** Timestamp of `lastBlock`, Unix seconds. */
-    observedAt: number;
-  } & VolumeBucket,
-): Promise<void> {
-  const { chainId, day, volumeUsd, swaps, observedAt } = parameters;
-  await db
-    .insertInto("pool_volume_daily")
-    .values({
-      chain_id: chainId,
-      address: parameters.address.toLowerCase(),
-      day,
-      volume_usd: volumeUsd,
-      swaps,
-      first_block: parameters.firstBlock.toString(),
-      last_block: parameters.lastBlock.toString(),
-      observed_at: observedAt,
-    })
-    .onConflict((oc) =>
-      oc.columns(["chain_id", "address", "day"]).doUpdateSet((eb) => ({
-        volume_usd: eb(eb.ref("pool_volume_daily.volume_usd"), "+", eb.ref("excluded.volume_usd")),
-        swaps: eb(eb.ref("pool_volume_daily.swaps"), "+", eb.ref("excluded.swaps")),
-        last_block: eb.ref("excluded.last_block"),
-        observed_at: eb.ref("excluded.observed_at"),
-      })),
-    )
-    .execute();
-}
-
-/**
- * A pool's USD volume in the hourly buckets that start after `afterHour` and at or before `throughHour` (the rolling
- * 24 h: `afterHour` = block time − 86 400). 0 when there is none.
- */
-export async function sumHourlyVolume(
-  db: Kysely<Database>,
-  parameters: { chainId: number; address: string; afterHour: number; throughHour: number },
-): Promise<number> {
-  const row = await db
-    .selectFrom("pool_volume_hourly")
-    .select((eb) => eb.fn.sum<number | null>("volume_usd").as("total"))
-    .where("chain_id", "=", parameters.chainId)
-    .where("address", "=", parameters.address.toLowerCase())
-    .where("hour", ">", parameters.afterHour)
-    .where("hour", "<=", parameters.throughHour)
-    .executeTakeFirst();
-  return Number(row?.total ?? 0);
+  parameters: { chainId: number; addresses: readonly string[]; afterHour: number; throughHour: number },
+): Promise<number[]> {
+  const totals = new Map<string, number>();
+  const addresses = [...new Set(parameters.addresses.map((address) => address.toLowerCase()))];
+  for (const chunk of chunksOf(addresses, 1)) {
+    const rows = await db
+      .selectFrom("pool_volume_hourly")
+      .select((eb) => ["address", eb.fn.sum<number | null>("volume_usd").as("total")])
+      .where("chain_id", "=", parameters.chainId)
+      .where("address", "in", chunk)
+      .where("hour", ">", parameters.afterHour)
+      .where("hour", "<=", parameters.throughHour)
+      .groupBy("address")
+      .execute();
+    for (const row of rows) totals.set(row.address, Number(row.total ?? 0));
+  }
+  return parameters.addresses.map((address) => totals.get(address.toLowerCase()) ?? 0);
 }
 
 /** Deletes a chain's hourly rows that start before `beforeHour`; returns how many. */

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { addressesByChain, chunksOf, excludedOf, rowsByPool } from "./batches";
 import type { Database, NewPool, Pool } from "./schema";
 
 /** The measured and configured columns of a pool row; every one optional. */
@@ -25,17 +26,51 @@ export interface UpsertPoolParameters {
  * @param parameters {@link UpsertPoolParameters}
  */
 export async function upsertPool(db: Kysely<Database>, parameters: UpsertPoolParameters): Promise<void> {
-  const { chainId, kind, symbol, protocol, now } = parameters;
-  const address = parameters.address.toLowerCase();
-  const given: PoolValues = { kind, symbol, protocol };
-  for (const [key, value] of Object.entries(parameters.values)) {
-    if (value !== undefined) (given as Record<string, unknown>)[key] = value;
+  await upsertPools(db, [parameters]);
+}
+
+/**
+ * {@link upsertPool} for many pools in a few statements: the pools that give the same columns share multi-row
+ * upserts (chunked under the parameter limit), so the cost is one statement per column set and chunk, not per pool.
+ *
+ * @param db the store's Kysely instance or an open transaction.
+ * @throws RangeError when a pool is listed twice (one statement cannot update a row twice).
+ */
+export async function upsertPools(db: Kysely<Database>, pools: readonly UpsertPoolParameters[]): Promise<void> {
+  const groups = new Map<string, NewPool[]>();
+  const seen = new Set<string>();
+  for (const parameters of pools) {
+    const { chainId, kind, symbol, protocol, now } = parameters;
+    const address = parameters.address.toLowerCase();
+    if (seen.has(`${chainId}:${address}`)) throw new RangeError(`upsertPools: pool ${chainId}:${address} listed twice`);
+    seen.add(`${chainId}:${address}`);
+    const given: PoolValues = { kind, symbol, protocol };
+    for (const [key, value] of Object.entries(parameters.values)) {
+      if (value !== undefined) (given as Record<string, unknown>)[key] = value;
+    }
+    const row: NewPool = {
+      ...given,
+      kind,
+      symbol,
+      protocol,
+      chain_id: chainId,
+      address,
+      created_at: now,
+      updated_at: now,
+    };
+    const shape = Object.keys(given).sort().join(",");
+    groups.set(shape, [...(groups.get(shape) ?? []), row]);
   }
-  await db
-    .insertInto("pools")
-    .values({ ...given, kind, symbol, protocol, chain_id: chainId, address, created_at: now, updated_at: now })
-    .onConflict((oc) => oc.columns(["chain_id", "address"]).doUpdateSet({ ...given, updated_at: now }))
-    .execute();
+  for (const [shape, rows] of groups) {
+    const columns = shape.split(",") as (keyof PoolValues)[];
+    for (const chunk of chunksOf(rows, columns.length + 4)) {
+      await db
+        .insertInto("pools")
+        .values(chunk)
+        .onConflict((oc) => oc.columns(["chain_id", "address"]).doUpdateSet(excludedOf([...columns, "updated_at"])))
+        .execute();
+    }
+  }
 }
 
 /** Reads one pool by (chainId, address), address any case. */
@@ -46,6 +81,31 @@ export async function getPool(db: Kysely<Database>, chainId: number, address: st
     .where("chain_id", "=", chainId)
     .where("address", "=", address.toLowerCase())
     .executeTakeFirst();
+}
+
+/**
+ * {@link getPool} for many pools: their rows in the order given (undefined where a pool has no row), one query per
+ * chain and chunk.
+ */
+export async function getPools(
+  db: Kysely<Database>,
+  pools: readonly { chainId: number; address: string }[],
+): Promise<(Pool | undefined)[]> {
+  const rows: Pool[] = [];
+  for (const [chainId, addresses] of addressesByChain(pools)) {
+    for (const chunk of chunksOf(addresses, 1)) {
+      rows.push(
+        ...(await db
+          .selectFrom("pools")
+          .selectAll()
+          .where("chain_id", "=", chainId)
+          .where("address", "in", chunk)
+          .execute()),
+      );
+    }
+  }
+  const byPool = rowsByPool(rows);
+  return pools.map((pool) => byPool.get(pool.chainId, pool.address)[0]);
 }
 
 /** Every tracked pool, ordered by chain then address. */
@@ -73,22 +133,56 @@ export async function countPools(db: Kysely<Database>): Promise<number> {
   return Number(row.n);
 }
 
+/** One pool's issuance verdict: why no attestation could be issued (null when one was issued or kept), and when. */
+export interface IssueVerdict {
+  chainId: number;
+  address: string;
+  reason: string | null;
+  checkedAt: number;
+}
+
 /**
  * Records issuance's verdict on a pool: why no attestation could be issued (null when one was issued or kept) and
  * when that was checked. Updates an existing row only.
  *
  * @param db the store's Kysely instance or an open transaction.
  */
-export async function setIssueVerdict(
-  db: Kysely<Database>,
-  parameters: { chainId: number; address: string; reason: string | null; checkedAt: number },
-): Promise<void> {
-  await db
-    .updateTable("pools")
-    .set({ issue_reason: parameters.reason, issue_checked_at: parameters.checkedAt })
-    .where("chain_id", "=", parameters.chainId)
-    .where("address", "=", parameters.address.toLowerCase())
-    .execute();
+export async function setIssueVerdict(db: Kysely<Database>, parameters: IssueVerdict): Promise<void> {
+  await setIssueVerdicts(db, [parameters]);
+}
+
+/**
+ * {@link setIssueVerdict} for many pools: one `UPDATE … SET issue_reason = CASE address …` per chain, check time and
+ * chunk. A pool listed twice takes its last verdict.
+ *
+ * @param db the store's Kysely instance or an open transaction.
+ */
+export async function setIssueVerdicts(db: Kysely<Database>, verdicts: readonly IssueVerdict[]): Promise<void> {
+  const groups = new Map<string, Map<string, string | null>>();
+  for (const { chainId, address, reason, checkedAt } of verdicts) {
+    const group = groups.get(`${chainId}:${checkedAt}`) ?? new Map<string, string | null>();
+    group.set(address.toLowerCase(), reason);
+    groups.set(`${chainId}:${checkedAt}`, group);
+  }
+  for (const [key, group] of groups) {
+    const [chainId, checkedAt] = key.split(":").map(Number);
+    for (const chunk of chunksOf([...group], 3)) {
+      await db
+        .updateTable("pools")
+        .set((eb) => {
+          let reason = eb.case("address").when(chunk[0][0]).then(chunk[0][1]);
+          for (const [address, value] of chunk.slice(1)) reason = reason.when(address).then(value);
+          return { issue_reason: reason.else(eb.ref("issue_reason")).end(), issue_checked_at: checkedAt };
+        })
+        .where("chain_id", "=", chainId)
+        .where(
+          "address",
+          "in",
+          chunk.map(([address]) => address),
+        )
+        .execute();
+    }
+  }
 }
 
 /** The tracked pools of one protocol and kind (e.g. a lending market's reserves), ordered by chain then address. */

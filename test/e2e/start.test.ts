@@ -68,6 +68,19 @@ describe("npm start (end to end: demo chains, ingestion, API on a real port)", f
     expect(lines.find((line) => line.msg.startsWith("ready: attester"))).to.include({ level: 30 });
   });
 
+  it("after its issuing pass, evaluates the model (GET /api/v1/model) and runs its first retention prune", async function () {
+    expect(job.output).to.match(/ingestion pass \(issuing\)[^\n]*\n[\s\S]*model evaluation: \d+ of \d+ claims scored/);
+    expect(job.output).to.match(/retention: pruned /);
+    const model = JSON.parse((await getJson("/api/v1/model")).text) as {
+      evaluation: { scored: number; claims: number } | null;
+      versions: { model: string }[];
+    };
+    // 16 simulated days make few claims and close no window yet: the evaluation is there, with what it has.
+    expect(model.evaluation, "computed after the issuing pass").to.not.equal(null);
+    expect(model.evaluation!.claims).to.be.at.least(model.evaluation!.scored);
+    expect(model.versions.length).to.be.at.least(1);
+  });
+
   it("answers the probes and /metrics on its port", async function () {
     expect(JSON.parse((await getJson("/livez")).text)).to.deep.equal({ live: true });
     const ready = await getJson("/readyz");

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { PoolConfig } from "../../model/poolConfig";
-import { getDailyHistory } from "../../storage/poolDaily";
+import { countDailyHistoryDays } from "../../storage/poolDaily";
 import type { Database } from "../../storage/schema";
 import { fetchDefillamaChart, type DefillamaChartPoint } from "../feeds/defillamaYields";
 import type { FeedRequestOptions } from "../feeds/fetchJson";
@@ -34,11 +34,9 @@ export async function readChartStep(
   const { db, pools, yieldsUrl, feedOptions, backfillBelowDays } = parameters;
   const charts = new Map<string, DefillamaChartPoint[]>();
   if (!yieldsUrl) return { report: undefined, data: charts };
-  const wanted: PoolConfig[] = [];
-  for (const p of pools) {
-    if (!p.defillamaId) continue;
-    if ((await getDailyHistory(db, p.chainId, p.address)).length < backfillBelowDays) wanted.push(p);
-  }
+  const candidates = pools.filter((p) => p.defillamaId);
+  const days = await countDailyHistoryDays(db, candidates);
+  const wanted: PoolConfig[] = candidates.filter((_, i) => days[i] < backfillBelowDays);
   if (wanted.length === 0) return { report: undefined, data: charts };
   const errors: string[] = [];
   const queue = [...wanted];
