@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { formatPoolId } from "../lib/formatPoolId";
 import { evaluateModel, type EvaluatedPool, type ModelEvaluation } from "../model/evaluateModel";
-import { DEFAULT_CANDIDATES, HORIZON_MODEL_ID } from "../model/horizon";
+import { DEFAULT_CANDIDATES, HORIZON_MODELS, ISSUING_MODEL } from "../model/horizon";
 import { listObservedLows, saveModelEvaluation } from "../storage/modelEvaluations";
 import { utcDay } from "../storage/poolDaily";
 import type { Database } from "../storage/schema";
@@ -11,13 +11,14 @@ import { CLAIM_FLOOR, CLAIM_TARGET } from "./issueAttestations";
 export const ISSUER_RULE = { floor: CLAIM_FLOOR, target: CLAIM_TARGET, candidates: DEFAULT_CANDIDATES } as const;
 
 /**
- * Recomputes the walk-forward evaluation of the issuing model from the store's observed daily lows up to yesterday
- * (DESIGN §15) and stores it under the model's id. The process that issues runs it after each issuing pass. It reads
- * lows and writes one row: no attestation, outcome or signature is touched.
+ * Recomputes the walk-forward evaluation of every model version (`HORIZON_MODELS`, the issuing one among them) from the
+ * store's observed daily lows up to yesterday (DESIGN §15) and stores each under its id. The process that issues runs
+ * it after each issuing pass. It reads lows and writes one row per version: no attestation, outcome or signature is
+ * touched.
  *
  * @param db the store.
  * @param parameters `now`, Unix seconds (yesterday is the last complete day).
- * @returns the evaluation it stored.
+ * @returns the issuing model's evaluation.
  */
 export async function refreshModelEvaluation(
   db: Kysely<Database>,
@@ -32,7 +33,11 @@ export async function refreshModelEvaluation(
     entry.daily.push({ day: low.day, minDepthUsd: low.minDepthUsd });
     pools.set(pool, entry);
   }
-  const evaluation = evaluateModel([...pools.values()], ISSUER_RULE, lastDay);
-  await saveModelEvaluation(db, { model: HORIZON_MODEL_ID, computedAt: parameters.now, evaluation });
-  return evaluation;
+  let issuing: ModelEvaluation | null = null;
+  for (const model of HORIZON_MODELS) {
+    const evaluation = evaluateModel([...pools.values()], { ...ISSUER_RULE, model }, lastDay);
+    await saveModelEvaluation(db, { model: model.id, computedAt: parameters.now, evaluation });
+    if (model === ISSUING_MODEL) issuing = evaluation;
+  }
+  return issuing!;
 }

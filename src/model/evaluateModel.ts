@@ -1,5 +1,5 @@
 import { HorizonInputError } from "../errors/horizon";
-import { DEFAULT_CANDIDATES, type DailyDepth } from "./horizon";
+import { DEFAULT_CANDIDATES, ISSUING_MODEL, type DailyDepth, type HorizonModelVersion } from "./horizon";
 
 /** Confidence buckets of the calibration table: [from, to) in hundredths, the last one closed at 1. */
 export const CALIBRATION_BUCKET_WIDTH = 0.05;
@@ -19,6 +19,8 @@ export interface ModelRule {
   target: number;
   candidates?: readonly number[];
   minWindows?: number;
+  /** The model version replayed. Default {@link ISSUING_MODEL}. */
+  model?: HorizonModelVersion;
 }
 
 /** One claim the model would have made as of a past day, and how it came out once its window closed. */
@@ -65,7 +67,7 @@ const dayString = (n: number) => new Date(n * DAY_MS).toISOString().slice(0, 10)
 
 /**
  * The claims the horizon model would have made for one pool, walking forward day by day (DESIGN §15): as of each day d
- * with a low, the rule of `computeHorizon` on the days up to d (windows d' … d'+h that closed by d), anchored on d's
+ * with a low, the rule of `computeHorizon` (the version `rule.model`) on the days up to d (windows d' … d'+h that closed by d), anchored on d's
  * low; scored once d+h is past the last complete day: held when every observed low in d+1 … d+h is ≥ the floor. Each
  * candidate's windows are counted once for the whole series (sliding minimum, prefix sums), so a pool of n days costs
  * O(candidates × n), not a model run per day. Campaign caps are left out: no past campaign schedule is kept as of d.
@@ -79,6 +81,7 @@ export function walkForward(pool: EvaluatedPool, rule: ModelRule, lastDay: strin
   const candidates = [...(rule.candidates ?? DEFAULT_CANDIDATES)].sort((a, b) => a - b);
   const minWindows = rule.minWindows ?? 7;
   const targetMillionths = Math.round(rule.target * 1e6);
+  const model = rule.model ?? ISSUING_MODEL;
   const days = [...pool.daily].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
   if (days.length === 0) return [];
   const first = dayNumber(days[0].day);
@@ -123,8 +126,8 @@ export function walkForward(pool: EvaluatedPool, rule: ModelRule, lastDay: strin
     for (const c of perCandidate) {
       const windows = c.windows[d + 1];
       const held = c.held[d + 1];
-      if (windows < minWindows || held * 1e6 < targetMillionths * windows) continue;
-      chosen = { h: c.h, share: Math.floor((held * 100) / windows) };
+      if (windows < minWindows || !model.meetsTarget(held, windows, c.h, targetMillionths)) continue;
+      chosen = { h: c.h, share: model.confidenceHundredths(held, windows, c.h) };
     }
     if (chosen === null) continue;
     const floorUsd = rule.floor * low[d];

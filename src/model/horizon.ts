@@ -1,7 +1,49 @@
 import { HorizonInputError } from "../errors/horizon";
 
-/** Identifies this model in stored attestations (`attestations.model`). Change it whenever the rule changes. */
-export const HORIZON_MODEL_ID = "daily-min-windows/v1";
+/**
+ * A version of the horizon model: how a candidate horizon's past windows (`windows` complete, `held` of them held)
+ * turn into a confidence, in hundredths rounded down, and whether it meets the target. Integer arithmetic only.
+ */
+export interface HorizonModelVersion {
+  /** Stored in attestations (`attestations.model`, `claim.model`) and in evaluations. */
+  id: string;
+  /** One sentence: the rule, for people (the model page, docs/model.md). */
+  rule: string;
+  /** The confidence in hundredths (0–100, rounded down). */
+  confidenceHundredths(held: number, windows: number, horizonDays: number): number;
+  /** Whether the confidence meets the target (in millionths), compared exactly as integers. */
+  meetsTarget(held: number, windows: number, horizonDays: number, targetMillionths: number): boolean;
+}
+
+/** v1 (DESIGN §5): the plain share of past windows in which the claim held. */
+export const MODEL_V1: HorizonModelVersion = {
+  id: "daily-min-windows/v1",
+  rule: "the share of past windows of the horizon's length in which the claim held",
+  confidenceHundredths: (held, windows) => Math.floor((held * 100) / windows),
+  meetsTarget: (held, windows, _h, target) => held * 1e6 >= target * windows,
+};
+
+/**
+ * v2 (DESIGN §15, docs/model.md): windows of h days that start on consecutive days overlap and mostly share their
+ * outcome, so they count as 2·windows/h independent trials; the confidence is Laplace's rule of succession on them,
+ * (2·held/h + 1) / (2·windows/h + 2) = (2·held + h) / (2·windows + 2h). It shrinks a share measured on few independent
+ * windows towards one half, so a long horizon on a short history no longer claims certainty.
+ */
+export const MODEL_V2: HorizonModelVersion = {
+  id: "daily-min-windows/v2",
+  rule: "the share of past windows that held, with each h-day window counted as 2/h of an independent trial and shrunk towards one half (rule of succession)",
+  confidenceHundredths: (held, windows, h) => Math.floor(((2 * held + h) * 100) / (2 * windows + 2 * h)),
+  meetsTarget: (held, windows, h, target) => (2 * held + h) * 1e6 >= target * (2 * windows + 2 * h),
+};
+
+/** Every version, oldest first: each is evaluated side by side (`GET /api/v1/model`). */
+export const HORIZON_MODELS: readonly HorizonModelVersion[] = [MODEL_V1, MODEL_V2];
+
+/** The version that issues attestations (docs/model.md says why). */
+export const ISSUING_MODEL: HorizonModelVersion = MODEL_V1;
+
+/** Identifies the issuing model in stored attestations (`attestations.model`). */
+export const HORIZON_MODEL_ID = ISSUING_MODEL.id;
 
 /** Default candidate horizons, in days (DESIGN §5). */
 export const DEFAULT_CANDIDATES = [7, 14, 30, 60, 90, 180] as const;
@@ -31,6 +73,8 @@ export interface ComputeHorizonParameters {
   campaignEnds?: readonly number[];
   /** Current time (Unix s); needed with `campaignEnds`. */
   now?: number;
+  /** The model version. Default {@link ISSUING_MODEL}. */
+  model?: HorizonModelVersion;
 }
 
 /** How one candidate horizon scored. */
@@ -40,7 +84,7 @@ export interface HorizonCandidateResult {
   windows: number;
   /** Windows in which the claim held. */
   held: number;
-  /** floor(held × 100 / windows): the share in hundredths, rounded down; null without enough windows. */
+  /** The model's confidence in hundredths, rounded down (v1: floor(held × 100 / windows)); null without enough windows. */
   shareHundredths: number | null;
   /** Why this candidate cannot be published, if it cannot. */
   excludedBy?: "too-few-windows" | "below-target" | "campaign-end";
@@ -103,6 +147,7 @@ export function computeHorizon(parameters: ComputeHorizonParameters): ComputeHor
   candidates.sort((a, b) => a - b);
   // The target is compared as an integer ratio (millionths), avoiding binary-float edges: 0.8 × 15 is not 12 in floats.
   const targetMillionths = Math.round(target * 1e6);
+  const model = parameters.model ?? ISSUING_MODEL;
 
   const byDay = new Map<number, number>();
   for (const entry of parameters.daily) {
@@ -138,10 +183,10 @@ export function computeHorizon(parameters: ComputeHorizonParameters): ComputeHor
       windows++;
       if (ok) held++;
     }
-    const shareHundredths = windows >= minWindows ? Math.floor((held * 100) / windows) : null;
+    const shareHundredths = windows >= minWindows ? model.confidenceHundredths(held, windows, h) : null;
     const result: HorizonCandidateResult = { horizonDays: h, windows, held, shareHundredths };
     if (shareHundredths === null) result.excludedBy = "too-few-windows";
-    else if (held * 1e6 < targetMillionths * windows) result.excludedBy = "below-target";
+    else if (!model.meetsTarget(held, windows, h, targetMillionths)) result.excludedBy = "below-target";
     return result;
   });
 

@@ -1,5 +1,5 @@
 import type { ModelEvaluation } from "../model/evaluateModel";
-import { HORIZON_MODEL_ID } from "../model/horizon";
+import { HORIZON_MODELS, HORIZON_MODEL_ID } from "../model/horizon";
 import { listModelEvaluations } from "../storage/modelEvaluations";
 import type { ReadContext } from "./context";
 
@@ -10,10 +10,19 @@ export type GetModelEvaluationReturnType = {
   computedAt: number | null;
   /** The walk-forward evaluation of that model (DESIGN §15), or null before the first issuing pass computed it. */
   evaluation: ModelEvaluation | null;
+  /** Every model version evaluated side by side on the same data, oldest first, the issuing one among them. */
+  versions: {
+    model: string;
+    rule: string;
+    issuing: boolean;
+    computedAt: number | null;
+    evaluation: ModelEvaluation | null;
+  }[];
 };
 
 /**
- * The walk-forward evaluation of the issuing horizon model (DESIGN §15), as the process that issues last stored it:
+ * The walk-forward evaluation of the issuing horizon model (DESIGN §15), beside every other version's on the same
+ * data, as the process that issues last stored them:
  * claims the model would have made as of each past day, scored on observed daily lows once their window closed. It
  * judges the model, never an issued attestation (their `outcome` stays "pending").
  *
@@ -21,11 +30,17 @@ export type GetModelEvaluationReturnType = {
  * @returns {@link GetModelEvaluationReturnType}
  */
 export async function getModelEvaluation({ db }: Pick<ReadContext, "db">): Promise<GetModelEvaluationReturnType> {
-  const stored = (await listModelEvaluations(db)).find((row) => row.model === HORIZON_MODEL_ID);
-  if (stored === undefined) return { model: HORIZON_MODEL_ID, computedAt: null, evaluation: null };
-  return {
-    model: HORIZON_MODEL_ID,
-    computedAt: Number(stored.computed_at),
-    evaluation: JSON.parse(stored.evaluation_json) as ModelEvaluation,
-  };
+  const stored = new Map((await listModelEvaluations(db)).map((row) => [row.model, row]));
+  const versions = HORIZON_MODELS.map((model) => {
+    const row = stored.get(model.id);
+    return {
+      model: model.id,
+      rule: model.rule,
+      issuing: model.id === HORIZON_MODEL_ID,
+      computedAt: row === undefined ? null : Number(row.computed_at),
+      evaluation: row === undefined ? null : (JSON.parse(row.evaluation_json) as ModelEvaluation),
+    };
+  });
+  const issuing = versions.find((version) => version.issuing)!;
+  return { model: issuing.model, computedAt: issuing.computedAt, evaluation: issuing.evaluation, versions };
 }

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { evaluateModel, walkForward, SAMPLE_SIZE } from "../../src/model/evaluateModel";
-import { computeHorizon, type DailyDepth } from "../../src/model/horizon";
+import { HORIZON_MODELS, MODEL_V1, MODEL_V2, computeHorizon, type DailyDepth } from "../../src/model/horizon";
 
 const DAY = 86_400_000;
 const day = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * DAY).toISOString().slice(0, 10);
@@ -24,7 +24,23 @@ function series(seed: number, length: number, gapEvery = 0): DailyDepth[] {
 const RULE = { floor: 0.5, target: 0.8 };
 
 describe("walk-forward evaluation of the horizon model (DESIGN §15)", function () {
-  it("as of each day, claims exactly what computeHorizon says on the days up to it, anchored on that day's low", function () {
+  for (const model of HORIZON_MODELS) {
+    it(`${model.id}: as of each day, claims exactly what computeHorizon says on the days up to it, anchored on that day's low`, function () {
+      walkForwardMatchesComputeHorizon(model);
+    });
+  }
+
+  it("v2 shrinks a share measured on few independent windows: v1's certainty on a long horizon is not v2's", function () {
+    // 30 windows of 90 days that all held: v1 says 1.00; v2 counts them as 2·30/90 trials: (60 + 90) / (60 + 180).
+    expect(MODEL_V1.confidenceHundredths(30, 30, 90)).to.equal(100);
+    expect(MODEL_V2.confidenceHundredths(30, 30, 90)).to.equal(62);
+    expect(MODEL_V2.meetsTarget(30, 30, 90, 800_000)).to.equal(false);
+    // Many 7-day windows that held: v2 stays high.
+    expect(MODEL_V2.confidenceHundredths(350, 350, 7)).to.equal(99);
+    expect(MODEL_V2.meetsTarget(350, 350, 7, 800_000)).to.equal(true);
+  });
+
+  function walkForwardMatchesComputeHorizon(model: (typeof HORIZON_MODELS)[number]): void {
     for (const [seed, gap] of [
       [1, 0],
       [7, 11],
@@ -32,11 +48,11 @@ describe("walk-forward evaluation of the horizon model (DESIGN §15)", function 
     ]) {
       const daily = series(seed, 150, gap);
       const lastDay = day(149);
-      const claims = new Map(walkForward({ pool: "p", daily }, RULE, lastDay).map((c) => [c.asOf, c]));
+      const claims = new Map(walkForward({ pool: "p", daily }, { ...RULE, model }, lastDay).map((c) => [c.asOf, c]));
       let made = 0;
       for (const entry of daily) {
         const upTo = daily.filter((d) => d.day <= entry.day);
-        const expected = computeHorizon({ daily: upTo, depthNow: entry.minDepthUsd, ...RULE });
+        const expected = computeHorizon({ daily: upTo, depthNow: entry.minDepthUsd, ...RULE, model });
         const claim = claims.get(entry.day);
         if (expected.horizonDays === null) {
           expect(claim, `${seed} ${entry.day}`).to.equal(undefined);
@@ -49,10 +65,10 @@ describe("walk-forward evaluation of the horizon model (DESIGN §15)", function 
           floorUsd: 0.5 * entry.minDepthUsd,
         });
       }
-      expect(made, `seed ${seed} makes claims`).to.be.greaterThan(10);
+      expect(made, `seed ${seed} makes claims`).to.be.greaterThan(5);
       expect(claims.size).to.equal(made);
     }
-  });
+  }
 
   it("scores a claim once its window has closed: held when every observed low in it is at or above the floor", function () {
     const daily = series(3, 120, 9);

@@ -53,4 +53,15 @@ export const ModelEvaluationSchema = z.strictObject({
   model: z.string().describe("the model issuing attestations now (claim.model)"),
   computedAt: nullable(uint("Unix seconds"), "null before the first issuing pass computed it"),
   evaluation: nullable(EvaluationSchema, "null before the first issuing pass computed it"),
+  versions: z
+    .array(
+      z.strictObject({
+        model: z.string().describe("the version's id"),
+        rule: z.string().describe("its rule in one sentence"),
+        issuing: z.boolean().describe("whether this version issues attestations now"),
+        computedAt: nullable(uint("Unix seconds"), "null before the first issuing pass computed it"),
+        evaluation: nullable(EvaluationSchema, "null before the first issuing pass computed it"),
+      }),
+    )
+    .describe("every model version evaluated side by side on the same data, oldest first"),
 }) satisfies z.ZodType<GetModelEvaluationReturnType>;

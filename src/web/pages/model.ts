@@ -55,11 +55,46 @@ export function renderModelPage(data: GetModelEvaluationReturnType, chrome: Page
       <h2 id="score-heading">Score</h2>
       ${summary}
     </section>
-    ${calibrationSection(e)} ${horizonSection(e)} ${sampleSection(e)}`;
+    ${versionsSection(data)} ${calibrationSection(e)} ${horizonSection(e)} ${sampleSection(e)}`;
   return renderPage({ page: "model", title: "Model", chrome, body });
 }
 
 type Evaluation = NonNullable<GetModelEvaluationReturnType["evaluation"]>;
+
+/** Whether every bucket of at least 30 claims holds within 0.10 of its mean confidence. */
+function calibrated(e: Evaluation): boolean {
+  return e.buckets.every((b) => b.n < 30 || Math.abs(b.holdRate - b.meanConfidence) <= 0.1);
+}
+
+/** Every model version side by side on the same data: its rule, its Brier score beside the baseline, calibration. */
+function versionsSection(data: GetModelEvaluationReturnType): Html {
+  const rows = data.versions.map((v) => {
+    const e = v.evaluation;
+    return html`<tr>
+      <th scope="row"><code>${v.model}</code>${v.issuing ? html` <span class="tag">issuing</span>` : ""}</th>
+      <td>${v.rule}</td>
+      <td class="num">${e === null ? "—" : formatNumber(e.scored)}</td>
+      <td class="num">${e === null ? "—" : three(e.brier)}</td>
+      <td class="num">${e === null ? "—" : three(e.baselineBrier)}</td>
+      <td>${e === null || e.brier === null ? "—" : calibrated(e) ? "yes" : "no"}</td>
+    </tr>`;
+  });
+  return html`<section aria-labelledby="versions-heading">
+    <h2 id="versions-heading">Versions side by side</h2>
+    ${scrollTable(
+      "Model versions evaluated on the same data",
+      html`<tr>
+        <th scope="col">Version</th>
+        <th scope="col">Rule</th>
+        <th scope="col" class="num">Scored</th>
+        <th scope="col" class="num">Brier</th>
+        <th scope="col" class="num">Baseline</th>
+        <th scope="col">Calibrated (every bucket ≥ 30 within 0.10)</th>
+      </tr>`,
+      rows,
+    )}
+  </section>`;
+}
 
 /** The reliability diagram and its bucket table. */
 function calibrationSection(e: Evaluation): Html {

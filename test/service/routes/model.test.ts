@@ -1,7 +1,8 @@
 import { expect } from "chai";
 import type { FastifyInstance } from "fastify";
 import { refreshModelEvaluation } from "../../../src/attest/refreshModelEvaluation";
-import { HORIZON_MODEL_ID } from "../../../src/model/horizon";
+import { HORIZON_MODELS, HORIZON_MODEL_ID } from "../../../src/model/horizon";
+import { getModelEvaluation } from "../../../src/read/getModelEvaluation";
 import { renderModelPage } from "../../../src/web/pages/model";
 import { ModelEvaluationResponseSchema } from "../../../src/service/schemas/modelEvaluation";
 import type { Store } from "../../../src/storage/openStore";
@@ -75,7 +76,10 @@ describe("model evaluation route, tool and page (DESIGN §15, real SQLite)", fun
   it("answers evaluation null with the model's id before the first issuing pass computed it", async function () {
     const res = await app.inject({ method: "GET", url: "/api/v1/model" });
     expect(res.statusCode).to.equal(200);
-    expect(res.json()).to.deep.equal({ model: HORIZON_MODEL_ID, computedAt: null, evaluation: null });
+    const body = res.json();
+    expect(body).to.deep.include({ model: HORIZON_MODEL_ID, computedAt: null, evaluation: null });
+    expect(body.versions.map((v: { model: string }) => v.model)).to.deep.equal(HORIZON_MODELS.map((m) => m.id));
+    expect(body.versions.every((v: { evaluation: unknown }) => v.evaluation === null)).to.equal(true);
   });
 
   it("serves what refreshModelEvaluation stored, and issued attestations are untouched", async function () {
@@ -102,6 +106,12 @@ describe("model evaluation route, tool and page (DESIGN §15, real SQLite)", fun
       expect(body.model).to.equal(HORIZON_MODEL_ID);
       expect(body.computedAt).to.equal(NOW);
       expect(body.evaluation).to.deep.equal(JSON.parse(JSON.stringify(stored)));
+      // Every version is evaluated on the same data; the issuing one is the top-level evaluation.
+      expect(body.versions).to.have.length(HORIZON_MODELS.length);
+      const issuing = body.versions.filter((v: { issuing: boolean }) => v.issuing);
+      expect(issuing).to.have.length(1);
+      expect(issuing[0].evaluation).to.deep.equal(body.evaluation);
+      for (const version of body.versions) expect(version.evaluation.asOf).to.equal(body.evaluation.asOf);
       expect(body.evaluation.asOf).to.equal(utcDay(NOW - DAY));
       expect(body.evaluation.scored).to.be.greaterThan(50);
       expect(body.evaluation.held).to.be.lessThan(body.evaluation.scored);
@@ -161,12 +171,17 @@ describe("model evaluation route, tool and page (DESIGN §15, real SQLite)", fun
     const chrome = { assets: { script: "/a.js", style: "/a.css" }, session: null } as unknown as Parameters<
       typeof renderModelPage
     >[1];
-    const page = renderModelPage({ model: HORIZON_MODEL_ID, computedAt: NOW, evaluation }, chrome);
+    const data = await getModelEvaluation({ db: store.db });
+    const page = renderModelPage(data, chrome);
     expect(page.match(/<circle /g)).to.have.length(evaluation.buckets.length);
     expect(page).to.include(evaluation.brier!.toFixed(3)).and.include(evaluation.baselineBrier!.toFixed(3));
     expect(page).to.include(evaluation.brier! < evaluation.baselineBrier! ? "beats the baseline" : "does not beat");
     for (const horizon of evaluation.byHorizon) expect(page).to.include(`${horizon.horizon} days`);
-    const empty = renderModelPage({ model: HORIZON_MODEL_ID, computedAt: null, evaluation: null }, chrome);
+    for (const version of data.versions) expect(page).to.include(version.model);
+    const empty = renderModelPage(
+      { model: HORIZON_MODEL_ID, computedAt: null, evaluation: null, versions: [] },
+      chrome,
+    );
     expect(empty).to.include("Not computed yet").and.not.include("<circle");
   });
 });
