@@ -17,16 +17,9 @@ import { serveDemoChains, type ServedDemoChains } from "../demo/serveDemoChains"
 import { ensurePrivateDir } from "../storage/fileModes";
 import type { Hex } from "viem";
 import { loadAttesterKey, type LoadAttesterKeyReturnType } from "./attesterKey";
+import { EXIT_CONFIG, createProcessLog, handleStopSignals } from "./processControl";
 
-/** Exit status for a configuration error (BSD `EX_CONFIG`), as `npm start`'s. */
-const EXIT_CONFIG = 78;
-
-/** A repeat of the first signal within this window is npm relaying the terminal's Ctrl-C (see start.ts). */
-const RELAYED_SIGNAL_MS = 1000;
-
-function log(line: string): void {
-  process.stdout.write(`[${new Date().toISOString()}] ${line}\n`);
-}
+const log = createProcessLog();
 
 /**
  * The attester key the demo registers, as a file configured processes can be given: the dev key `DATA_DIR/attester.key`
@@ -61,43 +54,15 @@ async function main(): Promise<void> {
     process.exit(EXIT_CONFIG);
   }
 
-  let stop: (() => Promise<void>) | null = null;
-  let first: { signal: NodeJS.Signals; at: number } | null = null;
-  const startup = new AbortController();
-  const shutdown = (signal: NodeJS.Signals) => {
-    if (first) {
-      if (signal === first.signal && Date.now() - first.at < RELAYED_SIGNAL_MS) return;
-      log(`${signal} again: exiting now`);
-      process.exit(1);
-    }
-    first = { signal, at: Date.now() };
-    if (!stop) {
-      startup.abort();
-      log(`${signal}: stopping after the current simulated day`);
-      return;
-    }
-    log(`${signal}: shutting down`);
-    stop().then(
-      () => {
-        log("stopped");
-        process.exit(0);
-      },
-      (error) => {
-        process.stderr.write(`shutdown failed: ${errorLine(error)}\n`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on("SIGINT", shutdown);
-  process.on("SIGTERM", shutdown);
+  const signals = handleStopSignals({ log, whileStarting: "stopping after the current simulated day" });
 
   const { days, seed } = config.demo;
   log(`demo: starting the demo's chains and feeds alone, ${days} simulated day(s) (seed ${seed})`);
   let served: ServedDemoChains;
   try {
-    served = await serveDemoChains({ days, seed, attesterPrivateKey: key.privateKey, log, signal: startup.signal });
+    served = await serveDemoChains({ days, seed, attesterPrivateKey: key.privateKey, log, signal: signals.startup });
   } catch (error) {
-    if (error instanceof StartupAbortedError || startup.signal.aborted) {
+    if (error instanceof StartupAbortedError || signals.startup.aborted) {
       log("stopped");
       process.exit(0);
     }
@@ -106,7 +71,7 @@ async function main(): Promise<void> {
   }
   let files: ReturnType<typeof writeDemoFiles>;
   try {
-    if (startup.signal.aborted) throw new StartupAbortedError();
+    if (signals.startup.aborted) throw new StartupAbortedError();
     files = writeDemoFiles({ dataDir: config.dataDir, served, attesterKeyFile: key.file });
   } catch (error) {
     await served.stop();
@@ -117,10 +82,12 @@ async function main(): Promise<void> {
     process.stderr.write(`startup failed: cannot write the demo's files: ${errorLine(error)}\n`);
     process.exit(1);
   }
-  stop = async () => {
-    files.remove();
-    await served.stop();
-  };
+  signals.started({
+    stop: async () => {
+      files.remove();
+      await served.stop();
+    },
+  });
   for (const chain of served.chains) log(`demo: chain ${chain.chainId} at ${chain.rpcUrl}`);
   log(`demo: registry ${served.registry.address} on chain ${served.registry.chainId}`);
   log(`demo: feeds at ${Object.values(served.feeds).join(", ")}`);
