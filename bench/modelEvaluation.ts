@@ -7,6 +7,7 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ISSUER_RULE } from "../src/attest/refreshModelEvaluation";
+import { HORIZON_MODELS, ISSUING_MODEL } from "../src/model/horizon";
 import { evaluateModel, type EvaluatedPool, type ModelEvaluation } from "../src/model/evaluateModel";
 import { listObservedLows } from "../src/storage/modelEvaluations";
 import { openStore } from "../src/storage/openStore";
@@ -61,10 +62,12 @@ async function main(): Promise<void> {
         entry.daily.push({ day: low.day, minDepthUsd: low.minDepthUsd });
         byPool.set(pool, entry);
       }
-      describe(
-        `store (${byPool.size} pools, observed lows up to ${lastDay})`,
-        evaluateModel([...byPool.values()], ISSUER_RULE, lastDay),
-      );
+      for (const model of HORIZON_MODELS) {
+        describe(
+          `${model.id}${model === ISSUING_MODEL ? " (issuing)" : ""} on the store (${byPool.size} pools, observed lows up to ${lastDay})`,
+          evaluateModel([...byPool.values()], { ...ISSUER_RULE, model }, lastDay),
+        );
+      }
     } finally {
       await store.close();
     }
@@ -81,12 +84,17 @@ async function main(): Promise<void> {
   ]) {
     const input = Array.from({ length: pools }, (_, i) => syntheticPool(i, days, end));
     const started = process.hrtime.bigint();
-    const e = evaluateModel(input, ISSUER_RULE, new Date(end - DAY_MS).toISOString().slice(0, 10));
+    const lastDay = new Date(end - DAY_MS).toISOString().slice(0, 10);
+    const e = evaluateModel(input, ISSUER_RULE, lastDay);
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     console.log(
       `  ${String(pools).padStart(5)}  ${String(days).padStart(5)}  ${String(e.claims).padStart(7)}  ${ms.toFixed(0).padStart(6)}`,
     );
-    if (pools === 1000) describe("  synthetic 1,000 × 365", e);
+    if (pools === 1000) {
+      for (const model of HORIZON_MODELS) {
+        describe(`  ${model.id} on synthetic 1,000 × 365`, evaluateModel(input, { ...ISSUER_RULE, model }, lastDay));
+      }
+    }
   }
 }
 
