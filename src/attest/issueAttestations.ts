@@ -8,7 +8,7 @@ import { isStale } from "../model/freshness";
 import type { PoolConfig } from "../model/poolConfig";
 import { computeHorizon, DEFAULT_CANDIDATES, HORIZON_MODEL_ID } from "../model/horizon";
 import { appendActivity, type NewActivity } from "../storage/activity";
-import { getLatestAttestations, insertAttestation, SUPERSEDES_NONE } from "../storage/attestations";
+import { getLatestAttestations, insertAttestations, SUPERSEDES_NONE } from "../storage/attestations";
 import { getCampaignsForPools } from "../storage/campaigns";
 import { assertFence, type PassFence } from "../storage/leaderLease";
 import { getDailyHistories, utcDay } from "../storage/poolDaily";
@@ -111,12 +111,24 @@ export async function issueAttestations(parameters: IssueAttestationsParameters)
   // the store (the API) wait for a few inserts at most, never for signing.
   await db.transaction().execute(async (trx) => {
     await assertFence(trx, parameters.fence);
-    for (const issuance of issuances) {
-      const { row, symbol } = issuance;
-      if (!row) continue;
-      if (await insertAttestation(trx, row)) await appendActivity(trx, [issuedEvent(row, symbol ?? "")]);
-      else issuance.outcome = { ...pick(issuance.outcome), action: "kept", reason: ISSUED_ELSEWHERE };
+    // One multi-row insert and one append, whatever the number of attestations; a row another leader already
+    // stored (the same successor of the same attestation) is skipped and reported "kept", with no second event.
+    const signed = issuances.filter((issuance): issuance is PoolIssuance & { row: NonNullable<PoolIssuance["row"]> } =>
+      Boolean(issuance.row),
+    );
+    const inserted = await insertAttestations(
+      trx,
+      signed.map(({ row }) => row),
+    );
+    for (const issuance of signed) {
+      if (!inserted.has(issuance.row.id)) {
+        issuance.outcome = { ...pick(issuance.outcome), action: "kept", reason: ISSUED_ELSEWHERE };
+      }
     }
+    const events = signed
+      .filter(({ row }) => inserted.has(row.id))
+      .map(({ row, symbol }) => issuedEvent(row, symbol ?? ""));
+    if (events.length > 0) await appendActivity(trx, events);
     await setIssueVerdicts(
       trx,
       issuances.map(({ outcome: { chainId, address, ...outcome } }) => {

@@ -13,12 +13,32 @@ export const SUPERSEDES_NONE = "none";
  * @returns true when the row was inserted, false when it was a no-op.
  */
 export async function insertAttestation(db: Kysely<Database>, row: NewAttestationRow): Promise<boolean> {
-  const result = await db
-    .insertInto("attestations")
-    .values({ ...row, address: row.address.toLowerCase() })
-    .onConflict((oc) => oc.doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+  return (await insertAttestations(db, [row])).has(row.id);
+}
+
+/**
+ * {@link insertAttestation} of many rows in multi-row statements (one per chunk, never one per row): a row that
+ * conflicts with one already stored (its id, or another successor of the same attestation) is skipped.
+ *
+ * @returns the ids of the rows inserted.
+ */
+export async function insertAttestations(
+  db: Kysely<Database>,
+  rows: readonly NewAttestationRow[],
+): Promise<Set<string>> {
+  const inserted = new Set<string>();
+  if (rows.length === 0) return inserted;
+  const values = rows.map((row) => ({ ...row, address: row.address.toLowerCase() }));
+  for (const chunk of chunksOf(values, Object.keys(values[0]).length)) {
+    const ids = await db
+      .insertInto("attestations")
+      .values(chunk)
+      .onConflict((oc) => oc.doNothing())
+      .returning("id")
+      .execute();
+    for (const { id } of ids) inserted.add(id);
+  }
+  return inserted;
 }
 
 /** The pool's most recently issued attestation, if any. */
