@@ -12,6 +12,7 @@ import { listAlertAttemptsOfSubscription } from "../../src/storage/alertAttempts
 import { listAlertOutbox } from "../../src/storage/alertOutbox";
 import type { Store } from "../../src/storage/openStore";
 import { openTempStore } from "../helpers/service/app";
+import { testDeliveryContext } from "../helpers/alerts/deliveryContext";
 import { startReceiver, waitFor, type Receiver } from "../helpers/alerts/receiver";
 
 const OWNER = "key:test-key";
@@ -44,18 +45,8 @@ describe("alert delivery (loopback receiver, real SQLite)", function () {
   };
   const subscribe = (url: string, kinds = ["pool.stale"], owner = OWNER) =>
     createSubscription({ db: store.db, owner, url, kinds, allowPrivateTargets: true });
-  const context = (overrides: Partial<AlertDeliveryContext> = {}): AlertDeliveryContext => ({
-    db: store.db,
-    retryScheduleS: [0.05, 0.1, 0.2],
-    allowPrivateTargets: true,
-    timeoutMs: 2000,
-    maxResponseBytes: 1024,
-    leaseMs: 30_000,
-    nowMs: Date.now,
-    random: Math.random,
-    workerId: "test-worker",
-    ...overrides,
-  });
+  const context = (overrides: Partial<AlertDeliveryContext> = {}): AlertDeliveryContext =>
+    testDeliveryContext(store.db, { retryScheduleS: [0.05, 0.1, 0.2], workerId: "test-worker", ...overrides });
 
   it("delivers each event with Standard Webhooks headers that the standardwebhooks verifier accepts", async function () {
     const target = await receiver();

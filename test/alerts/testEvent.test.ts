@@ -1,14 +1,14 @@
 import { expect } from "chai";
 import type { FastifyInstance } from "fastify";
 import { Webhook } from "standardwebhooks";
-import { deliverDueAlerts, type AlertDeliveryContext } from "../../src/alerts/deliverAlert";
+import { deliverDueAlerts } from "../../src/alerts/deliverAlert";
 import { appendActivity } from "../../src/storage/activity";
 import { pauseAlertSubscription } from "../../src/storage/alertSubscriptions";
 import { listAlertOutbox } from "../../src/storage/alertOutbox";
 import type { Store } from "../../src/storage/openStore";
-import { registerConfigApiKeys } from "../../src/write/registerConfigApiKeys";
+import { testDeliveryContext } from "../helpers/alerts/deliveryContext";
 import { startReceiver, type Receiver } from "../helpers/alerts/receiver";
-import { NOW, buildTestApp, openTempStore, seed } from "../helpers/service/app";
+import { NOW, buildTestApp, openKeyedStore } from "../helpers/service/app";
 
 const URL = "/api/v1/alert-subscriptions";
 const KEY = "t".repeat(24) + "-alerts-test-event-key-1";
@@ -25,17 +25,7 @@ describe("alert test events (keyed route, loopback receiver, real SQLite)", func
   let app: FastifyInstance;
   let receiver: Receiver;
 
-  const context = (): AlertDeliveryContext => ({
-    db: store.db,
-    retryScheduleS: [0.05],
-    allowPrivateTargets: true,
-    timeoutMs: 2000,
-    maxResponseBytes: 1024,
-    leaseMs: 30_000,
-    nowMs: Date.now,
-    random: Math.random,
-    workerId: "test-event-worker",
-  });
+  const context = () => testDeliveryContext(store.db, { retryScheduleS: [0.05], workerId: "test-event-worker" });
   const call = (method: "GET" | "POST", url: string, key = KEY, body?: unknown) =>
     app.inject({
       method,
@@ -48,12 +38,7 @@ describe("alert test events (keyed route, loopback receiver, real SQLite)", func
     });
 
   before(async function () {
-    ({ store, cleanup } = await openTempStore());
-    await seed(store);
-    await registerConfigApiKeys(
-      { db: store.db, now: () => NOW },
-      { keys: [KEY, OTHER_KEY].map((key, i) => ({ key, label: `API_KEYS #${i + 1}` })) },
-    );
+    ({ store, cleanup } = await openKeyedStore([KEY, OTHER_KEY]));
     app = await buildTestApp(store, { ALERTS_ALLOW_PRIVATE_TARGETS: "1" });
     receiver = await startReceiver();
   });

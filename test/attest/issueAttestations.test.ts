@@ -12,22 +12,12 @@ import { listActivity } from "../../src/storage/activity";
 import { getLatestAttestation } from "../../src/storage/attestations";
 import { upsertCampaigns } from "../../src/storage/campaigns";
 import { openStore, type Store } from "../../src/storage/openStore";
-import { recordDailyDepth } from "../../src/storage/poolDaily";
-import { getPool, upsertPool } from "../../src/storage/pools";
+import { getPool } from "../../src/storage/pools";
 import { createLocalSigner } from "../../src/attest/signer";
+import { DAY, NOW, POOL as STEADY_POOL, START, seedSteadyPool } from "../helpers/attest/steadyPool";
 
 const KEY: Hex = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
-const DAY = 86_400;
-const START = Date.UTC(2026, 0, 1, 6) / 1000;
-const NOW = START + 40 * DAY + 3600; // day 40, 07:00 UTC: days 0..39 are complete
-const POOL: PoolConfig = {
-  chainId: 8453,
-  address: "0x00000000000000000000000000000000000000aa",
-  kind: "amm",
-  symbol: "WETH-USDC",
-  protocol: "uniswap-v2",
-  merklId: "777",
-};
+const POOL: PoolConfig = { ...STEADY_POOL, merklId: "777" };
 
 describe("issueAttestations", () => {
   let dir: string;
@@ -37,21 +27,7 @@ describe("issueAttestations", () => {
     dir = mkdtempSync(join(tmpdir(), "issue-"));
     store = await openStore({ file: join(dir, "s.sqlite") });
     // 41 days of steady depth (days 0..40), the last observation 10 minutes before NOW.
-    for (let day = 0; day <= 40; day++) {
-      const at = day === 40 ? NOW - 600 : START + day * DAY;
-      await recordDailyDepth(store.db, {
-        chainId: 8453,
-        address: POOL.address,
-        depthUsd: 1_000_000,
-        observedAt: at,
-        block: String(day + 1),
-      });
-    }
-    await upsertPool(store.db, {
-      ...POOL,
-      values: { depth_usd: 1_000_000, depth_observed_at: NOW - 600, depth_block: "41", merkl_id: "777" },
-      now: NOW - 600,
-    });
+    await seedSteadyPool(store.db, { pool: POOL, values: { merkl_id: "777" } });
   });
   afterEach(async () => {
     await store.close();

@@ -16,11 +16,9 @@ import { createAttestationMessage } from "../../src/lib/createAttestationMessage
 import { verifyAttestation } from "../../src/lib/verifyAttestation";
 import { verifyTypedAttestation } from "../../src/lib/verifyTypedAttestation";
 import { loadAttesterKey } from "../../src/main/attesterKey";
-import type { PoolConfig } from "../../src/model/poolConfig";
 import { getLatestAttestation } from "../../src/storage/attestations";
 import { openStore, type Store } from "../../src/storage/openStore";
-import { recordDailyDepth } from "../../src/storage/poolDaily";
-import { upsertPool } from "../../src/storage/pools";
+import { DAY, NOW, POOL, seedSteadyPool } from "../helpers/attest/steadyPool";
 import { startHardhatRpcServer, type HardhatRpcServer } from "../helpers/hardhatRpcServer";
 import { rejection } from "../helpers/rejection";
 
@@ -30,16 +28,6 @@ const KEY_0: Hex = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4
 const ACCOUNT_1: Address = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 const KEY_1: Hex = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
 
-const DAY = 86_400;
-const START = Date.UTC(2026, 0, 1, 6) / 1000;
-const NOW = START + 40 * DAY + 3600;
-const POOL: PoolConfig = {
-  chainId: 8453,
-  address: "0x00000000000000000000000000000000000000aa",
-  kind: "amm",
-  symbol: "WETH-USDC",
-  protocol: "uniswap-v2",
-};
 const REGISTRY = { chainId: 31337, address: "0x5FbDB2315678afecb367f032d93F642f64180aa3" as Address };
 const ATTESTATION = {
   chainId: 8453,
@@ -99,21 +87,7 @@ describe("signing through a JSON-RPC signer (ATTESTER_SIGNER_URL, DESIGN §11)",
   beforeEach(async function () {
     dir = mkdtempSync(join(tmpdir(), "signer-"));
     store = await openStore({ file: join(dir, "s.sqlite") });
-    for (let day = 0; day <= 40; day++) {
-      const at = day === 40 ? NOW - 600 : START + day * DAY;
-      await recordDailyDepth(store.db, {
-        chainId: 8453,
-        address: POOL.address,
-        depthUsd: 1_000_000,
-        observedAt: at,
-        block: String(day + 1),
-      });
-    }
-    await upsertPool(store.db, {
-      ...POOL,
-      values: { depth_usd: 1_000_000, depth_observed_at: NOW - 600, depth_block: "41" },
-      now: NOW - 600,
-    });
+    await seedSteadyPool(store.db);
   });
   afterEach(async function () {
     await store.close();

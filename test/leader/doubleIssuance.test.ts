@@ -6,45 +6,16 @@ import { join } from "node:path";
 import type { Kysely } from "kysely";
 import type { Hex } from "viem";
 import { issueAttestations } from "../../src/attest/issueAttestations";
-import type { PoolConfig } from "../../src/model/poolConfig";
 import { listActivity } from "../../src/storage/activity";
 import { countAttestations, getLatestAttestation } from "../../src/storage/attestations";
 import { openStore, type Store } from "../../src/storage/openStore";
-import { recordDailyDepth } from "../../src/storage/poolDaily";
-import { upsertPool } from "../../src/storage/pools";
 import type { Database } from "../../src/storage/schema";
+import { DAY, NOW, POOL, seedSteadyPool } from "../helpers/attest/steadyPool";
 import { freshPostgresUrl, sharedPostgres } from "../helpers/storage/postgres";
 
 const KEY: Hex = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
-const DAY = 86_400;
-const START = Date.UTC(2026, 0, 1, 6) / 1000;
-const NOW = START + 40 * DAY + 3600;
-const POOL: PoolConfig = {
-  chainId: 8453,
-  address: "0x00000000000000000000000000000000000000aa",
-  kind: "amm",
-  symbol: "WETH-USDC",
-  protocol: "uniswap-v2",
-};
-
 /** 41 days of steady depth and a fresh observation: the pool qualifies for an attestation at NOW. */
-async function seed(db: Kysely<Database>): Promise<void> {
-  for (let day = 0; day <= 40; day++) {
-    const at = day === 40 ? NOW - 600 : START + day * DAY;
-    await recordDailyDepth(db, {
-      chainId: 8453,
-      address: POOL.address,
-      depthUsd: 1e6,
-      observedAt: at,
-      block: String(day),
-    });
-  }
-  await upsertPool(db, {
-    ...POOL,
-    values: { depth_usd: 1e6, depth_observed_at: NOW - 600, depth_block: "41" },
-    now: NOW,
-  });
-}
+const seed = (db: Kysely<Database>) => seedSteadyPool(db, { now: NOW, block: String });
 
 /** `db` whose transactions first wait for `before`: the leader using it has read and signed, and writes after it. */
 function writingAfter(db: Kysely<Database>, before: () => Promise<unknown>): Kysely<Database> {

@@ -1,15 +1,11 @@
 import { expect } from "chai";
-import type { FastifyInstance } from "fastify";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { Webhook } from "standardwebhooks";
 import { deliverDueAlerts } from "../../src/alerts/deliverAlert";
-import type { Store } from "../../src/storage/openStore";
-import { DAPP_BUILD_DIR } from "../../src/web/assets";
-import { buildDappBundle } from "../../src/web/bundle";
+import { testDeliveryContext } from "../helpers/alerts/deliveryContext";
 import { startReceiver, waitFor, type Receiver } from "../helpers/alerts/receiver";
-import { openTempStore } from "../helpers/service/app";
-import { launchChromium, openTab, screenshot, type Tab } from "../helpers/web/browser";
-import { buildWebApp, seedWeb, WALLET } from "../helpers/web/webApp";
+import { screenshot, signInWithWallet, useDappInChromium, type Tab } from "../helpers/web/browser";
+import { WALLET } from "../helpers/web/webApp";
 
 type Key = { id: string; key: string; label: string | null; revokedAt?: number | null };
 
@@ -21,17 +17,11 @@ type Key = { id: string; key: string; label: string | null; revokedAt?: number |
  */
 describe("dapp actions: confirmations, field errors, the kind filter, test events (Chromium)", function () {
   this.timeout(240_000);
-  let browser: Browser;
-  let app: FastifyInstance;
-  let store: Store;
-  let base: string;
-  let cleanup: () => Promise<void>;
+  const web = useDappInChromium({ ALERTS_ALLOW_PRIVATE_TARGETS: "1" });
   let receiver: Receiver;
-  const tabs: Tab[] = [];
-  const contexts: BrowserContext[] = [];
   let signedIn: Tab;
   let page: Page;
-  const origin = () => ({ origin: base });
+  const origin = () => ({ origin: web.base });
   /** Drops the console line Chromium writes for a refusal the test asked for on purpose (the test asserts it). */
   const asked = async (status: number) => {
     const line = () => signedIn.problems.findIndex((p) => p.includes(`status of ${status}`));
@@ -46,46 +36,20 @@ describe("dapp actions: confirmations, field errors, the kind filter, test event
       .subscriptions;
   /** A signed-in context with JavaScript off (the session cookie copied over). */
   async function withoutScript(): Promise<Page> {
-    const context = await browser.newContext({
-      baseURL: base,
-      javaScriptEnabled: false,
-      viewport: { width: 390, height: 844 },
-    });
-    contexts.push(context);
+    const context = await web.context({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
     await context.addCookies(await signedIn.context.cookies());
     return context.newPage();
   }
 
   before(async function () {
-    await buildDappBundle({ outDir: DAPP_BUILD_DIR });
-    const temp = await openTempStore();
-    cleanup = temp.cleanup;
-    store = temp.store;
-    await seedWeb(store);
-    app = await buildWebApp(store, { ALERTS_ALLOW_PRIVATE_TARGETS: "1" });
-    base = await app.listen({ port: 0, host: "127.0.0.1" });
     receiver = await startReceiver();
-    browser = await launchChromium();
-    signedIn = await openTab(browser, base, { wallet: { account: WALLET }, width: 1280 });
-    tabs.push(signedIn);
+    signedIn = await web.tab({ wallet: { account: WALLET }, width: 1280 });
     page = signedIn.page;
-    await page.goto("/app/keys");
-    await page.getByText("Wallet found: Test Wallet.").waitFor();
-    await page.getByRole("button", { name: "Sign in with Ethereum" }).click();
-    await page.waitForURL("**/app/keys");
+    await signInWithWallet(page, "/app/keys");
   });
 
   after(async function () {
-    for (const context of [...tabs.map((t) => t.context), ...contexts]) await context.close().catch(() => undefined);
-    await browser?.close();
-    await app?.close();
     await receiver?.close();
-    await cleanup?.();
-  });
-
-  afterEach(function () {
-    const problems = tabs.flatMap((t) => t.problems.splice(0));
-    expect(problems, "browser problems").to.deep.equal([]);
   });
 
   describe("revoking a key", function () {
@@ -181,17 +145,7 @@ describe("dapp actions: confirmations, field errors, the kind filter, test event
       await button.click();
       await page.locator("[data-alert-row-status]", { hasText: "still waiting to be delivered" }).waitFor();
       await asked(409);
-      await deliverDueAlerts({
-        db: store.db,
-        retryScheduleS: [0.05],
-        allowPrivateTargets: true,
-        timeoutMs: 2000,
-        maxResponseBytes: 1024,
-        leaseMs: 30_000,
-        nowMs: Date.now,
-        random: Math.random,
-        workerId: "browser-test",
-      });
+      await deliverDueAlerts(testDeliveryContext(web.store.db, { retryScheduleS: [0.05], workerId: "browser-test" }));
       expect(receiver.received).to.have.length(1);
       const [request] = receiver.received;
       const body = new Webhook(subscription.secret).verify(request.body, request.headers as Record<string, string>);

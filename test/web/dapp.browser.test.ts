@@ -1,12 +1,7 @@
 import { expect } from "chai";
-import type { FastifyInstance } from "fastify";
-import type { Browser } from "playwright-core";
-import { DAPP_BUILD_DIR } from "../../src/web/assets";
-import { buildDappBundle } from "../../src/web/bundle";
 import { IDS } from "../helpers/read/seedMarket";
-import { openTempStore } from "../helpers/service/app";
-import { launchChromium, openTab, screenshot, type Tab } from "../helpers/web/browser";
-import { buildWebApp, seedWeb, WALLET } from "../helpers/web/webApp";
+import { screenshot, signInWithWallet, useDappInChromium, type Tab } from "../helpers/web/browser";
+import { WALLET } from "../helpers/web/webApp";
 
 /**
  * The dapp end to end in Debian's Chromium (playwright-core, no browser download) against the real app on a real
@@ -14,52 +9,18 @@ import { buildWebApp, seedWeb, WALLET } from "../helpers/web/webApp";
  */
 describe("dapp in a real browser (Chromium, injected test wallet, real port)", function () {
   this.timeout(180_000);
-  let browser: Browser;
-  let app: FastifyInstance;
-  let base: string;
-  let cleanup: () => Promise<void>;
-  const tabs: Tab[] = [];
-
-  async function tab(options: Parameters<typeof openTab>[2] = {}): Promise<Tab> {
-    const opened = await openTab(browser, base, options);
-    tabs.push(opened);
-    return opened;
-  }
-
-  before(async function () {
-    // The bundle the service serves is built from the current sources (what `npm run build:dapp` does).
-    await buildDappBundle({ outDir: DAPP_BUILD_DIR });
-    const temp = await openTempStore();
-    cleanup = temp.cleanup;
-    await seedWeb(temp.store);
-    // Alert targets on loopback are allowed (as in the demo); nothing is delivered: no worker runs here.
-    app = await buildWebApp(temp.store, { ALERTS_ALLOW_PRIVATE_TARGETS: "1" });
-    base = await app.listen({ port: 0, host: "127.0.0.1" });
-    browser = await launchChromium();
-  });
-
-  after(async function () {
-    for (const { context } of tabs) await context.close().catch(() => undefined);
-    await browser?.close();
-    await app?.close();
-    await cleanup?.();
-  });
-
-  afterEach(function () {
-    // Every tab of the test must have stayed clean: no console error (a CSP refusal is one), no third-party request.
-    const problems = tabs.flatMap((t) => t.problems.splice(0));
-    expect(problems, "browser problems").to.deep.equal([]);
-  });
+  // Alert targets on loopback are allowed (as in the demo); nothing is delivered: no worker runs here.
+  const web = useDappInChromium({ ALERTS_ALLOW_PRIVATE_TARGETS: "1" });
 
   describe("without a session", function () {
     it("the open API answers without a session", async function () {
-      const response = await fetch(`${base}/api/v1/pools`);
+      const response = await fetch(`${web.base}/api/v1/pools`);
       expect(response.status).to.equal(200);
       expect(((await response.json()) as { pools: unknown[] }).pools).to.have.length(9);
     });
 
     it("a page redirects to the sign-in page, which names where to go back", async function () {
-      const { page } = await tab();
+      const { page } = await web.tab();
       await page.goto("/app/pools");
       expect(new URL(page.url()).pathname).to.equal("/app/sign-in");
       expect(new URL(page.url()).searchParams.get("next")).to.equal("/app/pools");
@@ -68,7 +29,7 @@ describe("dapp in a real browser (Chromium, injected test wallet, real port)", f
     });
 
     it("without a wallet, the sign-in button says that no wallet was found", async function () {
-      const { page } = await tab();
+      const { page } = await web.tab();
       await page.goto("/app/sign-in");
       await page.getByRole("button", { name: "Sign in with Ethereum" }).click();
       const alert = page.getByRole("alert");
@@ -77,7 +38,7 @@ describe("dapp in a real browser (Chromium, injected test wallet, real port)", f
     });
 
     it("a user who rejects the signature (4001) is told so and stays signed out", async function () {
-      const { page, wallet } = await tab({ wallet: { account: WALLET, mode: "reject" } });
+      const { page, wallet } = await web.tab({ wallet: { account: WALLET, mode: "reject" } });
       await page.goto("/app/sign-in?next=/app/roadmap");
       await page.getByText("Wallet found: Test Wallet.").waitFor();
       await page.getByRole("button", { name: "Sign in with Ethereum" }).click();
@@ -96,21 +57,18 @@ describe("dapp in a real browser (Chromium, injected test wallet, real port)", f
     let signedIn: Tab;
 
     before(async function () {
-      signedIn = await tab({ wallet: { account: WALLET } });
+      signedIn = await web.tab({ wallet: { account: WALLET } });
     });
 
     it("signs in with EIP-4361 and lands on the page it asked for, the address in the header", async function () {
       const { page, wallet } = signedIn;
-      await page.goto("/app/pools");
-      await page.getByText("Wallet found: Test Wallet.").waitFor();
-      await page.getByRole("button", { name: "Sign in with Ethereum" }).click();
-      await page.waitForURL("**/app/pools");
+      await signInWithWallet(page, "/app/pools");
       expect(await page.locator("header [data-address]").textContent()).to.equal(WALLET.address);
       const signed = wallet!.calls.find((c) => c.method === "personal_sign")!;
       const message = Buffer.from(String(signed.params[0]).slice(2), "hex").toString("utf8");
-      const host = new URL(base).host;
+      const host = new URL(web.base).host;
       expect(message.split("\n")[0]).to.equal(`${host} wants you to sign in with your Ethereum account:`);
-      expect(message).to.include(`\nURI: ${base}\n`);
+      expect(message).to.include(`\nURI: ${web.base}\n`);
       expect(message).to.include("\nChain ID: 1\n");
     });
 
@@ -288,7 +246,7 @@ describe("dapp in a real browser (Chromium, injected test wallet, real port)", f
       expect(await page.locator("tbody tr", { hasText: "browser test" }).locator(".tag").textContent()).to.equal(
         "revoked",
       );
-      const response = await fetch(`${base}/api/v1/liquidity-requests`, {
+      const response = await fetch(`${web.base}/api/v1/liquidity-requests`, {
         method: "POST",
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
         body: JSON.stringify({ chainId: 1, pool: IDS.a, amountUsd: 1000, horizonDays: 30 }),
@@ -332,7 +290,7 @@ describe("dapp in a real browser (Chromium, injected test wallet, real port)", f
     });
 
     it("fits a 360 px phone screen without sideways scrolling", async function () {
-      const phone = await tab({ width: 360 });
+      const phone = await web.tab({ width: 360 });
       await phone.context.addCookies(await signedIn.context.cookies());
       await phone.page.goto(`/app/pools/${IDS.e}`);
       await phone.page.locator('[data-verify][data-result="valid"]').waitFor();
@@ -356,7 +314,7 @@ describe("dapp in a real browser (Chromium, injected test wallet, real port)", f
       expect(new URL(page.url()).pathname).to.equal("/app/sign-in");
       // The old cookie no longer opens anything: the session ended on the server, not only in this browser.
       const cookie = cookies.map((c) => `${c.name}=${c.value}`).join("; ");
-      const replay = await fetch(`${base}/app/pools`, { headers: { cookie }, redirect: "manual" });
+      const replay = await fetch(`${web.base}/app/pools`, { headers: { cookie }, redirect: "manual" });
       expect(replay.status).to.equal(303);
     });
   });

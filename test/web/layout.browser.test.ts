@@ -1,12 +1,8 @@
 import { expect } from "chai";
-import type { FastifyInstance } from "fastify";
-import type { Browser, Page } from "playwright-core";
-import { DAPP_BUILD_DIR } from "../../src/web/assets";
-import { buildDappBundle } from "../../src/web/bundle";
+import type { Page } from "playwright-core";
 import { IDS } from "../helpers/read/seedMarket";
-import { openTempStore } from "../helpers/service/app";
-import { launchChromium, openTab, screenshot, type Tab } from "../helpers/web/browser";
-import { buildWebApp, seedWeb, WALLET } from "../helpers/web/webApp";
+import { screenshot, signInWithWallet, useDappInChromium, type Tab } from "../helpers/web/browser";
+import { WALLET } from "../helpers/web/webApp";
 
 /** How far the document is wider than the viewport (0 or less: no sideways scrolling of the page). */
 const overflowOf = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -19,38 +15,18 @@ const overflowOf = (page: Page) => page.evaluate(() => document.documentElement.
  */
 describe("dapp layout at 1280, 390 and 360 px (Chromium)", function () {
   this.timeout(240_000);
-  let browser: Browser;
-  let app: FastifyInstance;
-  let base: string;
-  let cleanup: () => Promise<void>;
-  const tabs: Tab[] = [];
+  const web = useDappInChromium({ ALERTS_ALLOW_PRIVATE_TARGETS: "1" });
   let signedIn: Tab;
-
-  async function tab(options: Parameters<typeof openTab>[2] = {}): Promise<Tab> {
-    const opened = await openTab(browser, base, options);
-    tabs.push(opened);
-    return opened;
-  }
 
   /** The pages to check: every navigation page with content in its tables, a pool's page, the confirm pages. */
   let pages: { name: string; path: string }[];
 
   before(async function () {
-    await buildDappBundle({ outDir: DAPP_BUILD_DIR });
-    const temp = await openTempStore();
-    cleanup = temp.cleanup;
-    await seedWeb(temp.store);
-    app = await buildWebApp(temp.store, { ALERTS_ALLOW_PRIVATE_TARGETS: "1" });
-    base = await app.listen({ port: 0, host: "127.0.0.1" });
-    browser = await launchChromium();
-    signedIn = await tab({ wallet: { account: WALLET }, width: 1280 });
+    signedIn = await web.tab({ wallet: { account: WALLET }, width: 1280 });
     const { page } = signedIn;
-    await page.goto("/app/pools");
-    await page.getByText("Wallet found: Test Wallet.").waitFor();
-    await page.getByRole("button", { name: "Sign in with Ethereum" }).click();
-    await page.waitForURL("**/app/pools");
+    await signInWithWallet(page, "/app/pools");
     // Something in every wallet table: two unlabelled keys and a labelled one, a request, a subscription.
-    const origin = { origin: base };
+    const origin = { origin: web.base };
     const keys = [];
     for (const label of [null, null, "trading bot"]) {
       const created = await page.request.post("/app/api/keys", { headers: origin, data: { label } });
@@ -84,21 +60,9 @@ describe("dapp layout at 1280, 390 and 360 px (Chromium)", function () {
     ];
   });
 
-  after(async function () {
-    for (const { context } of tabs) await context.close().catch(() => undefined);
-    await browser?.close();
-    await app?.close();
-    await cleanup?.();
-  });
-
-  afterEach(function () {
-    const problems = tabs.flatMap((t) => t.problems.splice(0));
-    expect(problems, "browser problems").to.deep.equal([]);
-  });
-
   for (const width of [1280, 390, 360]) {
     it(`shows every page at ${width} px without sideways scrolling of the page`, async function () {
-      const { page } = width === 1280 ? signedIn : await tab({ width });
+      const { page } = width === 1280 ? signedIn : await web.tab({ width });
       if (width !== 1280) await page.context().addCookies(await signedIn.context.cookies());
       const wide: string[] = [];
       for (const { name, path } of pages) {
@@ -123,7 +87,7 @@ describe("dapp layout at 1280, 390 and 360 px (Chromium)", function () {
   }
 
   it("keeps the header and the navigation compact on a phone (one line each), the favicon linked", async function () {
-    const { page } = await tab({ width: 390 });
+    const { page } = await web.tab({ width: 390 });
     await page.context().addCookies(await signedIn.context.cookies());
     await page.goto("/app/volume");
     const header = (await page.locator("header.top").boundingBox())!;
@@ -141,7 +105,7 @@ describe("dapp layout at 1280, 390 and 360 px (Chromium)", function () {
 
   it("the sign-in page fits a 360 px phone", async function () {
     for (const width of [1280, 390, 360]) {
-      const { page } = await tab({ width });
+      const { page } = await web.tab({ width });
       await page.goto("/app/sign-in");
       expect(await overflowOf(page)).to.be.at.most(0);
       if (width !== 360) await screenshot(page, `sign-in-${width}`);

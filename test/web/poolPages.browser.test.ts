@@ -1,15 +1,11 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
-import type { FastifyInstance } from "fastify";
-import type { Browser, Page } from "playwright-core";
-import { DAPP_BUILD_DIR } from "../../src/web/assets";
-import { buildDappBundle } from "../../src/web/bundle";
+import type { Page } from "playwright-core";
 import { formatUsd } from "../../src/web/format";
 import { IDS } from "../helpers/read/seedMarket";
-import { openTempStore } from "../helpers/service/app";
-import { SCREENSHOTS, launchChromium, openTab, screenshot, type Tab } from "../helpers/web/browser";
-import { buildWebApp, seedWeb, WALLET } from "../helpers/web/webApp";
+import { SCREENSHOTS, screenshot, signInWithWallet, useDappInChromium, type Tab } from "../helpers/web/browser";
+import { WALLET } from "../helpers/web/webApp";
 
 /** A screenshot of what the viewport shows (not the whole page), as `test-output/screenshots/<name>.png`. */
 async function viewportShot(page: Page, name: string): Promise<void> {
@@ -27,43 +23,15 @@ const overflow = (page: Page) => page.evaluate(() => document.documentElement.sc
  */
 describe("pool pages in a real browser (Chromium): list, history, stale pool, at 1280 and 390 px", function () {
   this.timeout(180_000);
-  let browser: Browser;
-  let app: FastifyInstance;
-  let base: string;
-  let cleanup: () => Promise<void>;
-  const tabs: Tab[] = [];
+  const web = useDappInChromium();
   let desktop: Tab;
   let phone: Tab;
 
   before(async function () {
-    await buildDappBundle({ outDir: DAPP_BUILD_DIR });
-    const temp = await openTempStore();
-    cleanup = temp.cleanup;
-    await seedWeb(temp.store);
-    app = await buildWebApp(temp.store);
-    base = await app.listen({ port: 0, host: "127.0.0.1" });
-    browser = await launchChromium();
-    desktop = await openTab(browser, base, { wallet: { account: WALLET }, width: 1280 });
-    tabs.push(desktop);
-    await desktop.page.goto("/app/pools");
-    await desktop.page.getByText("Wallet found: Test Wallet.").waitFor();
-    await desktop.page.getByRole("button", { name: "Sign in with Ethereum" }).click();
-    await desktop.page.waitForURL("**/app/pools");
-    phone = await openTab(browser, base, { width: 390 });
-    tabs.push(phone);
+    desktop = await web.tab({ wallet: { account: WALLET }, width: 1280 });
+    await signInWithWallet(desktop.page, "/app/pools");
+    phone = await web.tab({ width: 390 });
     await phone.context.addCookies(await desktop.context.cookies());
-  });
-
-  after(async function () {
-    for (const { context } of tabs) await context.close().catch(() => undefined);
-    await browser?.close();
-    await app?.close();
-    await cleanup?.();
-  });
-
-  afterEach(function () {
-    const problems = tabs.flatMap((t) => t.problems.splice(0));
-    expect(problems, "browser problems").to.deep.equal([]);
   });
 
   it("sorts the pools list from a column header and filters it with the form, without scripts of its own", async function () {
@@ -93,7 +61,7 @@ describe("pool pages in a real browser (Chromium): list, history, stale pool, at
   });
 
   it("draws a pool's history with the claims' floors, named by its caption, followed by the same days in a table", async function () {
-    const history = await (await fetch(`${base}/api/v1/pool/${IDS.e}/history`)).json();
+    const history = await (await fetch(`${web.base}/api/v1/pool/${IDS.e}/history`)).json();
     const { page } = desktop;
     await page.goto(`/app/pools/${IDS.e}`);
     await page.locator('[data-verify][data-result="valid"]').waitFor();

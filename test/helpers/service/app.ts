@@ -12,6 +12,7 @@ import { loadConfig } from "../../../src/config/loadConfig";
 import { createServer } from "../../../src/service/server";
 import { openStore, type Store } from "../../../src/storage/openStore";
 import type { NewPool } from "../../../src/storage/schema";
+import { registerConfigApiKeys } from "../../../src/write/registerConfigApiKeys";
 
 /** Hardhat's first dev key: a test-only attester. */
 export const TEST_KEY: Hex = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
@@ -252,6 +253,19 @@ export async function seed(store: Store): Promise<void> {
     horizonDays: 7,
     confidenceHundredths: 100,
   });
+}
+
+/**
+ * {@link openTempStore}, {@link seed}ed, with `apiKeys` registered as `API_KEYS` would (labelled `API_KEYS #1`, ...).
+ */
+export async function openKeyedStore(apiKeys: string[]): Promise<{ store: Store; cleanup: () => Promise<void> }> {
+  const { store, cleanup } = await openTempStore();
+  await seed(store);
+  await registerConfigApiKeys(
+    { db: store.db, now: () => NOW },
+    { keys: apiKeys.map((key, i) => ({ key, label: `API_KEYS #${i + 1}` })) },
+  );
+  return { store, cleanup };
 }
 
 /** A seeded app for one suite: the store and app exist from the suite's `before` hook until its `after` hook. */

@@ -1,9 +1,16 @@
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { expect } from "chai";
+import type { FastifyInstance } from "fastify";
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
 import type { PrivateKeyAccount } from "viem/accounts";
+import type { Store } from "../../../src/storage/openStore";
+import { DAPP_BUILD_DIR } from "../../../src/web/assets";
+import { buildDappBundle } from "../../../src/web/bundle";
 import { MARKET_NOW } from "../read/seedMarket";
+import { openTempStore } from "../service/app";
 import { installTestWallet, type TestWallet, type TestWalletMode } from "./testWallet";
+import { buildWebApp, seedWeb } from "./webApp";
 
 /** Debian's Chromium (`.ci/run` installs it when missing); playwright-core never downloads a browser. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -76,4 +83,76 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const path = join(SCREENSHOTS, `${name}.png`);
   await page.screenshot({ path, fullPage: true });
   return path;
+}
+
+/** Signs the tab's page in with its injected test wallet from `path`, and waits to be back on `path`. */
+export async function signInWithWallet(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await page.getByText("Wallet found: Test Wallet.").waitFor();
+  await page.getByRole("button", { name: "Sign in with Ethereum" }).click();
+  await page.waitForURL(`**${path}`);
+}
+
+/** The dapp served by the real app on a real port, and a Chromium to look at it with (see `useDappInChromium`). */
+export type DappInChromium = {
+  browser: Browser;
+  app: FastifyInstance;
+  store: Store;
+  base: string;
+  /** Every tab opened by `tab`: closed after the suite, and checked for problems after each test. */
+  tabs: Tab[];
+  /** Opens a tab on the app (see `openTab`) that the suite closes and checks. */
+  tab(options?: Parameters<typeof openTab>[2]): Promise<Tab>;
+  /** A bare browser context on the app (no test wallet, no problem recording) that the suite closes. */
+  context(options?: BrowserContextOptions): Promise<BrowserContext>;
+};
+
+/**
+ * Registers the mocha hooks of a browser suite on the dapp: before, the bundle built from the current sources (what
+ * `npm run build:dapp` does), a temporary store seeded with `seedWeb`, the app listening on a loopback port with
+ * `env`, and Chromium; after each test, every tab must have stayed clean (no console error, a CSP refusal being one,
+ * no third-party request); after, everything closed. Its fields are set once the `before` hook has run.
+ */
+export function useDappInChromium(env: Record<string, string> = {}): DappInChromium {
+  let cleanup: (() => Promise<void>) | undefined;
+  const contexts: BrowserContext[] = [];
+  const suite = {
+    tabs: [] as Tab[],
+    async tab(options: Parameters<typeof openTab>[2] = {}): Promise<Tab> {
+      const opened = await openTab(suite.browser, suite.base, options);
+      suite.tabs.push(opened);
+      return opened;
+    },
+    async context(options: BrowserContextOptions = {}): Promise<BrowserContext> {
+      const context = await suite.browser.newContext({ baseURL: suite.base, ...options });
+      contexts.push(context);
+      return context;
+    },
+  } as DappInChromium;
+
+  before(async function () {
+    await buildDappBundle({ outDir: DAPP_BUILD_DIR });
+    const temp = await openTempStore();
+    cleanup = temp.cleanup;
+    suite.store = temp.store;
+    await seedWeb(temp.store);
+    suite.app = await buildWebApp(temp.store, env);
+    suite.base = await suite.app.listen({ port: 0, host: "127.0.0.1" });
+    suite.browser = await launchChromium();
+  });
+
+  after(async function () {
+    for (const context of [...suite.tabs.map((t) => t.context), ...contexts])
+      await context.close().catch(() => undefined);
+    await suite.browser?.close();
+    await suite.app?.close();
+    await cleanup?.();
+  });
+
+  afterEach(function () {
+    const problems = suite.tabs.flatMap((t) => t.problems.splice(0));
+    expect(problems, "browser problems").to.deep.equal([]);
+  });
+
+  return suite;
 }

@@ -1,5 +1,4 @@
 import { expect } from "chai";
-import type { FastifyInstance } from "fastify";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { loadConfig } from "../../../src/config/loadConfig";
@@ -13,7 +12,7 @@ import { schemaStatus } from "../../../src/storage/schemaStatus";
 import type { Database } from "../../../src/storage/schema";
 import { freePort } from "../../helpers/e2e/mainJob";
 import { openTempStore } from "../../helpers/service/app";
-import { buildOpsApp, listenLoopback } from "../../helpers/service/opsApp";
+import { buildOpsApp, listenLoopback, useOpsApp } from "../../helpers/service/opsApp";
 import { startPostgres } from "../../helpers/storage/postgres";
 
 /** api and worker roles need a DATABASE_URL to configure; the tests hand the app its store themselves. */
@@ -34,19 +33,10 @@ async function readyzUntil(base: string, want: number, ms: number): Promise<{ st
 describe("probes: /livez and /readyz (DESIGN §11)", function () {
   this.timeout(60_000);
 
-  let temp: Awaited<ReturnType<typeof openTempStore>>;
-  let app: FastifyInstance | undefined;
-  beforeEach(async function () {
-    temp = await openTempStore();
-  });
-  afterEach(async function () {
-    await app?.close();
-    app = undefined;
-    await temp.cleanup();
-  });
+  const ops = useOpsApp();
 
   it("GET /livez answers 200 {live: true}, uncached", async function () {
-    app = await buildOpsApp(temp.store);
+    const app = await ops.build();
     const response = await app.inject({ url: "/livez" });
     expect(response.statusCode).to.equal(200);
     expect(response.json()).to.deep.equal({ live: true });
@@ -57,7 +47,7 @@ describe("probes: /livez and /readyz (DESIGN §11)", function () {
     const status = createServiceStatus({ role: "worker", instance: "w-1" });
     status.leader = true;
     status.lastPassAt = 1_767_225_600;
-    app = await buildOpsApp(temp.store, {}, { status });
+    const app = await ops.build({}, { status });
     const response = await app.inject({ url: "/readyz" });
     expect(response.statusCode).to.equal(200);
     expect(response.json()).to.deep.equal({
@@ -73,7 +63,7 @@ describe("probes: /livez and /readyz (DESIGN §11)", function () {
   });
 
   it("without a status, /readyz reports the configured role and INSTANCE_ID (leader null on api)", async function () {
-    app = await buildOpsApp(temp.store, {
+    const app = await ops.build({
       SERVICE_ROLE: "api",
       INSTANCE_ID: "api-7",
       DATABASE_URL: UNUSED_DATABASE_URL,
@@ -89,7 +79,7 @@ describe("probes: /livez and /readyz (DESIGN §11)", function () {
 
   it("503 'draining' from the moment the status is draining (SIGTERM)", async function () {
     const status = createServiceStatus({ role: "all", instance: "a-1" });
-    app = await buildOpsApp(temp.store, {}, { status });
+    const app = await ops.build({}, { status });
     expect((await app.inject({ url: "/readyz" })).statusCode).to.equal(200);
     status.draining = true;
     const response = await app.inject({ url: "/readyz" });
@@ -107,8 +97,8 @@ describe("probes: /livez and /readyz (DESIGN §11)", function () {
   });
 
   it("503 'store unavailable' when the store is closed", async function () {
-    app = await buildOpsApp(temp.store);
-    await temp.store.close();
+    const app = await ops.build();
+    await ops.temp.store.close();
     const response = await app.inject({ url: "/readyz" });
     expect(response.statusCode).to.equal(503);
     expect(response.json()).to.include({ ready: false });
@@ -117,23 +107,23 @@ describe("probes: /livez and /readyz (DESIGN §11)", function () {
   });
 
   it("503 'schema behind' when a migration of this version is not applied", async function () {
-    await sql`delete from kysely_migration where name = ${LAST_MIGRATION}`.execute(temp.store.db);
-    expect(await schemaStatus(temp.store)).to.deep.equal({
+    await sql`delete from kysely_migration where name = ${LAST_MIGRATION}`.execute(ops.temp.store.db);
+    expect(await schemaStatus(ops.temp.store)).to.deep.equal({
       current: false,
       pending: [LAST_MIGRATION],
       known: Object.keys(migrations).length,
     });
-    app = await buildOpsApp(temp.store);
+    const app = await ops.build();
     const response = await app.inject({ url: "/readyz" });
     expect(response.statusCode).to.equal(503);
     expect(response.json().reasons).to.deep.equal(["schema behind"]);
   });
 
   it("lists every reason at once (draining and schema behind)", async function () {
-    await sql`delete from kysely_migration where name = ${LAST_MIGRATION}`.execute(temp.store.db);
+    await sql`delete from kysely_migration where name = ${LAST_MIGRATION}`.execute(ops.temp.store.db);
     const status = createServiceStatus({ role: "worker", instance: "w-2" });
     status.draining = true;
-    app = await buildOpsApp(temp.store, {}, { status });
+    const app = await ops.build({}, { status });
     expect((await app.inject({ url: "/readyz" })).json().reasons).to.deep.equal(["draining", "schema behind"]);
   });
 
@@ -154,7 +144,7 @@ describe("probes: /livez and /readyz (DESIGN §11)", function () {
     const pool = new pg.Pool({ connectionString: `postgres://postgres@127.0.0.1:${await freePort()}/none`, max: 1 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     try {
-      app = await buildOpsApp({ db });
+      const app = (ops.app = await buildOpsApp({ db }));
       const response = await app.inject({ url: "/readyz" });
       expect(response.statusCode).to.equal(503);
       expect(response.json().reasons).to.deep.equal(["store unavailable"]);
@@ -168,7 +158,7 @@ describe("probes: /livez and /readyz (DESIGN §11)", function () {
     let store: Store | undefined;
     try {
       store = await openStore({ databaseUrl: cluster.url });
-      app = await buildOpsApp(store);
+      const app = (ops.app = await buildOpsApp(store));
       const base = await listenLoopback(app);
       expect((await readyzUntil(base, 200, 0)).status).to.equal(200);
       const restarted = cluster.restart({ downMs: 2000 });
@@ -179,15 +169,15 @@ describe("probes: /livez and /readyz (DESIGN §11)", function () {
       await restarted;
       expect((await readyzUntil(base, 200, 20_000)).status, "ready again without a restart").to.equal(200);
     } finally {
-      await app?.close();
-      app = undefined;
+      await ops.app?.close();
+      ops.app = undefined;
       await store?.close();
       await cluster.stop();
     }
   });
 
   it("the probes and /metrics answer after the client's rate limit is used up (and are not counted in it)", async function () {
-    app = await buildOpsApp(temp.store, { RATE_LIMIT_MAX: "3", RATE_LIMIT_WINDOW_S: "60" });
+    const app = await ops.build({ RATE_LIMIT_MAX: "3", RATE_LIMIT_WINDOW_S: "60" });
     for (let i = 0; i < 5; i++) expect((await app.inject({ url: "/livez" })).statusCode).to.equal(200);
     for (let i = 0; i < 3; i++) expect((await app.inject({ url: "/api/v1/health" })).statusCode).to.equal(200);
     const limited = await app.inject({ url: "/api/v1/health" });

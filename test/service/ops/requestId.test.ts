@@ -1,27 +1,16 @@
 import { expect } from "chai";
-import type { FastifyInstance } from "fastify";
 import { jsonLogLine } from "../../../src/service/jsonLog";
-import { openTempStore } from "../../helpers/service/app";
-import { buildOpsApp, CapturedLog, listenLoopback } from "../../helpers/service/opsApp";
+import { CapturedLog, listenLoopback, useOpsApp } from "../../helpers/service/opsApp";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe("request ids and JSON logs (DESIGN §11)", function () {
   this.timeout(30_000);
 
-  let temp: Awaited<ReturnType<typeof openTempStore>>;
-  let app: FastifyInstance | undefined;
-  beforeEach(async function () {
-    temp = await openTempStore();
-  });
-  afterEach(async function () {
-    await app?.close();
-    app = undefined;
-    await temp.cleanup();
-  });
+  const ops = useOpsApp();
 
   const idOf = async (header?: string) => {
-    const response = await app!.inject({
+    const response = await ops.app!.inject({
       url: "/api/v1/health",
       headers: header === undefined ? {} : { "x-request-id": header },
     });
@@ -29,7 +18,7 @@ describe("request ids and JSON logs (DESIGN §11)", function () {
   };
 
   it("keeps a valid incoming x-request-id (printable ASCII, up to 128 characters)", async function () {
-    app = await buildOpsApp(temp.store);
+    await ops.build();
     expect(await idOf("abc-123")).to.equal("abc-123");
     expect(await idOf("lb=edge-1; trace:9f/2 ~ok")).to.equal("lb=edge-1; trace:9f/2 ~ok");
     const longest = "r".repeat(128);
@@ -37,7 +26,7 @@ describe("request ids and JSON logs (DESIGN §11)", function () {
   });
 
   it("replaces an invalid one (too long, control or non-ASCII characters) and makes one when absent", async function () {
-    app = await buildOpsApp(temp.store);
+    await ops.build();
     for (const bad of ["r".repeat(129), "a\tb", "caf\u00e9", ""]) {
       const id = await idOf(bad);
       expect(id, JSON.stringify(bad)).to.match(UUID);
@@ -48,7 +37,7 @@ describe("request ids and JSON logs (DESIGN §11)", function () {
   });
 
   it("every answer carries it on a real port: 200, 404, 429 and a router error", async function () {
-    app = await buildOpsApp(temp.store, { RATE_LIMIT_MAX: "1", RATE_LIMIT_WINDOW_S: "60" });
+    const app = await ops.build({ RATE_LIMIT_MAX: "1", RATE_LIMIT_WINDOW_S: "60" });
     const base = await listenLoopback(app);
     const get = (path: string, id: string) => fetch(`${base}${path}`, { headers: { "x-request-id": id } });
     const ok = await get("/api/v1/health", "id-200");
@@ -65,7 +54,7 @@ describe("request ids and JSON logs (DESIGN §11)", function () {
   });
 
   it("an answer written outside Fastify's reply (POST /mcp) carries it too", async function () {
-    app = await buildOpsApp(temp.store);
+    const app = await ops.build();
     const response = await app.inject({
       method: "POST",
       url: "/mcp",
@@ -78,7 +67,7 @@ describe("request ids and JSON logs (DESIGN §11)", function () {
 
   it("every log line of a request is one JSON object naming its reqId and the instance", async function () {
     const log = new CapturedLog();
-    app = await buildOpsApp(temp.store, { LOG_LEVEL: "info", INSTANCE_ID: "api-3" }, { log });
+    const app = await ops.build({ LOG_LEVEL: "info", INSTANCE_ID: "api-3" }, { log });
     await app.inject({ url: "/api/v1/health", headers: { "x-request-id": "trace-me-1" } });
     await app.inject({ url: "/no/such/route", headers: { "x-request-id": "trace-me-2" } });
     const lines = log.lines();

@@ -6,10 +6,10 @@ import { MAX_SUBSCRIPTIONS_PER_OWNER } from "../../../src/alerts/createSubscript
 import { pauseAlertSubscription } from "../../../src/storage/alertSubscriptions";
 import { listAlertOutbox } from "../../../src/storage/alertOutbox";
 import type { Store } from "../../../src/storage/openStore";
-import { registerConfigApiKeys } from "../../../src/write/registerConfigApiKeys";
+import { testDeliveryContext } from "../../helpers/alerts/deliveryContext";
 import { expectNoAddress } from "../../helpers/alerts/noAddress";
 import { startReceiver, type Receiver } from "../../helpers/alerts/receiver";
-import { NOW, POOLS, buildTestApp, openTempStore, seed } from "../../helpers/service/app";
+import { NOW, POOLS, buildTestApp, openKeyedStore } from "../../helpers/service/app";
 
 const URL = "/api/v1/alert-subscriptions";
 const KEY = "a".repeat(24) + "-alerts-route-key-01";
@@ -24,12 +24,7 @@ describe("alert-subscriptions routes (real SQLite)", function () {
   let receiver: Receiver;
 
   before(async function () {
-    ({ store, cleanup } = await openTempStore());
-    await seed(store);
-    await registerConfigApiKeys(
-      { db: store.db, now: () => NOW },
-      { keys: [KEY, OTHER_KEY, THIRD_KEY].map((key, i) => ({ key, label: `API_KEYS #${i + 1}` })) },
-    );
+    ({ store, cleanup } = await openKeyedStore([KEY, OTHER_KEY, THIRD_KEY]));
     app = await buildTestApp(store);
     privateApp = await buildTestApp(store, { ALERTS_ALLOW_PRIVATE_TARGETS: "1" });
     receiver = await startReceiver();
@@ -254,17 +249,9 @@ describe("alert-subscriptions routes (real SQLite)", function () {
       expect(listed.deliveries).to.deep.equal({ pending: 1, delivered: 0, failed: 0 });
 
       const before = receiver.received.length;
-      const outcomes = await deliverDueAlerts({
-        db: store.db,
-        retryScheduleS: [1],
-        allowPrivateTargets: true,
-        timeoutMs: 2000,
-        maxResponseBytes: 1024,
-        leaseMs: 30_000,
-        nowMs: Date.now,
-        random: Math.random,
-        workerId: "route-test",
-      });
+      const outcomes = await deliverDueAlerts(
+        testDeliveryContext(store.db, { retryScheduleS: [1], workerId: "route-test" }),
+      );
       expect(outcomes.map((o) => o.webhookId)).to.include(`msg_${row.event_id}_${id}`);
       const delivery = receiver.received
         .slice(before)
