@@ -1,5 +1,9 @@
 import { expect } from "chai";
 import type { Page } from "playwright-core";
+import { ISSUER_RULE } from "../../src/attest/refreshModelEvaluation";
+import { evaluateModel } from "../../src/model/evaluateModel";
+import { HORIZON_MODELS } from "../../src/model/horizon";
+import { saveModelEvaluation } from "../../src/storage/modelEvaluations";
 import { IDS } from "../helpers/read/seedMarket";
 import { screenshot, signInWithWallet, useDappInChromium, type Tab } from "../helpers/web/browser";
 import { WALLET } from "../helpers/web/webApp";
@@ -42,6 +46,18 @@ describe("dapp layout at 1280, 390 and 360 px (Chromium)", function () {
       data: { url: "http://127.0.0.1:9/a-rather-long-path/for/the/webhook/receiver", kinds: ["pool.stale"] },
     });
     const subscription = (await subscribed.json()) as { id: string };
+    // The model page with an evaluation of every version: synthetic pools of a year, a withdrawal now and then.
+    const pools = Array.from({ length: 12 }, (_, n) => ({
+      pool: `eip155:1:0x${(n + 1).toString(16).padStart(40, "0")}`,
+      daily: Array.from({ length: 365 }, (_, i) => ({
+        day: new Date(Date.UTC(2025, 0, 1) + i * 86_400_000).toISOString().slice(0, 10),
+        minDepthUsd: 1_000_000 * (1 + ((i * (n + 3)) % 7) / 50) * ((i * 7 + n * 13) % 97 === 0 ? 0.3 : 1),
+      })),
+    }));
+    for (const model of HORIZON_MODELS) {
+      const evaluation = evaluateModel(pools, { ...ISSUER_RULE, model }, "2025-12-31");
+      await saveModelEvaluation(web.store.db, { model: model.id, computedAt: 1_767_225_600, evaluation });
+    }
     pages = [
       { name: "pools", path: "/app/pools" },
       { name: "pool", path: `/app/pools/${IDS.e}` },
@@ -49,6 +65,7 @@ describe("dapp layout at 1280, 390 and 360 px (Chromium)", function () {
       { name: "liquidity-map", path: "/app/liquidity-map" },
       { name: "compare", path: `/app/compare?pools=${[IDS.a, IDS.c, IDS.e, IDS.f].join(",")}` },
       { name: "roadmap", path: "/app/roadmap" },
+      { name: "model", path: "/app/model" },
       { name: "launch", path: "/app/launch" },
       { name: "activity", path: "/app/activity" },
       { name: "liquidity-requests", path: "/app/liquidity-requests" },

@@ -32,6 +32,11 @@ export function reliabilityChart({
         ><text class="xlabel" x="${px(x(t))}" y="${H - M.bottom + 16}" text-anchor="middle">${t.toFixed(1)}</text></g
       >`,
   );
+  // A label right of its dot, or left of it near the right edge, so it stays inside the frame.
+  const label = (cx: number, cy: number, r: number, text: string) =>
+    cx > 0.8
+      ? html`<text x="${px(x(cx) - r - 3)}" y="${px(y(cy) + 4)}" text-anchor="end">${text}</text>`
+      : html`<text x="${px(x(cx) + r + 3)}" y="${px(y(cy) + 4)}">${text}</text>`;
   const dots = buckets.map((bucket) => {
     const r = 3 + 11 * Math.sqrt(bucket.n / largest);
     return html`<g class="bucket"
@@ -39,7 +44,7 @@ export function reliabilityChart({
         confidence ${bucket.from.toFixed(2)}–${bucket.to.toFixed(2)}: ${bucket.n} claims, mean confidence
         ${bucket.meanConfidence.toFixed(3)}, held ${(bucket.holdRate * 100).toFixed(1)} %</title
       ><circle cx="${px(x(bucket.meanConfidence))}" cy="${px(y(bucket.holdRate))}" r="${px(r)}"></circle
-      ><text x="${px(x(bucket.meanConfidence) + r + 3)}" y="${px(y(bucket.holdRate) + 4)}">n=${bucket.n}</text></g
+      >${label(bucket.meanConfidence, bucket.holdRate, r, `n=${bucket.n}`)}</g
     >`;
   });
   return html`<figure class="chart reliability">
@@ -47,8 +52,14 @@ export function reliabilityChart({
       ${grid}
       <line class="diagonal" x1="${px(x(0))}" y1="${px(y(0))}" x2="${px(x(1))}" y2="${px(y(1))}"></line>
       ${dots}
-      <text class="axis" x="${px((M.left + W - M.right) / 2)}" y="${H - 6}" text-anchor="middle">confidence</text>
-      <text class="axis" transform="rotate(-90)" x="${px(-(M.top + H - M.bottom) / 2)}" y="14" text-anchor="middle">
+      <text class="axis-label" x="${px((M.left + W - M.right) / 2)}" y="${H - 6}" text-anchor="middle">confidence</text>
+      <text
+        class="axis-label"
+        transform="rotate(-90)"
+        x="${px(-(M.top + H - M.bottom) / 2)}"
+        y="14"
+        text-anchor="middle"
+      >
         share that held
       </text>
     </svg>

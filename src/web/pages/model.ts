@@ -1,7 +1,7 @@
 import type { GetModelEvaluationReturnType } from "../../read/getModelEvaluation";
 import { reliabilityChart } from "../charts/reliabilityChart";
-import { notice, poolHref, scrollTable } from "../components";
-import { formatNumber, formatTime, formatUsd } from "../format";
+import { namedPool, notice, scrollTable, type PoolNames } from "../components";
+import { formatConfidence, formatNumber, formatShare, formatTime, formatUsd } from "../format";
 import { html, type Html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
 
@@ -13,7 +13,11 @@ const percent = (value: number) => `${(value * 100).toFixed(1)} %`;
  * baseline's, a reliability diagram (confidence against hold rate, with bucket sizes) with its table, the per-horizon
  * table, and a few sample claims linking to their pools' history.
  */
-export function renderModelPage(data: GetModelEvaluationReturnType, chrome: PageChrome): string {
+export function renderModelPage(
+  data: GetModelEvaluationReturnType,
+  chrome: PageChrome,
+  names: PoolNames = new Map(),
+): string {
   const e = data.evaluation;
   const intro = html`<p>
     What a confidence is worth. For every tracked pool and past day, the claim the model <code>${data.model}</code>
@@ -55,7 +59,7 @@ export function renderModelPage(data: GetModelEvaluationReturnType, chrome: Page
       <h2 id="score-heading">Score</h2>
       ${summary}
     </section>
-    ${versionsSection(data)} ${calibrationSection(e)} ${horizonSection(e)} ${sampleSection(e)}`;
+    ${versionsSection(data)} ${calibrationSection(e)} ${horizonSection(e)} ${sampleSection(e, names)}`;
   return renderPage({ page: "model", title: "Model", chrome, body });
 }
 
@@ -101,9 +105,9 @@ function calibrationSection(e: Evaluation): Html {
   const bucketRows = e.buckets.map(
     (b) =>
       html`<tr>
-        <td>${b.from.toFixed(2)}–${b.to.toFixed(2)}</td>
+        <td>${formatConfidence(b.from)}–${formatConfidence(b.to)}</td>
         <td class="num">${formatNumber(b.n)}</td>
-        <td class="num">${b.meanConfidence.toFixed(3)}</td>
+        <td class="num">${formatShare(b.meanConfidence)}</td>
         <td class="num">${percent(b.holdRate)}</td>
         <td class="num">${b.n >= 30 ? (Math.abs(b.holdRate - b.meanConfidence) <= 0.1 ? "yes" : "no") : "too few"}</td>
       </tr>`,
@@ -157,14 +161,14 @@ function horizonSection(e: Evaluation): Html {
 }
 
 /** The first sample claims, each linking to its pool. */
-function sampleSection(e: Evaluation): Html {
+function sampleSection(e: Evaluation, names: PoolNames): Html {
   const sampleRows = e.sample.slice(0, 20).map(
     (c) =>
       html`<tr>
-        <td><a href="${poolHref(c.pool)}">${c.pool}</a></td>
+        <td>${namedPool(c.pool, names)}</td>
         <td>${c.asOf}</td>
         <td class="num">${c.horizon} days</td>
-        <td class="num">${c.confidence.toFixed(2)}</td>
+        <td class="num">${formatConfidence(c.confidence)}</td>
         <td class="num">${formatUsd(c.floorUsd)}</td>
         <td>${c.held ? "held" : "broke"}</td>
       </tr>`,
