@@ -30,7 +30,7 @@ export const MCP_SERVER_INFO = {
 };
 
 /**
- * The MCP server: eleven read-only tools over the same readers as the REST API (each tool's `structuredContent` is the
+ * The MCP server: twelve read-only tools over the same readers as the REST API (each tool's `structuredContent` is the
  * body of its route), two read-only resources (the attester, the claim statement), and two prompts for the common questions whose pool
  * arguments complete from the tracked pools. Build one per connection: over
  * stdio one for the process; over Streamable HTTP one per POST (stateless), as the SDK requires.
