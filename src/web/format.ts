@@ -49,6 +49,19 @@ export function formatPct(value: number | null | undefined): string {
   return value === null || value === undefined ? NOT_MEASURED : `${value.toFixed(2)} %`;
 }
 
+/** Seconds in Aave's year: its app compounds the per-second rate over this many seconds. */
+const SECONDS_PER_YEAR = 31_536_000;
+
+/**
+ * A lending reserve's rate as Aave's app shows it: the APY compounded each second from the APR the reserve reports,
+ * with that APR beside it, `3.25 % APY (3.20 % APR)`, or a dash.
+ */
+export function formatLendingRate(aprPct: number | null | undefined): string {
+  if (aprPct === null || aprPct === undefined) return NOT_MEASURED;
+  const apyPct = ((1 + aprPct / 100 / SECONDS_PER_YEAR) ** SECONDS_PER_YEAR - 1) * 100;
+  return `${formatPct(apyPct)} APY (${formatPct(aprPct)} APR)`;
+}
+
 /** A yearly rate with its basis: `4.50 % APY` (compounded, the yields feed's) or `3.20 % APR` (Aave's rate as read). */
 export function formatRate(value: number | null | undefined, basis: "APY" | "APR"): string {
   return value === null || value === undefined ? NOT_MEASURED : `${formatPct(value)} ${basis}`;

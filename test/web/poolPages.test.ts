@@ -129,16 +129,17 @@ describe("pool pages: history, stale and unattested pools, the list's sort and f
       expect(tableRows(body, "Claims issued over these days").length).to.equal(2);
     });
 
-    it("shows a lending reserve's supply and borrow rates and utilisation, as the compare API gives them", async function () {
+    it("shows a lending reserve's supply and borrow APY (from the APR the API gives, compounded each second as Aave's app does) and utilisation", async function () {
       const api = (await getPage(web.app, `/api/v1/compare?pools=${IDS.e}`)).json();
       expect(api.pools[0].lending).to.deep.include({ supplyAprPct: 3.2, borrowAprPct: 4.75, utilisation: 0.25 });
       const page = text((await getPage(web.app, `/app/pools/${IDS.e}`, cookie)).body);
-      expect(page).to.include("Supply rate 3.20 % APR");
-      expect(page).to.include("Borrow rate 4.75 % APR");
+      // (1 + 0.032 / 31,536,000)^31,536,000 − 1 = 3.25 %; for 4.75 % APR, 4.86 %.
+      expect(page).to.include("Supply rate 3.25 % APY (3.20 % APR)");
+      expect(page).to.include("Borrow rate 4.86 % APY (4.75 % APR)");
       expect(page).to.include("Utilisation 25.0 %");
       expect(page).to.include("with confidence 85 %");
       const map = text((await getPage(web.app, "/app/liquidity-map", cookie)).body);
-      expect(map).to.include("supply 3.20 % APR borrow 4.75 % APR · utilisation 25.0 %");
+      expect(map).to.include("supply 3.25 % APY (3.20 % APR) borrow 4.86 % APY (4.75 % APR) · utilisation 25.0 %");
       expect(map).to.include("4.50 % APY");
     });
   });

@@ -2,7 +2,17 @@ import type { GetLiquidityMapReturnType } from "../../read/getLiquidityMap";
 import type { PoolDimensions } from "../../read/internal/poolDimensions";
 import { calendarChart } from "../charts/calendarChart";
 import { chainLabel, freshnessTag, namedPool, poolLabel, scrollTable, staleList, type PoolNames } from "../components";
-import { chainName, formatDay, formatPct, formatRate, formatShare, formatUsd, timeTag, usdAmount } from "../format";
+import {
+  chainName,
+  formatDay,
+  formatLendingRate,
+  formatPct,
+  formatRate,
+  formatShare,
+  formatUsd,
+  timeTag,
+  usdAmount,
+} from "../format";
 import { html, type Html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
 
@@ -22,9 +32,9 @@ export function yieldOf(pool: PoolDimensions): Html {
     lending === null || (lending.borrowAprPct === null && lending.utilisation === null)
       ? ""
       : html`<br /><span class="muted rates"
-            >borrow ${formatRate(lending.borrowAprPct, "APR")} · utilisation ${formatShare(lending.utilisation)}</span
+            >borrow ${formatLendingRate(lending.borrowAprPct)} · utilisation ${formatShare(lending.utilisation)}</span
           >`;
-  return html`supply ${formatRate(pool.yieldPct, "APR")}${more}`;
+  return html`supply ${formatLendingRate(pool.yieldPct)}${more}`;
 }
 
 /** The column name of each dimension. */

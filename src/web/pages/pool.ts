@@ -4,7 +4,16 @@ import type { PoolDimensions } from "../../read/internal/poolDimensions";
 import { evidenceChart } from "../charts/evidenceChart";
 import { claimsOnDay, historyChart } from "../charts/historyChart";
 import { chainLabel, freshnessTag, notice, observed, scrollTable } from "../components";
-import { formatConfidence, formatDay, formatRate, formatShare, formatUsd, timeTag, usdAmount } from "../format";
+import {
+  formatConfidence,
+  formatDay,
+  formatLendingRate,
+  formatRate,
+  formatShare,
+  formatUsd,
+  timeTag,
+  usdAmount,
+} from "../format";
 import { html, type Html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
 
@@ -95,11 +104,11 @@ function lastValues(parameters: PoolPageParameters): Html {
       valueRow("Yield", formatRate(pool.yieldPct, "APY"), at.yieldPct, staleOf("yieldPct"), now),
     );
   } else {
-    rows.push(valueRow("Supply rate", formatRate(pool.yieldPct, "APR"), at.yieldPct, staleOf("yieldPct"), now));
+    rows.push(valueRow("Supply rate", formatLendingRate(pool.yieldPct), at.yieldPct, staleOf("yieldPct"), now));
     if (lending !== null) {
       const { borrowAprPct, utilisation, observedAt, stale } = lending;
       rows.push(
-        valueRow("Borrow rate", formatRate(borrowAprPct, "APR"), ...measuredAt(borrowAprPct, observedAt, stale), now),
+        valueRow("Borrow rate", formatLendingRate(borrowAprPct), ...measuredAt(borrowAprPct, observedAt, stale), now),
         valueRow("Utilisation", formatShare(utilisation), ...measuredAt(utilisation, observedAt, stale), now),
       );
     }
