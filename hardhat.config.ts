@@ -1,6 +1,7 @@
 import { extendEnvironment, subtask, vars } from "hardhat/config";
 import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } from "hardhat/builtin-tasks/task-names";
-import type { HardhatUserConfig, HttpNetworkUserConfig } from "hardhat/config";
+import type { HardhatUserConfig } from "hardhat/config";
+import type { HttpNetworkUserConfig } from "hardhat/types";
 import { HardhatPluginError } from "hardhat/plugins";
 import "@nomicfoundation/hardhat-toolbox";
 

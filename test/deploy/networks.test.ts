@@ -1,10 +1,12 @@
-import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { isModuleParameterRuntimeValue } from "@nomicfoundation/ignition-core";
 import { expect } from "chai";
+import { id } from "ethers";
 import { AttestationRegistryModule } from "../../ignition/modules/AttestationRegistry";
 
 const run = promisify(execFile);
@@ -86,7 +88,7 @@ describe("public networks (issue 18): sepolia, mainnet, base, arbitrumOne from H
     for (const n of PUBLIC_NETWORKS) {
       expect(printed.networks[n.name], n.name).to.deep.equal({ chainId: n.chainId, url: "", accounts: [] });
     }
-    const env = { ...process.env, ...NODE_ENV_FOR_TS, XDG_CONFIG_HOME: configHome };
+    const env: NodeJS.ProcessEnv = { ...process.env, ...NODE_ENV_FOR_TS, XDG_CONFIG_HOME: configHome };
     for (const key of Object.keys(env)) if (key.startsWith("HARDHAT_VAR_")) delete env[key];
     delete env.HARDHAT_NETWORK;
     const compiled = await run(HARDHAT, ["compile", "--quiet"], { cwd: ROOT, env, timeout: 240_000 });
@@ -177,5 +179,118 @@ describe("Ignition parameter files (issue 18)", () => {
     for (const file of readdirSync(dir)) {
       expect(readFileSync(join(dir, file), "utf8"), file).to.not.match(/0x[0-9a-fA-F]{64}/);
     }
+  });
+});
+
+/** A TCP port free on 127.0.0.1 right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The 4-byte selector of a function signature. */
+const selector = (signature: string) => id(signature).slice(0, 10);
+
+/** One JSON-RPC `eth_call` of `data` to `to` on `url`; the result word. */
+async function ethCall(url: string, to: string, data: string): Promise<string> {
+  const body = { jsonrpc: "2.0", id: 1, method: "eth_call", params: [{ to, data }, "latest"] };
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return ((await res.json()) as { result: string }).result;
+}
+
+describe("ignition deploy to the sepolia network, end to end against a local `hardhat node` with chain id 11155111", function () {
+  this.timeout(300_000);
+  /** Hardhat's first well-known development account: funded on every local node, worthless anywhere else. */
+  const DEV_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+  const OWNER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"; // the second development account
+  const deploymentId = `test-networks-${process.pid}`;
+  const deploymentDir = join(ROOT, "ignition", "deployments", deploymentId);
+  let node: ChildProcess | undefined;
+  let scratch: string;
+  let url: string;
+
+  before(async () => {
+    scratch = mkdtempSync(join(tmpdir(), "hh-deploy-"));
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    const env = { ...process.env, ...NODE_ENV_FOR_TS, XDG_CONFIG_HOME: scratch, HARDHAT_CHAIN_ID: "11155111" };
+    node = spawn(HARDHAT, ["node", "--port", String(port), "--hostname", "127.0.0.1"], { cwd: ROOT, env });
+    const started = node;
+    await new Promise<void>((resolve, reject) => {
+      let out = "";
+      started.stdout?.on("data", (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes("Started HTTP")) resolve();
+      });
+      started.once("exit", (code) => reject(new Error(`hardhat node exited ${code}: ${out}`)));
+    });
+  });
+
+  after(() => {
+    node?.kill();
+    rmSync(deploymentDir, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  /** `npx hardhat ignition deploy` of the module to `sepolia` (the local node) with the parameter file `parameters`. */
+  function deploy(parameters: string) {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      ...NODE_ENV_FOR_TS,
+      XDG_CONFIG_HOME: scratch,
+      HARDHAT_VAR_SEPOLIA_RPC_URL: url,
+      HARDHAT_VAR_SEPOLIA_DEPLOYER_KEY: DEV_KEY,
+      HARDHAT_IGNITION_CONFIRM_DEPLOYMENT: "1",
+    };
+    const args = ["ignition", "deploy", "ignition/modules/AttestationRegistry.ts", "--network", "sepolia"];
+    return run(HARDHAT, [...args, "--parameters", parameters, "--deployment-id", deploymentId], {
+      cwd: ROOT,
+      env,
+      timeout: 240_000,
+    });
+  }
+
+  it("the committed sepolia.json, owner still the zero placeholder, fails in simulation and sends nothing", async () => {
+    const failure = await deploy("ignition/parameters/sepolia.json").then(
+      () => undefined,
+      (e: { stdout: string; stderr: string }) => e,
+    );
+    expect(failure, "a deploy with the placeholder owner must fail").to.not.equal(undefined);
+    expect(`${failure?.stdout}${failure?.stderr}`).to.contain(
+      'OwnableInvalidOwner("0x0000000000000000000000000000000000000000")',
+    );
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }),
+    });
+    expect(((await res.json()) as { result: string }).result, "no transaction was mined").to.equal("0x0");
+  });
+
+  it("with the owner filled in, it deploys the registry with the file's owner, minBond and unbondingPeriod", async () => {
+    const committed = JSON.parse(readFileSync(join(ROOT, "ignition", "parameters", "sepolia.json"), "utf8"));
+    const filled = { AttestationRegistryModule: { ...committed.AttestationRegistryModule, owner: OWNER } };
+    const file = join(scratch, "sepolia.json");
+    writeFileSync(file, JSON.stringify(filled));
+    rmSync(deploymentDir, { recursive: true, force: true }); // the failed attempt's journal
+    await deploy(file);
+    const addresses = JSON.parse(readFileSync(join(deploymentDir, "deployed_addresses.json"), "utf8"));
+    const registry: string = addresses["AttestationRegistryModule#AttestationRegistry"];
+    expect(registry).to.match(/^0x[0-9a-fA-F]{40}$/);
+    // owner() 0x8da5cb5b, minBond() and unbondingPeriod() by their selectors.
+    expect(BigInt(await ethCall(url, registry, "0x8da5cb5b"))).to.equal(BigInt(OWNER));
+    const minBond = committed.AttestationRegistryModule.minBond.slice(0, -1);
+    expect(BigInt(await ethCall(url, registry, selector("minBond()")))).to.equal(BigInt(minBond));
+    const period = committed.AttestationRegistryModule.unbondingPeriod.slice(0, -1);
+    expect(BigInt(await ethCall(url, registry, selector("unbondingPeriod()")))).to.equal(BigInt(period));
   });
 });
