@@ -2,7 +2,9 @@ import { expect } from "chai";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createPublicClient, custom, type PublicClient } from "viem";
+import { createPublicClient, custom, type Address, type PublicClient } from "viem";
+import { hardhatArtifact } from "../../src/chain/artifacts";
+import { LOCAL_CHAIN_ACCOUNTS } from "../../src/chain/startLocalChain";
 import { runIngestionPass, type RunIngestionPassParameters } from "../../src/ingest/runIngestionPass";
 import { toUnits } from "../../src/model/pairMath";
 import type { PoolConfig } from "../../src/model/poolConfig";
@@ -58,7 +60,7 @@ describe("log cursors: confirmations and reorganisations (DESIGN §12)", functio
   /** Mines a block at `time` and runs a pass pinned to it with no feeds. */
   async function passAt(
     time: number,
-    options: { client?: PublicClient; logs?: RunIngestionPassParameters["logs"] } = {},
+    options: { client?: PublicClient; logs?: RunIngestionPassParameters["logs"]; registry?: Address } = {},
   ) {
     await market.mineAt(time);
     return runIngestionPass({
@@ -70,6 +72,7 @@ describe("log cursors: confirmations and reorganisations (DESIGN §12)", functio
       issue: false,
       freshnessWindowS: 3600,
       ...(options.logs ? { logs: options.logs } : {}),
+      ...(options.registry ? { registry: { chainId: 1, address: options.registry } } : {}),
       log: quiet,
     });
   }
@@ -149,5 +152,18 @@ describe("log cursors: confirmations and reorganisations (DESIGN §12)", functio
     expect(cursor.nextBlock).to.equal(head.number - 4n + 1n);
     expect((await days()).at(-1)).to.deep.include({ day: utcDay(d), swaps: 1, volume: 70 });
     expect(cursor.blockHash).to.equal((await market.client.getBlock({ blockNumber: head.number - 4n })).hash);
+  });
+
+  it("stops the registry's log reads at the same confirmed block", async () => {
+    const d = EPOCH + 20 * DAY;
+    const admin = LOCAL_CHAIN_ACCOUNTS[0].address;
+    const artifact = hardhatArtifact("AttestationRegistry.sol", "AttestationRegistry");
+    await market.mineAt(d);
+    const registry = await market.driver.deploy({ from: admin, artifact, args: [admin, 10n ** 18n, 86_400n] });
+    for (let i = 1; i <= 6; i++) await market.mineAt(d + 60 + i);
+    await passAt(d + HOUR, { client: withoutSafeTag(market.client), logs: { confirmations: 4 }, registry });
+    const head = await market.driver.latestBlock();
+    const cursor = (await getLogCursors(store.db, { source: "registry", chainId: 1 })).get(registry.toLowerCase())!;
+    expect(cursor.nextBlock).to.equal(head.number - 4n + 1n);
   });
 });
