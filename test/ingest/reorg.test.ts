@@ -6,6 +6,7 @@ import { createPublicClient, custom, type Address, type PublicClient } from "vie
 import { hardhatArtifact } from "../../src/chain/artifacts";
 import { LOCAL_CHAIN_ACCOUNTS } from "../../src/chain/startLocalChain";
 import { runIngestionPass, type RunIngestionPassParameters } from "../../src/ingest/runIngestionPass";
+import { confirmedLogTarget } from "../../src/ingest/steps/swapLogs";
 import { toUnits } from "../../src/model/pairMath";
 import type { PoolConfig } from "../../src/model/poolConfig";
 import { getLogCursors } from "../../src/storage/logCursors";
@@ -13,6 +14,7 @@ import { openStore, type Store } from "../../src/storage/openStore";
 import { utcDay } from "../../src/storage/poolDaily";
 import { listDailyVolume, listHourlyVolume } from "../../src/storage/poolVolume";
 import { getPool } from "../../src/storage/pools";
+import { freshPostgresUrl } from "../helpers/storage/postgres";
 import { startLocalMarket, type LocalMarket } from "../helpers/ingest/localMarket";
 import { swapAt, type SentSwap } from "../helpers/ingest/swaps";
 
@@ -85,8 +87,8 @@ describe("log cursors: confirmations and reorganisations (DESIGN §12)", functio
     return rows.map((r) => ({ day: r.day, swaps: r.swaps, volume: r.volume_usd }));
   }
 
-  it("recounts the volume of orphaned blocks after a reorganisation behind the cursor, never double counting", async () => {
-    const d = EPOCH;
+  /** Swaps counted, the chain reorganised from before them, a pass: the rows hold exactly the new chain's swaps. */
+  async function recountAfterReorg(d: number) {
     await passAt(d + HOUR);
     const snapshot = await market.driver.request("evm_snapshot", []);
     const orphaned = [
@@ -129,6 +131,21 @@ describe("log cursors: confirmations and reorganisations (DESIGN §12)", functio
     // A later pass on the same chain finds its hash canonical and adds nothing.
     await passAt(d + 5 * HOUR);
     expect((await days()).at(-1)).to.deep.include({ swaps: 3, volume: 345 });
+  }
+
+  it("recounts the volume of orphaned blocks after a reorganisation behind the cursor, never double counting", async () => {
+    await recountAfterReorg(EPOCH);
+  });
+
+  it("recounts after a reorganisation on PostgreSQL too", async () => {
+    const sqlite = store;
+    store = await openStore({ databaseUrl: await freshPostgresUrl() });
+    try {
+      await recountAfterReorg(EPOCH + 5 * DAY);
+    } finally {
+      await store.close();
+      store = sqlite;
+    }
   });
 
   it("stops log reads LOG_CONFIRMATIONS blocks behind the head where the node serves no safe block", async () => {
@@ -165,5 +182,19 @@ describe("log cursors: confirmations and reorganisations (DESIGN §12)", functio
     const head = await market.driver.latestBlock();
     const cursor = (await getLogCursors(store.db, { source: "registry", chainId: 1 })).get(registry.toLowerCase())!;
     expect(cursor.nextBlock).to.equal(head.number - 4n + 1n);
+  });
+
+  it("refuses a confirmation depth that is not a non-negative integer, naming LOG_CONFIRMATIONS", async () => {
+    const head = await market.driver.latestBlock();
+    const pinned = { block: head.number, time: head.timestamp };
+    for (const bad of [-1, 1.5, Number.NaN]) {
+      const error = await confirmedLogTarget(market.client, pinned, bad).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).to.be.instanceOf(RangeError);
+      expect((error as Error).message).to.match(/^LOG_CONFIRMATIONS must be a non-negative integer/);
+    }
+    expect((await confirmedLogTarget(market.client, pinned, 0)).block).to.equal(head.number);
   });
 });
