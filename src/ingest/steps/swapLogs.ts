@@ -280,14 +280,18 @@ export async function confirmedLogTarget(
   if (!Number.isSafeInteger(confirmations) || confirmations < 0) {
     throw new RangeError(`LOG_CONFIRMATIONS must be a non-negative integer, got ${confirmations}`);
   }
-  let safe: bigint | null = null;
+  let safe: Awaited<ReturnType<PublicClient["getBlock"]>> | null = null;
   try {
-    safe = (await client.getBlock({ blockTag: "safe" })).number;
+    safe = await client.getBlock({ blockTag: "safe" });
   } catch {
     safe = null; // the node does not serve the tag: fall back to the confirmation depth
   }
+  if (safe !== null && safe.number !== null && safe.hash !== null && safe.number <= pinned.block) {
+    return { block: safe.number, time: Number(safe.timestamp), hash: safe.hash };
+  }
   const lagged = pinned.block - BigInt(confirmations);
-  const number = safe === null ? (lagged < 0n ? 0n : lagged) : safe < pinned.block ? safe : pinned.block;
+  // A safe block past the pinned one (mined since the pass pinned the chain): the pinned block.
+  const number = safe !== null && safe.number !== null ? pinned.block : lagged < 0n ? 0n : lagged;
   const block = await client.getBlock({ blockNumber: number });
   return { block: number, time: Number(block.timestamp), hash: block.hash };
 }
