@@ -3,6 +3,7 @@ import { advanceLogCursors } from "../storage/logCursors";
 import {
   addDailyVolumes,
   addHourlyVolumes,
+  deleteVolumeFrom,
   pruneHourlyVolume,
   sumHourlyVolumes,
   type DailyVolumeRow,
@@ -27,8 +28,10 @@ export interface PoolVolume24h {
 /**
  * Writes one chain's swap volume inside the pass's transaction: for every pool whose logs were read and that has a
  * price, its swaps added to `pool_volume_hourly` and `pool_volume_daily` (every UTC day the read covered gets a row,
- * 0 when it had no swap), and its `swaps` cursor moved past the last block read (compare and set: a range another
- * pass already wrote is skipped), all in the same transaction, so a range is counted exactly once. Then the rolling
+ * 0 when it had no swap), and its `swaps` cursor moved past the last block read with that block's hash (compare and
+ * set: a range another pass already wrote is skipped), all in the same transaction, so a range is counted exactly
+ * once. A pool recounted after a reorganisation (`replacing`) has its rows from the first replaced day deleted first,
+ * in the same transaction: the recount replaces them. Then the rolling
  * 24 h of the pools read up to the pinned block (the hourly buckets that start after `pinned time − 86 400`), and the
  * chain's hourly rows older than a week are pruned. A few statements per chain whatever its number of pools: the
  * cursors, the hours, the days and the 24 h sums each go in batched statements.
@@ -82,12 +85,24 @@ async function writePoolVolumes<T extends ValuedPool>(
     source: SWAPS_SOURCE,
     chainId,
     moves: pools.map(({ pool }) => ({
-      from: pool.fromStored ? pool.from.nextBlock : null,
-      to: { address: pool.address, nextBlock: pool.readTo + 1n, lastBlockTime: pool.readToTime },
+      from: pool.replacing?.storedNextBlock ?? (pool.fromStored ? pool.from.nextBlock : null),
+      to: {
+        address: pool.address,
+        nextBlock: pool.readTo + 1n,
+        lastBlockTime: pool.readToTime,
+        blockHash: pool.readToHash ?? null,
+      },
     })),
     now,
   });
   const moved = pools.filter((_, i) => advanced[i]);
+  // A recount after a reorganisation replaces the pool's counts from its first replaced day: never added to them.
+  await deleteVolumeFrom(db, {
+    chainId,
+    pools: moved.flatMap(({ pool }) =>
+      pool.replacing ? [{ address: pool.address, fromDay: pool.replacing.fromDay }] : [],
+    ),
+  });
   const hourly: HourlyVolumeRow[] = [];
   const daily: DailyVolumeRow[] = [];
   for (const { pool, buckets } of moved) {

@@ -10,6 +10,8 @@ export interface LogCursorPosition {
   nextBlock: bigint;
   /** Timestamp of block `nextBlock − 1` (the last one read), Unix seconds. */
   lastBlockTime: number;
+  /** Hash of block `nextBlock − 1` when it was read (DESIGN §12); null when unknown (a cursor from before it was kept). */
+  blockHash?: string | null;
 }
 
 /**
@@ -24,14 +26,19 @@ export async function getLogCursors(
 ): Promise<Map<string, LogCursorPosition>> {
   const rows = await db
     .selectFrom("log_cursors")
-    .select(["address", "next_block", "last_block_time"])
+    .select(["address", "next_block", "last_block_time", "last_block_hash"])
     .where("source", "=", parameters.source)
     .where("chain_id", "=", parameters.chainId)
     .execute();
   return new Map(
     rows.map((row) => [
       row.address,
-      { address: row.address, nextBlock: BigInt(row.next_block), lastBlockTime: Number(row.last_block_time) },
+      {
+        address: row.address,
+        nextBlock: BigInt(row.next_block),
+        lastBlockTime: Number(row.last_block_time),
+        blockHash: row.last_block_hash,
+      },
     ]),
   );
 }
@@ -87,7 +94,7 @@ export async function advanceLogCursors(
   const moved: boolean[] = moves.map(() => false);
   for (const round of roundsByKey(moves, (move) => move.address)) {
     const created = round.filter((move) => move.from === null);
-    for (const chunk of chunksOf(created, 6)) {
+    for (const chunk of chunksOf(created, 7)) {
       const rows = await db
         .insertInto("log_cursors")
         .values(
@@ -97,6 +104,7 @@ export async function advanceLogCursors(
             address: move.address,
             next_block: move.to.nextBlock.toString(),
             last_block_time: move.to.lastBlockTime,
+            last_block_hash: move.to.blockHash ?? null,
             updated_at: now,
           })),
         )
@@ -107,20 +115,26 @@ export async function advanceLogCursors(
       for (const move of chunk) moved[move.index] = inserted.has(move.address);
     }
     const advanced = round.filter((move) => move.from !== null);
-    for (const chunk of chunksOf(advanced, 7)) {
+    for (const chunk of chunksOf(advanced, 9)) {
       const rows = await db
         .updateTable("log_cursors")
         .set((eb) => {
           let next = eb.case("address").when(chunk[0].address).then(chunk[0].to.nextBlock.toString());
           let time = eb.case("address").when(chunk[0].address).then(chunk[0].to.lastBlockTime);
+          let hash = eb
+            .case("address")
+            .when(chunk[0].address)
+            .then(chunk[0].to.blockHash ?? null);
           for (const move of chunk.slice(1)) {
             next = next.when(move.address).then(move.to.nextBlock.toString());
             time = time.when(move.address).then(move.to.lastBlockTime);
+            hash = hash.when(move.address).then(move.to.blockHash ?? null);
           }
           // ELSE keeps a row's value (never taken: the WHERE names only the rows listed) and gives the CASE its type.
           return {
             next_block: next.else(eb.ref("next_block")).end(),
             last_block_time: time.else(eb.ref("last_block_time")).end(),
+            last_block_hash: hash.else(eb.ref("last_block_hash")).end(),
             updated_at: now,
           };
         })

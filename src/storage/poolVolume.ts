@@ -234,3 +234,58 @@ export async function sumVolumeByPool(
     days: Number(row.days),
   }));
 }
+
+/**
+ * Each pool's earliest daily row on or after `fromDay` (its day and the first block its count started from): where
+ * a recount after a reorganisation starts, so that the rows it replaces are counted again from their beginning.
+ * Pools without such a row are absent.
+ */
+export async function firstVolumeDaysFrom(
+  db: Kysely<Database>,
+  parameters: { chainId: number; addresses: readonly string[]; fromDay: string },
+): Promise<Map<string, { day: string; firstBlock: bigint }>> {
+  const first = new Map<string, { day: string; firstBlock: bigint }>();
+  const addresses = [...new Set(parameters.addresses.map((address) => address.toLowerCase()))];
+  for (const chunk of chunksOf(addresses, 1)) {
+    const rows = await db
+      .selectFrom("pool_volume_daily")
+      .select(["address", "day", "first_block"])
+      .where("chain_id", "=", parameters.chainId)
+      .where("address", "in", chunk)
+      .where("day", ">=", parameters.fromDay)
+      .orderBy("address")
+      .orderBy("day")
+      .execute();
+    for (const row of rows)
+      if (!first.has(row.address)) first.set(row.address, { day: row.day, firstBlock: BigInt(row.first_block) });
+  }
+  return first;
+}
+
+/**
+ * Deletes pools' volume from a UTC day on (their daily rows from `fromDay`, their hourly rows from that day's
+ * midnight): what a recount after a reorganisation replaces, in the transaction that writes the recount.
+ *
+ * @param db an open transaction (the one that moves the pools' `swaps` cursors).
+ */
+export async function deleteVolumeFrom(
+  db: Kysely<Database>,
+  parameters: { chainId: number; pools: readonly { address: string; fromDay: string }[] },
+): Promise<void> {
+  for (const { address, fromDay } of parameters.pools) {
+    const lower = address.toLowerCase();
+    const midnight = Date.parse(`${fromDay}T00:00:00Z`) / 1000;
+    await db
+      .deleteFrom("pool_volume_hourly")
+      .where("chain_id", "=", parameters.chainId)
+      .where("address", "=", lower)
+      .where("hour", ">=", midnight)
+      .execute();
+    await db
+      .deleteFrom("pool_volume_daily")
+      .where("chain_id", "=", parameters.chainId)
+      .where("address", "=", lower)
+      .where("day", ">=", fromDay)
+      .execute();
+  }
+}

@@ -267,6 +267,8 @@ export interface LogCursorsTable {
    * lookback holds the start of the lookback's UTC day minus one second.
    */
   last_block_time: number;
+  /** Hash of block `next_block − 1` when it was read (DESIGN §12: checked at the next pass); null when unknown. */
+  last_block_hash: string | null;
   /** The pass that last moved it (its clock), Unix seconds. */
   updated_at: number;
 }

@@ -303,6 +303,7 @@ describe("openStore", () => {
         "007_alert_accounts",
         "008_leader",
         "009_model_evaluations",
+        "012_cursor_hash",
       ]);
       await again.close();
     });
@@ -341,6 +342,7 @@ describe("openStore", () => {
         "007_alert_accounts",
         "008_leader",
         "009_model_evaluations",
+        "012_cursor_hash",
       ]);
       await store.close();
     });

@@ -10,7 +10,7 @@ import { countingClient } from "../onchain/countingClient";
 import { readLogRanges } from "../onchain/readLogRanges";
 import { planLogRanges } from "../rows/logRanges";
 import { errorMessage, type StepResult } from "./stepResult";
-import type { LogReadOptions, PinnedBlock } from "./swapLogs";
+import { confirmedLogTarget, type LogReadOptions, type PinnedBlock } from "./swapLogs";
 
 /** The `log_cursors.source` (and report name) of the AttestationRegistry's events. */
 export const REGISTRY_SOURCE = "registry";
@@ -60,7 +60,8 @@ export interface ReadRegistryStepParameters {
 
 /**
  * Source `registry`: the configured AttestationRegistry's events (every event of its ABI) from the cursor up to the
- * pinned block, in ranges of `rangeBlocks`. The first read starts at the registry's deployment block (found by
+ * pass's confirmed block (DESIGN §12, `confirmedLogTarget`: the `safe` block, else `confirmations` behind the pinned
+ * block), in ranges of `rangeBlocks`. The first read starts at the registry's deployment block (found by
  * halving on `eth_getCode`). Each event carries its block's time. Writes nothing: the events and the cursor are
  * written by the pass's transaction. Rows: events read. Throws only when the store cannot be read.
  *
@@ -80,7 +81,12 @@ export async function readRegistryStep(
   const stored = (await getLogCursors(db, { source: REGISTRY_SOURCE, chainId: registry.chainId })).get(address);
   const { counted, requests } = countingClient(parameters.client);
   try {
-    const pinned = parameters.pinned ?? (await latestBlock(counted));
+    // DESIGN §12: read only up to the confirmed block, never the unconfirmed tail.
+    const pinned = await confirmedLogTarget(
+      counted,
+      parameters.pinned ?? (await latestBlock(counted)),
+      options.confirmations,
+    );
     let from = stored;
     if (!from) {
       const deployed = await findDeployBlock({ client: counted, address: registry.address, upTo: pinned.block });

@@ -1,7 +1,8 @@
 import type { Kysely } from "kysely";
-import { parseAbiItem, type PublicClient } from "viem";
+import { BlockNotFoundError, parseAbiItem, type PublicClient } from "viem";
 import { getLogCursors, type LogCursorPosition } from "../../storage/logCursors";
 import { utcDay } from "../../storage/poolDaily";
+import { firstVolumeDaysFrom } from "../../storage/poolVolume";
 import type { Database } from "../../storage/schema";
 import { findFirstBlockAtOrAfter } from "../onchain/blockSearch";
 import { getBlockTimes, resolveBlockHours } from "../onchain/blockTimes";
@@ -27,15 +28,27 @@ export interface LogReadOptions {
   maxRangesPerPass: number;
   /** A pool read for the first time starts at the UTC midnight before `pinned time − lookbackS`. Default 86 400. */
   lookbackS: number;
+  /**
+   * DESIGN §12 `LOG_CONFIRMATIONS`: where the node serves no `safe` block, log reads stop this many blocks behind the
+   * pinned block. Default 12.
+   */
+  confirmations: number;
 }
 
-export const DEFAULT_LOG_READ_OPTIONS: LogReadOptions = { rangeBlocks: 2000, maxRangesPerPass: 200, lookbackS: 86_400 };
+export const DEFAULT_LOG_READ_OPTIONS: LogReadOptions = {
+  rangeBlocks: 2000,
+  maxRangesPerPass: 200,
+  lookbackS: 86_400,
+  confirmations: 12,
+};
 
 /** The block a pass read a chain at. */
 export interface PinnedBlock {
   block: bigint;
   /** Its timestamp, Unix seconds. */
   time: number;
+  /** Its hash, where known. */
+  hash?: string;
 }
 
 /** One pool's `Swap` logs read in this pass, from its cursor on. */
@@ -49,14 +62,31 @@ export interface PoolSwapRead {
   readTo: bigint;
   /** Timestamp of `readTo`. */
   readToTime: number;
+  /** Hash of `readTo` (stored with the cursor, checked at the next pass); null when unknown. */
+  readToHash?: string | null;
   /** Whether the pool's logs are now read up to the pinned block (its 24 h figure can be computed). */
   reachedPinned: boolean;
   swaps: SwapEvent[];
+  /**
+   * Set when the stored cursor's block is no longer canonical (a reorganisation): the read restarts at `from`, and its
+   * counts replace the pool's volume from `fromDay` on, moving the cursor from `storedNextBlock`.
+   */
+  replacing?: RecountStart;
+}
+
+/** Where the recount of a pool whose cursor stopped on an orphaned block starts. */
+export interface RecountStart {
+  /** The stored cursor's `next_block` (the compare and set of the move). */
+  storedNextBlock: bigint;
+  /** The first UTC day whose counts are replaced; `from` is the first block its count started from. */
+  fromDay: string;
+  from: LogCursorPosition;
 }
 
 /** What the swap-log step of one chain read. */
 export interface SwapRead {
   chainId: number;
+  /** The block the logs were read up to: the confirmed block of {@link confirmedLogTarget}, with its hash. */
   pinned: PinnedBlock;
   pools: PoolSwapRead[];
   /** JSON-RPC requests the step sent (lookback search, `eth_getLogs`, block headers). */
@@ -77,12 +107,13 @@ export interface ReadSwapLogsStepParameters {
 }
 
 /**
- * Source `swaps:<chainId>`: the `Swap` logs of the chain's AMM pools from each pool's cursor up to the pass's pinned
- * block, in ranges of `rangeBlocks` with every pool of a range in one request (`planLogRanges`), each swap with the
- * UTC hour of its block. A pool without a cursor starts at the first block of the UTC day of
- * `pinned time − lookbackS`. Writes nothing: the volume and the cursors are written by the pass's transaction. A
- * failing request stops the reading; what was read before it is kept. Rows: pools read up to the pinned block.
- * Throws only when the store cannot be read.
+ * Source `swaps:<chainId>`: the `Swap` logs of the chain's AMM pools from each pool's cursor up to the confirmed block
+ * (DESIGN §12, {@link confirmedLogTarget}: the unconfirmed tail is not read), in ranges of `rangeBlocks` with every
+ * pool of a range in one request (`planLogRanges`), each swap with the UTC hour of its block. A pool without a cursor
+ * starts at the first block of the UTC day of `pinned time − lookbackS`; a pool whose cursor stopped on a block that
+ * is no longer canonical is recounted ({@link orphanedCursors}). Writes nothing: the volume and the cursors are
+ * written by the pass's transaction. A failing request stops the reading; what was read before it is kept. Rows:
+ * pools read up to the confirmed block. Throws only when the store cannot be read.
  *
  * @param {@link ReadSwapLogsStepParameters}
  */
@@ -93,15 +124,21 @@ export async function readSwapLogsStep(parameters: ReadSwapLogsStepParameters): 
   const data: SwapRead = { chainId, pinned, pools: [], rpcRequests: 0 };
   if (pools.length === 0) return { report: undefined, data };
   try {
-    const cursors = await startingCursors(counted, pools, stored, pinned, options.lookbackS);
+    const target = await confirmedLogTarget(counted, pinned, options.confirmations);
+    data.pinned = target;
+    const mine = new Map([...stored].filter(([address]) => pools.includes(address)));
+    const recounts = await orphanedCursors({ db, client: counted, chainId, stored: mine, options, target });
+    if (recounts.size > 0) log(`swaps:${chainId}: ${recounts.size} pool(s) recounted after a reorganisation`);
+    const resumed = new Map([...stored].map(([address, cursor]) => [address, recounts.get(address)?.from ?? cursor]));
+    const cursors = await startingCursors(counted, pools, resumed, target, options.lookbackS);
     const groups = planLogRanges({
       members: [...cursors.values()],
-      toBlock: pinned.block,
+      toBlock: target.block,
       rangeBlocks: options.rangeBlocks,
       maxRanges: options.maxRangesPerPass,
     });
     const read = await readLogRanges({ client: counted, groups, events: [swapEvent] });
-    data.pools = await poolReads(counted, { starting: cursors, stored }, read.members, pinned);
+    data.pools = await poolReads(counted, { starting: cursors, stored, recounts }, read.members, target);
     data.rpcRequests = requests();
     const behind = groups.filter((g) => !g.complete).reduce((n, g) => n + g.members.length, 0);
     if (behind > 0)
@@ -154,7 +191,11 @@ async function startingCursors(
 /** Each pool's read: its swaps with their hours and the time of the last block read. */
 async function poolReads(
   client: PublicClient,
-  cursors: { starting: ReadonlyMap<string, LogCursorPosition>; stored: ReadonlyMap<string, LogCursorPosition> },
+  cursors: {
+    starting: ReadonlyMap<string, LogCursorPosition>;
+    stored: ReadonlyMap<string, LogCursorPosition>;
+    recounts: ReadonlyMap<string, RecountStart>;
+  },
   members: readonly MemberLogs[],
   pinned: PinnedBlock,
 ): Promise<PoolSwapRead[]> {
@@ -171,10 +212,18 @@ async function poolReads(
     blocks: members.flatMap((m) => m.logs.map((l) => l.blockNumber)),
     known,
   });
+  const hashes = await blockHashes(
+    client,
+    members.flatMap((m) => (m.readTo === null ? [] : [m.readTo])),
+    pinned,
+  );
   const byAddress = new Map(members.map((m) => [m.address, m]));
   const reads: PoolSwapRead[] = [];
   for (const [address, from] of cursors.starting) {
     const fromStored = cursors.stored.has(address);
+    const replacing = cursors.recounts.get(address);
+    // A recount starts where the replaced day's count started: swaps before that day are counted in the kept rows.
+    const replacedFrom = replacing ? Date.parse(`${replacing.fromDay}T00:00:00Z`) / 1000 : -Infinity;
     const member = byAddress.get(address);
     if (member?.readTo !== null && member?.readTo !== undefined) {
       const swaps = member.logs
@@ -187,6 +236,7 @@ async function poolReads(
           amount0Out: l.args.amount0Out as bigint,
           amount1Out: l.args.amount1Out as bigint,
         }))
+        .filter((swap) => swap.hour >= replacedFrom)
         .sort((a, b) => (a.block === b.block ? a.logIndex - b.logIndex : a.block < b.block ? -1 : 1));
       const readTo = member.readTo;
       reads.push({
@@ -195,8 +245,10 @@ async function poolReads(
         fromStored,
         readTo,
         readToTime: ends.get(readTo)!,
+        readToHash: hashes.get(readTo) ?? null,
         reachedPinned: readTo >= pinned.block,
         swaps,
+        ...(replacing ? { replacing } : {}),
       });
     } else if (from.nextBlock > pinned.block) {
       // Already read past the pinned block (a pass at the same block): nothing new, the 24 h figure is recomputed.
@@ -206,10 +258,121 @@ async function poolReads(
         fromStored,
         readTo: from.nextBlock - 1n,
         readToTime: from.lastBlockTime,
+        readToHash: from.blockHash ?? null,
         reachedPinned: true,
         swaps: [],
       });
     }
   }
   return reads;
+}
+
+/**
+ * Where a pass's log reads stop (DESIGN §12): the chain's `safe` block where the node serves that tag, else
+ * `confirmations` blocks behind the pinned block; never past the pinned block. Throws a RangeError when
+ * `confirmations` is not a non-negative integer.
+ */
+export async function confirmedLogTarget(
+  client: PublicClient,
+  pinned: PinnedBlock,
+  confirmations: number,
+): Promise<Required<PinnedBlock>> {
+  if (!Number.isSafeInteger(confirmations) || confirmations < 0) {
+    throw new RangeError(`LOG_CONFIRMATIONS must be a non-negative integer, got ${confirmations}`);
+  }
+  let safe: Awaited<ReturnType<PublicClient["getBlock"]>> | null = null;
+  try {
+    safe = await client.getBlock({ blockTag: "safe" });
+  } catch {
+    safe = null; // the node does not serve the tag: fall back to the confirmation depth
+  }
+  if (safe !== null && safe.number !== null && safe.hash !== null && safe.number <= pinned.block) {
+    return { block: safe.number, time: Number(safe.timestamp), hash: safe.hash };
+  }
+  const lagged = pinned.block - BigInt(confirmations);
+  // A safe block past the pinned one (mined since the pass pinned the chain): the pinned block.
+  const number = safe !== null && safe.number !== null ? pinned.block : lagged < 0n ? 0n : lagged;
+  const block = await client.getBlock({ blockNumber: number });
+  return { block: number, time: Number(block.timestamp), hash: block.hash };
+}
+
+/** The hash of each block (the target's is known), one header per other distinct block. */
+async function blockHashes(
+  client: PublicClient,
+  blocks: readonly bigint[],
+  known: PinnedBlock,
+): Promise<Map<bigint, string>> {
+  const hashes = new Map<bigint, string>();
+  if (known.hash !== undefined) hashes.set(known.block, known.hash);
+  for (const block of new Set(blocks)) {
+    if (!hashes.has(block)) hashes.set(block, (await client.getBlock({ blockNumber: block })).hash);
+  }
+  return hashes;
+}
+
+/**
+ * DESIGN §12: the stored cursors whose block (`nextBlock − 1`) no longer has the hash they stored (a reorganisation,
+ * or a chain now shorter than the cursor), each with where its recount starts. The recount goes back
+ * `confirmations` blocks before the cursor's block, to the start of that block's UTC day: it restarts at the first
+ * block the pool's earliest volume row from that day on was counted from, and replaces every row from that row's day
+ * on, so nothing from the orphaned blocks stays and nothing is counted twice. Cursors without a stored hash are not
+ * checked. One block header per distinct cursor block.
+ */
+async function orphanedCursors(parameters: {
+  db: Kysely<Database>;
+  client: PublicClient;
+  chainId: number;
+  stored: ReadonlyMap<string, LogCursorPosition>;
+  options: LogReadOptions;
+  target: PinnedBlock;
+}): Promise<Map<string, RecountStart>> {
+  const { db, client, chainId, stored, options, target } = parameters;
+  const canonical = new Map<bigint, string | null>();
+  const orphaned: LogCursorPosition[] = [];
+  for (const cursor of stored.values()) {
+    if (!cursor.blockHash || cursor.nextBlock === 0n) continue;
+    const block = cursor.nextBlock - 1n;
+    if (!canonical.has(block)) canonical.set(block, await hashAt(client, block));
+    if (canonical.get(block) !== cursor.blockHash) orphaned.push(cursor);
+  }
+  const recounts = new Map<string, RecountStart>();
+  if (orphaned.length === 0) return recounts;
+  const deepest = orphaned.reduce((min, c) => (c.nextBlock < min ? c.nextBlock : min), orphaned[0].nextBlock);
+  let back = deepest - 1n - BigInt(options.confirmations);
+  if (back > target.block) back = target.block;
+  if (back < 0n) back = 0n;
+  const day = utcDay(Number((await client.getBlock({ blockNumber: back })).timestamp));
+  const rows = await firstVolumeDaysFrom(db, { chainId, addresses: orphaned.map((c) => c.address), fromDay: day });
+  let fallback: bigint | undefined;
+  for (const cursor of orphaned) {
+    const row = rows.get(cursor.address);
+    const fromDay = row?.day ?? day;
+    if (!row && fallback === undefined) {
+      const midnight = Date.parse(`${day}T00:00:00Z`) / 1000;
+      const first = await findFirstBlockAtOrAfter({
+        client,
+        time: midnight,
+        upTo: { number: target.block, timestamp: target.time },
+      });
+      fallback = first?.number ?? target.block + 1n;
+    }
+    const nextBlock = row?.firstBlock ?? fallback!;
+    const lastBlockTime = Date.parse(`${fromDay}T00:00:00Z`) / 1000 - 1;
+    recounts.set(cursor.address, {
+      storedNextBlock: cursor.nextBlock,
+      fromDay,
+      from: { address: cursor.address, nextBlock, lastBlockTime, blockHash: null },
+    });
+  }
+  return recounts;
+}
+
+/** The canonical hash of a block, or null when the chain has no block at that height (any other error is thrown). */
+async function hashAt(client: PublicClient, block: bigint): Promise<string | null> {
+  try {
+    return (await client.getBlock({ blockNumber: block })).hash;
+  } catch (error) {
+    if (error instanceof BlockNotFoundError) return null;
+    throw error;
+  }
 }
