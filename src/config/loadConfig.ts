@@ -136,6 +136,12 @@ export const EnvSchema = Type.Object({
   ATTESTER_ADDRESS: Type.Optional(
     Type.String({ pattern: "^0x[0-9a-fA-F]{40}$", description: "the signer's address, with ATTESTER_SIGNER_URL" }),
   ),
+  LOG_CONFIRMATIONS: integer({
+    default: 12,
+    minimum: 0,
+    maximum: 10_000,
+    description: "blocks behind the head that log reads stop at where a node does not serve the `safe` tag",
+  }),
   RETENTION_DAYS: integer({
     default: 90,
     minimum: 1,
@@ -226,6 +232,8 @@ export interface ServiceConfig {
   attesterSigner: { url: string; address: Address } | null;
   /** `ATTESTER_ADDRESS`: the attester this process vouches for (with a signer, or alone on `SERVICE_ROLE=api`). */
   attesterAddress: Address | null;
+  /** `LOG_CONFIRMATIONS`: where a node has no `safe` block, log reads stop this many blocks behind the head. */
+  logConfirmations: number;
   /** `RETENTION_DAYS`: what has served its purpose is pruned after this many days (docs/operations.md). */
   retentionDays: number;
   alerts: {
@@ -361,6 +369,7 @@ export function loadConfig({ env, cwd = process.cwd() }: LoadConfigParameters): 
       parsed.ATTESTER_SIGNER_URL !== undefined && parsed.ATTESTER_ADDRESS !== undefined
         ? { url: parsed.ATTESTER_SIGNER_URL, address: getAddress(parsed.ATTESTER_ADDRESS.toLowerCase()) }
         : null,
+    logConfirmations: parsed.LOG_CONFIRMATIONS,
     retentionDays: parsed.RETENTION_DAYS,
     alerts: {
       retryScheduleS: parseRetrySchedule(parsed.ALERTS_RETRY_SCHEDULE_S),

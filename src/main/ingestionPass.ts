@@ -24,7 +24,12 @@ export interface PassRunner {
 export type CreatePassRunnerParameters = {
   config: Pick<
     ServiceConfig,
-    "attestationLifetimeS" | "freshnessWindowS" | "instanceId" | "ingestIntervalS" | "retentionDays"
+    | "attestationLifetimeS"
+    | "freshnessWindowS"
+    | "instanceId"
+    | "ingestIntervalS"
+    | "retentionDays"
+    | "logConfirmations"
   >;
   key: Pick<LoadAttesterKeyReturnType, "signer">;
   store: Store;
@@ -84,6 +89,7 @@ export function createPassRunner({
       log: (line: string) => log(`  ${line}`),
       instanceId: config.instanceId,
       heartbeat: heartbeatFor(config.ingestIntervalS),
+      logs: { confirmations: config.logConfirmations },
       fence: options.fence,
     });
     log(`${label}: ${summarize(report)} in ${Date.now() - started} ms`);

@@ -303,7 +303,7 @@ describe("openStore", () => {
         "007_alert_accounts",
         "008_leader",
         "009_model_evaluations",
-        "012_cursor_hash",
+        "010_cursor_hash",
       ]);
       await again.close();
     });
@@ -342,7 +342,7 @@ describe("openStore", () => {
         "007_alert_accounts",
         "008_leader",
         "009_model_evaluations",
-        "012_cursor_hash",
+        "010_cursor_hash",
       ]);
       await store.close();
     });

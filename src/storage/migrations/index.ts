@@ -8,7 +8,7 @@ import { ownerIndexes } from "./006_owner_indexes";
 import { alertAccounts } from "./007_alert_accounts";
 import { leader } from "./008_leader";
 import { modelEvaluations } from "./009_model_evaluations";
-import { cursorHash } from "./012_cursor_hash";
+import { cursorHash } from "./010_cursor_hash";
 
 /** Versioned migrations, applied in key order by Kysely's Migrator. Never edit one that has shipped: add another. */
 export const migrations: Record<string, Migration> = {
@@ -21,5 +21,5 @@ export const migrations: Record<string, Migration> = {
   "007_alert_accounts": alertAccounts,
   "008_leader": leader,
   "009_model_evaluations": modelEvaluations,
-  "012_cursor_hash": cursorHash,
+  "010_cursor_hash": cursorHash,
 };
