@@ -75,6 +75,18 @@ describe("feed adapters", () => {
     expect(overview.protocols.map((p) => p.name)).to.deep.equal(["Uniswap V2", "Uniswap V3", "Curve DEX"]);
   });
 
+  it("fetchDexOverview keeps a chain whose series hold negative and missing values, each value dropped alone", async () => {
+    // The fixture carries them as a recorded response does: a protocol total1y of -6212564, a negative day, a null.
+    const overview = await fetchDexOverview({ apiUrl: server.url, chain: "ethereum", ...fast });
+    expect(overview.totalDataChartBreakdown[1][1]).to.deep.equal({
+      "Uniswap V2": 110012334,
+      "Uniswap V3": 1445000000,
+      "Curve DEX": null,
+    });
+    expect(overview.totalDataChartBreakdown[2][1]["Curve DEX"]).to.equal(null);
+    expect(overview.protocols[2].total24h).to.equal(null);
+  });
+
   describe("fetchMerklOpportunities", () => {
     it("returns opportunities with campaigns, timestamps as numbers whether sent as numbers or strings", async () => {
       const opportunities = await fetchMerklOpportunities({ merklUrl: server.url, chainIds: [1, 42161], ...fast });
