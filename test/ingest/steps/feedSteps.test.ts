@@ -1,5 +1,13 @@
 import { expect } from "chai";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { PoolConfig } from "../../../src/model/poolConfig";
+import { readChartStep } from "../../../src/ingest/steps/defillamaChart";
+import { readCoinPricesStep } from "../../../src/ingest/steps/defillamaCoins";
 import { readDexVolumesStep } from "../../../src/ingest/steps/defillamaDexVolumes";
+import { readYieldsStep } from "../../../src/ingest/steps/defillamaYields";
+import { openStore, type Store } from "../../../src/storage/openStore";
 import { fixture, startRouteServer, type RouteServer } from "../../helpers/ingest/routeServer";
 
 const fast = { timeoutMs: 2000, retries: 0, backoffMs: 5 };
@@ -11,6 +19,7 @@ describe("feed steps on real response shapes", () => {
   beforeEach(async () => {
     server = await startRouteServer({
       "/overview/dexs/ethereum": () => ({ body: fixture("defillama-dexs-ethereum.json") }),
+      "/pools": () => ({ body: fixture("defillama-pools.json") }),
     });
   });
   afterEach(() => server.close());
@@ -39,6 +48,88 @@ describe("feed steps on real response shapes", () => {
       expect(report).to.include({ ok: false, rows: 7 });
       expect(report!.error).to.equal("chain 999: no DefiLlama chain name known");
       expect(data).to.have.length(7);
+    });
+  });
+
+  describe("readYieldsStep", () => {
+    it("matches a pool whose configured DefiLlama uuid is in another letter case", async () => {
+      const configured = "A3F1C2D4-5B6E-4F70-8A91-B2C3D4E5F601";
+      const pools = [{ chainId: 1, address: "0x1", defillamaId: configured }] as unknown as PoolConfig[];
+      const { report, data } = await readYieldsStep({ pools, yieldsUrl: server.url, feedOptions: fast });
+      expect(report).to.deep.equal({ ok: true, rows: 1 });
+      expect(data!.get(configured)).to.include({ pool: "a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601", tvlUsd: 41235877 });
+    });
+  });
+
+  describe("readCoinPricesStep", () => {
+    const USDC = "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48";
+    const WETH = "0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2";
+    let dir: string;
+    let store: Store;
+    beforeEach(async () => {
+      dir = mkdtempSync(join(tmpdir(), "feed-steps-"));
+      store = await openStore({ file: join(dir, "service.sqlite") });
+      // As the real API answers: every coin carries its confidence, 0-1; WETH's here is low.
+      server.routes.set("/prices/current/*", () => ({
+        body: {
+          coins: {
+            [`ethereum:${USDC}`]: { decimals: 6, symbol: "USDC", price: 0.9998, timestamp: READ_AT, confidence: 0.99 },
+            [`ethereum:${WETH}`]: { decimals: 18, symbol: "WETH", price: 31.87, timestamp: READ_AT, confidence: 0.5 },
+          },
+        },
+      }));
+    });
+    afterEach(async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it("readChartStep asks DefiLlama for a pool's chart by its uuid in lower case, as DefiLlama spells it", async () => {
+      server.routes.set("/chart/a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601", () => ({
+        body: fixture("defillama-chart.json"),
+      }));
+      const address = "0x0000000000000000000000000000000000000001";
+      const pools: PoolConfig[] = [
+        {
+          chainId: 1,
+          address,
+          symbol: "X",
+          kind: "amm",
+          protocol: "uniswap-v2",
+          defillamaId: "A3F1C2D4-5B6E-4F70-8A91-B2C3D4E5F601",
+        },
+      ];
+      const { report, data } = await readChartStep({
+        db: store.db,
+        pools,
+        yieldsUrl: server.url,
+        feedOptions: fast,
+        backfillBelowDays: 14,
+      });
+      expect(report).to.deep.equal({ ok: true, rows: 1 });
+      expect([...data.values()][0]).to.have.length(3);
+    });
+
+    it("does not use a price whose confidence is below 0.9, counts it, and names an unmapped chain", async () => {
+      const { report, data } = await readCoinPricesStep({
+        db: store.db,
+        coinsUrl: server.url,
+        tokens: [
+          { chainId: 1, token: USDC.toUpperCase().replace("0X", "0x") },
+          { chainId: 1, token: WETH },
+          { chainId: 999, token: WETH },
+        ],
+        feedOptions: fast,
+        log: () => undefined,
+      });
+      expect([...data!.quotes.keys()]).to.deep.equal([`1:${USDC}`]);
+      expect(data!.rows.map((r) => r.token)).to.deep.equal([USDC]);
+      expect(report).to.deep.equal({
+        ok: false,
+        rows: 1,
+        dropped: 1,
+        error: "chain 999: no DefiLlama chain name known",
+      });
     });
   });
 });
