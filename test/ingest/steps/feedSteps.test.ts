@@ -7,6 +7,7 @@ import { readChartStep } from "../../../src/ingest/steps/defillamaChart";
 import { readCoinPricesStep } from "../../../src/ingest/steps/defillamaCoins";
 import { readDexVolumesStep } from "../../../src/ingest/steps/defillamaDexVolumes";
 import { readYieldsStep } from "../../../src/ingest/steps/defillamaYields";
+import { readMerklStep } from "../../../src/ingest/steps/merkl";
 import { openStore, type Store } from "../../../src/storage/openStore";
 import { fixture, startRouteServer, type RouteServer } from "../../helpers/ingest/routeServer";
 
@@ -48,6 +49,28 @@ describe("feed steps on real response shapes", () => {
       expect(report).to.include({ ok: false, rows: 7 });
       expect(report!.error).to.equal("chain 999: no DefiLlama chain name known");
       expect(data).to.have.length(7);
+    });
+  });
+
+  describe("readMerklStep", () => {
+    it("reports partial, never ok, when the page bound stops the read, and keeps what it read", async () => {
+      const all = fixture("merkl-opportunities.json") as unknown[];
+      server.routes.set("/v4/opportunities", ({ query }) => {
+        const page = Number(query.get("page"));
+        return { body: page < 50 ? Array.from({ length: 100 }, () => all[0]) : [] };
+      });
+      const { report, data } = await readMerklStep({
+        chainIds: [1],
+        merklUrl: server.url,
+        feedOptions: fast,
+        maxPages: 3,
+      });
+      expect(data).to.have.length(300);
+      expect(report).to.deep.equal({
+        ok: false,
+        rows: 300,
+        error: "partial: stopped after 300 opportunities at the page bound",
+      });
     });
   });
 
