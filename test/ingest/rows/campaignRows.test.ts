@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import type { MerklOpportunity } from "../../../src/ingest/feeds/merkl";
 import { campaignRows } from "../../../src/ingest/rows/campaignRows";
+import { campaignMatches } from "../../../src/storage/campaigns";
 
 const opportunity: MerklOpportunity = {
   id: "opp-1",
@@ -90,5 +91,25 @@ describe("campaignRows", () => {
       ["now", "LIVE"],
       ["soon", "SOON"],
     ]);
+  });
+
+  it("maps both opportunities of an identifier listed with several types (supply and borrow) to its pool", () => {
+    // Merkl lists one Aave reserve as an AAVE_SUPPLY and an AAVE_BORROW opportunity with the same identifier.
+    const reserve = "0x724dc807b04555b71ed48a6896b6F41593b8C637";
+    const supply = { ...opportunity, id: "supply", identifier: reserve, type: "AAVE_SUPPLY" };
+    const borrow = {
+      ...opportunity,
+      id: "borrow",
+      identifier: reserve,
+      type: "AAVE_BORROW",
+      campaigns: [{ ...opportunity.campaigns[0], campaignId: "c-borrow" }],
+    };
+    const rows = campaignRows({ opportunities: [supply, borrow], observedAt: 180 });
+    expect(rows.map((r) => [r.id, r.type])).to.deep.equal([
+      ["c-1", "AAVE_SUPPLY"],
+      ["c-2", "AAVE_SUPPLY"],
+      ["c-borrow", "AAVE_BORROW"],
+    ]);
+    expect(rows.filter((r) => campaignMatches(r, reserve.toUpperCase().replace("0X", "0x")))).to.have.length(3);
   });
 });
