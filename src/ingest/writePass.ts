@@ -22,7 +22,7 @@ import type { MerklOpportunity } from "./feeds/merkl";
 import { poolKey } from "./poolKey";
 import { campaignEvent, campaignPool, poolFreshnessEvent, registryEvent } from "./rows/activityEvents";
 import { campaignRows } from "./rows/campaignRows";
-import { dailyLowestPoints } from "./rows/dailyLowest";
+import { dailyFeedPoints } from "./rows/dailyFeedPoints";
 import { poolValues, type OnchainReading } from "./rows/poolValues";
 import { REGISTRY_SOURCE, type RegistryRead } from "./steps/registryLogs";
 import type { SwapRead } from "./steps/swapLogs";
@@ -151,7 +151,7 @@ async function writePools(
       lows.push({ chainId, address, depthUsd, observedAt: reading.observedAt, block: reading.block });
     }
     const chart = data.charts.get(key);
-    if (chart) backfills.push({ chainId, address, points: dailyLowestPoints({ chart, today: utcDay(now) }) });
+    if (chart) backfills.push({ chainId, address, points: dailyFeedPoints({ chart, today: utcDay(now) }) });
   });
   await upsertPools(trx, rows);
   if (events.length > 0) await appendActivity(trx, events);

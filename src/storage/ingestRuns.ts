@@ -6,6 +6,8 @@ export interface SourceReport {
   ok: boolean;
   error?: string;
   rows?: number;
+  /** Values of the source's answer left out one by one (negative or missing volumes, low-confidence prices). */
+  dropped?: number;
 }
 
 /** Why a run left "running" by a stopped process was closed (the start of its `pass` report's error). */

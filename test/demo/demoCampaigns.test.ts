@@ -135,8 +135,8 @@ describe("startFeedServer with the demo's campaigns", function () {
   });
   after(() => server.close());
 
-  const opportunities = (chainIds: number[]) =>
-    fetchMerklOpportunities({ merklUrl: server.urls.merklApiUrl, chainIds, ...fast });
+  const opportunities = async (chainIds: number[]) =>
+    (await fetchMerklOpportunities({ merklUrl: server.urls.merklApiUrl, chainIds, ...fast })).opportunities;
 
   it("serves Merkl v4 opportunities for the pools with a started campaign, with their dates", async function () {
     clock = PRESENT;

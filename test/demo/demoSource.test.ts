@@ -39,7 +39,7 @@ describe("startDemoSource (the demo as the service's IngestSource)", function ()
     );
     seen.merkl = (
       await fetchMerklOpportunities({ merklUrl: source.feeds.merklApiUrl!, chainIds: [1, 42161, 8453], ...fast })
-    ).map((o) => o.id);
+    ).opportunities.map((o) => o.id);
     return seen;
   }
 

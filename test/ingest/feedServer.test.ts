@@ -83,7 +83,7 @@ describe("startFeedServer", () => {
     const dexs = await fetchDexOverview({ apiUrl: server.urls.defillamaApiUrl, chain: "ethereum", ...fast });
     expect(dexs.totalDataChart).to.have.length(30);
     expect(dexs.protocols.map((p) => p.name)).to.deep.equal(["Uniswap V2"]);
-    const opportunities = await fetchMerklOpportunities({
+    const { opportunities } = await fetchMerklOpportunities({
       merklUrl: server.urls.merklApiUrl,
       chainIds: [8453],
       ...fast,

@@ -75,9 +75,26 @@ describe("feed adapters", () => {
     expect(overview.protocols.map((p) => p.name)).to.deep.equal(["Uniswap V2", "Uniswap V3", "Curve DEX"]);
   });
 
+  it("fetchDexOverview keeps a chain whose series hold negative and missing values, each value dropped alone", async () => {
+    // The fixture carries them as a recorded response does: a protocol total1y of -6212564, a negative day, a null.
+    const overview = await fetchDexOverview({ apiUrl: server.url, chain: "ethereum", ...fast });
+    expect(overview.totalDataChartBreakdown[1][1]).to.deep.equal({
+      "Uniswap V2": 110012334,
+      "Uniswap V3": 1445000000,
+      "Curve DEX": null,
+    });
+    expect(overview.totalDataChartBreakdown[2][1]["Curve DEX"]).to.equal(null);
+    expect(overview.protocols[2].total24h).to.equal(null);
+  });
+
   describe("fetchMerklOpportunities", () => {
     it("returns opportunities with campaigns, timestamps as numbers whether sent as numbers or strings", async () => {
-      const opportunities = await fetchMerklOpportunities({ merklUrl: server.url, chainIds: [1, 42161], ...fast });
+      const { opportunities, complete } = await fetchMerklOpportunities({
+        merklUrl: server.url,
+        chainIds: [1, 42161],
+        ...fast,
+      });
+      expect(complete).to.equal(true);
       expect(opportunities).to.have.length(2);
       expect(opportunities[0]).to.include({ id: "8830423186428491294", chainId: 1, status: "LIVE", apr: 2.74 });
       expect(opportunities[0].campaigns[0]).to.include({ startTimestamp: 1762128000, endTimestamp: 1764720000 });
@@ -93,7 +110,7 @@ describe("feed adapters", () => {
         const page = Number(query.get("page"));
         return { body: all.slice(page, page + 1) };
       });
-      const opportunities = await fetchMerklOpportunities({
+      const { opportunities } = await fetchMerklOpportunities({
         merklUrl: server.url,
         chainIds: [1, 42161],
         items: 1,
@@ -101,10 +118,46 @@ describe("feed adapters", () => {
       });
       expect(opportunities.map((o) => o.chainId)).to.deep.equal([1, 42161]);
       expect(seen).to.deep.equal([
-        "campaigns=true&chainId=1%2C42161&items=1&page=0",
-        "campaigns=true&chainId=1%2C42161&items=1&page=1",
-        "campaigns=true&chainId=1%2C42161&items=1&page=2",
+        "campaigns=true&chainId=1%2C42161&status=LIVE%2CSOON&items=1&page=0",
+        "campaigns=true&chainId=1%2C42161&status=LIVE%2CSOON&items=1&page=1",
+        "campaigns=true&chainId=1%2C42161&status=LIVE%2CSOON&items=1&page=2",
       ]);
+    });
+
+    /** A Merkl listing of `total` opportunities, pages of `items`, as the real API pages them. */
+    function listing(total: number) {
+      const one = (fixture("merkl-opportunities.json") as Record<string, unknown>[])[0];
+      return ({ query }: { query: URLSearchParams }) => {
+        const items = Number(query.get("items"));
+        const page = Number(query.get("page"));
+        const count = Math.max(0, Math.min(items, total - page * items));
+        return { body: Array.from({ length: count }, (_, i) => ({ ...one, id: String(page * items + i) })) };
+      };
+    }
+
+    it("reads past 20 pages (more than 2,000 opportunities) to the end, and says it is complete", async () => {
+      server.routes.set("/v4/opportunities", listing(2_050));
+      const { opportunities, complete } = await fetchMerklOpportunities({
+        merklUrl: server.url,
+        chainIds: [1],
+        ...fast,
+      });
+      expect(opportunities).to.have.length(2_050);
+      expect(new Set(opportunities.map((o) => o.id)).size).to.equal(2_050);
+      expect(complete).to.equal(true);
+    });
+
+    it("says it is incomplete when its page bound stops the read", async () => {
+      server.routes.set("/v4/opportunities", listing(5));
+      const result = await fetchMerklOpportunities({
+        merklUrl: server.url,
+        chainIds: [1],
+        items: 2,
+        maxPages: 2,
+        ...fast,
+      });
+      expect(result.opportunities).to.have.length(4);
+      expect(result.complete).to.equal(false);
     });
   });
 

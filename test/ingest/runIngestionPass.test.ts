@@ -122,7 +122,8 @@ describe("runIngestionPass", function () {
     expect(campaigns).to.have.length(2);
     expect(campaigns.every((c) => c.end_ts! > t)).to.equal(true);
     const volumes = await store.db.selectFrom("dex_volumes").selectAll().execute();
-    expect(volumes).to.have.length(30);
+    // The demo series ends with today, unfinished like the real one: 29 completed days are stored.
+    expect(volumes).to.have.length(29);
     expect(volumes.every((v) => v.chain === "Ethereum" && v.protocol === "Uniswap V2")).to.equal(true);
 
     const runs = await listIngestRuns(store.db);

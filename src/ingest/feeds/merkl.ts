@@ -35,21 +35,35 @@ export type MerklOpportunity = z.infer<typeof merklOpportunitySchema>;
 
 export const merklOpportunitiesResponseSchema = z.array(merklOpportunitySchema);
 
+/** What {@link fetchMerklOpportunities} read, and whether it reached the listing's end. */
+export interface MerklListing {
+  opportunities: MerklOpportunity[];
+  /** False when the page bound stopped the read before a short page: the source is then `partial`, never ok. */
+  complete: boolean;
+}
+
+/** Default bound on pages of one read: 100 pages of 100, 10,000 opportunities. */
+export const MERKL_MAX_PAGES = 100;
+
 /**
- * Fetches Merkl v4 opportunities with their campaigns for the given chains, page by page
- * (`{merklUrl}/v4/opportunities?campaigns=true&chainId=…&items=…&page=…`), each page validated whole.
+ * Fetches Merkl v4 LIVE and SOON opportunities with their campaigns for the given chains, page by page until a short
+ * page (`{merklUrl}/v4/opportunities?campaigns=true&chainId=…&status=LIVE,SOON&items=…&page=…`), each page validated
+ * whole. Without a status filter Merkl also lists every PAST opportunity (thousands); a PAST opportunity's campaigns
+ * have all ended. A read stopped by `maxPages` returns what it read with `complete: false`.
  *
- * @param parameters `merklUrl` (e.g. `https://api.merkl.xyz`), `chainIds`, page size `items` (100), `maxPages` (20).
+ * @param parameters `merklUrl` (e.g. `https://api.merkl.xyz`), `chainIds`, page size `items` (100), `maxPages`
+ *   ({@link MERKL_MAX_PAGES}).
  */
 export async function fetchMerklOpportunities(
   parameters: { merklUrl: string; chainIds: number[]; items?: number; maxPages?: number } & FeedRequestOptions,
-): Promise<MerklOpportunity[]> {
-  const { merklUrl, chainIds, items = 100, maxPages = 20, ...options } = parameters;
-  const all: MerklOpportunity[] = [];
+): Promise<MerklListing> {
+  const { merklUrl, chainIds, items = 100, maxPages = MERKL_MAX_PAGES, ...options } = parameters;
+  const opportunities: MerklOpportunity[] = [];
   for (let page = 0; page < maxPages; page++) {
     const query = new URLSearchParams({
       campaigns: "true",
       chainId: chainIds.join(","),
+      status: "LIVE,SOON",
       items: String(items),
       page: String(page),
     });
@@ -59,8 +73,8 @@ export async function fetchMerklOpportunities(
       url: `${joinUrl(merklUrl, "/v4/opportunities")}?${query.toString()}`,
       schema: merklOpportunitiesResponseSchema,
     });
-    all.push(...batch);
-    if (batch.length < items) break;
+    opportunities.push(...batch);
+    if (batch.length < items) return { opportunities, complete: true };
   }
-  return all;
+  return { opportunities, complete: false };
 }

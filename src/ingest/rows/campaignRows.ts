@@ -2,7 +2,17 @@ import type { Campaign } from "../../storage/schema";
 import type { MerklOpportunity } from "../feeds/merkl";
 
 /**
- * One `campaigns` row per campaign of every Merkl opportunity, identifiers and reward tokens in lower case.
+ * A campaign's own status at `now` (Unix seconds) from its start and end: `SOON` before its start, `PAST` from its
+ * end on, else `LIVE`. Never its opportunity's: a LIVE opportunity lists its past campaigns too.
+ */
+export function campaignStatus(campaign: { startTimestamp: number; endTimestamp: number }, now: number): string {
+  if (now < campaign.startTimestamp) return "SOON";
+  return now >= campaign.endTimestamp ? "PAST" : "LIVE";
+}
+
+/**
+ * One `campaigns` row per campaign of every Merkl opportunity, identifiers and reward tokens in lower case, each with
+ * its own status at `observedAt` ({@link campaignStatus}).
  *
  * @example
  * campaignRows({ opportunities, observedAt: 1_790_000_000 }); // [{ id: "0x…", chain_id: 1, … }]
@@ -20,7 +30,7 @@ export function campaignRows(parameters: {
       identifier: o.identifier.toLowerCase(),
       name: o.name,
       type: o.type,
-      status: o.status,
+      status: campaignStatus(c, parameters.observedAt),
       reward_token: c.rewardToken.address.toLowerCase(),
       amount: c.amount,
       apr_percent: o.apr ?? null,

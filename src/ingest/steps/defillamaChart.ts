@@ -24,7 +24,7 @@ export interface ReadChartStepParameters {
 /**
  * Source `defillama-chart`: DefiLlama `/chart` history of the pools (with a `defillamaId`) whose stored daily history
  * is shorter than `backfillBelowDays`, a few requests at a time. Not configured (no report) without a URL or when no
- * pool needs it. Rows: pools whose chart was read. Throws only when the store cannot be read.
+ * pool needs it. The uuid is sent in lower case, as DefiLlama spells it. Rows: pools whose chart was read. Throws only when the store cannot be read.
  *
  * @returns the chart points by {@link poolKey}.
  */
@@ -43,7 +43,7 @@ export async function readChartStep(
   const worker = async () => {
     for (let p = queue.shift(); p !== undefined; p = queue.shift()) {
       try {
-        const points = await fetchDefillamaChart({ ...feedOptions, yieldsUrl, poolId: p.defillamaId! });
+        const points = await fetchDefillamaChart({ ...feedOptions, yieldsUrl, poolId: p.defillamaId!.toLowerCase() });
         charts.set(poolKey(p.chainId, p.address), points);
       } catch (error) {
         errors.push(`${p.defillamaId}: ${errorMessage(error)}`);

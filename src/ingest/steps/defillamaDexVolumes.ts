@@ -6,7 +6,9 @@ import { errorMessage, requestsReport, type StepResult } from "./stepResult";
 
 /**
  * Source `defillama-dexs`: DefiLlama's dex volume overview of each tracked chain DefiLlama knows, one chain after the
- * other, the last `days` days each. Not configured (no report) without a URL. Never throws.
+ * other, the last `days` completed days each. Not configured (no report) without a URL. A chain DefiLlama has no name
+for is named in the report's error (not ok), never skipped in silence. Values dropped as negative or missing are
+counted in the report's `dropped`. Never throws.
  *
  * @returns the `dex_volumes` rows of the chains read.
  */
@@ -22,15 +24,21 @@ export async function readDexVolumesStep(parameters: {
   if (!apiUrl) return { report: undefined, data: [] };
   const rows: DexVolume[] = [];
   const errors: string[] = [];
+  let dropped = 0;
   for (const chainId of chainIds) {
     const chain = DEFILLAMA_CHAINS[chainId];
-    if (!chain) continue;
+    if (!chain) {
+      errors.push(`chain ${chainId}: no DefiLlama chain name known`);
+      continue;
+    }
     try {
       const overview = await fetchDexOverview({ ...feedOptions, apiUrl, chain: chain.slug });
-      rows.push(...dexVolumeRows({ chain: chain.name, overview, days, observedAt: now() }));
+      const result = dexVolumeRows({ chain: chain.name, overview, days, observedAt: now() });
+      rows.push(...result.rows);
+      dropped += result.dropped;
     } catch (error) {
       errors.push(`${chain.slug}: ${errorMessage(error)}`);
     }
   }
-  return { report: requestsReport(rows.length, errors), data: rows };
+  return { report: { ...requestsReport(rows.length, errors), ...(dropped > 0 ? { dropped } : {}) }, data: rows };
 }

@@ -13,18 +13,44 @@ describe("dexVolumeRows", () => {
     ] as [number, Record<string, number>][],
   };
 
+  /** Read on day 4, so every day of `overview` is complete. */
+  const later = day0 + 4 * DAY;
+
   it("makes one row per protocol per day of the last `days` days", () => {
-    expect(dexVolumeRows({ chain: "Ethereum", overview, days: 2, observedAt: 7 })).to.deep.equal([
-      { chain: "Ethereum", protocol: "Uniswap V2", day: "2026-10-02", volume_usd: 20, observed_at: 7 },
-      { chain: "Ethereum", protocol: "Curve", day: "2026-10-02", volume_usd: 5, observed_at: 7 },
-      { chain: "Ethereum", protocol: "Uniswap V2", day: "2026-10-03", volume_usd: 30, observed_at: 7 },
+    expect(dexVolumeRows({ chain: "Ethereum", overview, days: 2, observedAt: later }).rows).to.deep.equal([
+      { chain: "Ethereum", protocol: "Uniswap V2", day: "2026-10-02", volume_usd: 20, observed_at: later },
+      { chain: "Ethereum", protocol: "Curve", day: "2026-10-02", volume_usd: 5, observed_at: later },
+      { chain: "Ethereum", protocol: "Uniswap V2", day: "2026-10-03", volume_usd: 30, observed_at: later },
     ]);
   });
 
   it("keeps the whole chart when it is shorter than `days`", () => {
-    expect(dexVolumeRows({ chain: "Base", overview, days: 30, observedAt: 7 })).to.have.length(4);
+    expect(dexVolumeRows({ chain: "Base", overview, days: 30, observedAt: later }).rows).to.have.length(4);
     expect(
-      dexVolumeRows({ chain: "Base", overview: { totalDataChartBreakdown: [] }, days: 30, observedAt: 7 }),
-    ).to.deep.equal([]);
+      dexVolumeRows({ chain: "Base", overview: { totalDataChartBreakdown: [] }, days: 30, observedAt: later }),
+    ).to.deep.equal({ rows: [], dropped: 0 });
+  });
+
+  it("drops a negative or missing value and counts it, keeping the rest of the day", () => {
+    // As in a recorded /overview/dexs/ethereum: negative adapter corrections and protocols with no value.
+    const real = {
+      totalDataChartBreakdown: [
+        [day0, { "Uniswap V2": 10, "Bad Adapter": -6_212_564, Empty: null }],
+        [day0 + DAY, { "Uniswap V2": 20 }],
+      ] as [number, Record<string, number | null>][],
+    };
+    const result = dexVolumeRows({ chain: "Ethereum", overview: real, days: 30, observedAt: later });
+    expect(result.dropped).to.equal(2);
+    expect(result.rows.map((r) => [r.protocol, r.day, r.volume_usd])).to.deep.equal([
+      ["Uniswap V2", "2026-10-01", 10],
+      ["Uniswap V2", "2026-10-02", 20],
+    ]);
+  });
+
+  it("never stores today's unfinished day (the series' last point) as a complete day", () => {
+    // Read at noon on 2026-10-03: the point for 2026-10-03 is the day so far.
+    const noon = day0 + 2 * DAY + 12 * 3600;
+    const rows = dexVolumeRows({ chain: "Ethereum", overview, days: 30, observedAt: noon }).rows;
+    expect(rows.map((r) => r.day)).to.deep.equal(["2026-10-01", "2026-10-02", "2026-10-02"]);
   });
 });
