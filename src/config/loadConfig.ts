@@ -136,6 +136,12 @@ export const EnvSchema = Type.Object({
   ATTESTER_ADDRESS: Type.Optional(
     Type.String({ pattern: "^0x[0-9a-fA-F]{40}$", description: "the signer's address, with ATTESTER_SIGNER_URL" }),
   ),
+  PRICE_MIN_CONFIDENCE: Type.Number({
+    default: 0.9,
+    minimum: 0,
+    maximum: 1,
+    description: "a DefiLlama coin price whose confidence is below this is not used (0 to 1)",
+  }),
   LOG_CONFIRMATIONS: integer({
     default: 12,
     minimum: 0,
@@ -232,6 +238,8 @@ export interface ServiceConfig {
   attesterSigner: { url: string; address: Address } | null;
   /** `ATTESTER_ADDRESS`: the attester this process vouches for (with a signer, or alone on `SERVICE_ROLE=api`). */
   attesterAddress: Address | null;
+  /** `PRICE_MIN_CONFIDENCE`: coin prices with a lower DefiLlama `confidence` are not used. */
+  priceMinConfidence: number;
   /** `LOG_CONFIRMATIONS`: where a node has no `safe` block, log reads stop this many blocks behind the head. */
   logConfirmations: number;
   /** `RETENTION_DAYS`: what has served its purpose is pruned after this many days (docs/operations.md). */
@@ -370,6 +378,7 @@ export function loadConfig({ env, cwd = process.cwd() }: LoadConfigParameters): 
         ? { url: parsed.ATTESTER_SIGNER_URL, address: getAddress(parsed.ATTESTER_ADDRESS.toLowerCase()) }
         : null,
     logConfirmations: parsed.LOG_CONFIRMATIONS,
+    priceMinConfidence: parsed.PRICE_MIN_CONFIDENCE,
     retentionDays: parsed.RETENTION_DAYS,
     alerts: {
       retryScheduleS: parseRetrySchedule(parsed.ALERTS_RETRY_SCHEDULE_S),

@@ -43,6 +43,8 @@ export interface ReadSourcesParameters {
   now: () => number;
   log: (line: string) => void;
   feedOptions?: Omit<FeedRequestOptions, "log">;
+  /** A coin price whose `confidence` is below this is not used (`PRICE_MIN_CONFIDENCE`). Default 0.9. */
+  priceMinConfidence?: number;
   logs?: Partial<LogReadOptions>;
   dexVolumeDays?: number;
   backfillBelowDays?: number;
@@ -102,7 +104,14 @@ async function readOnchain(parameters: ReadSourcesParameters): Promise<{ named: 
   const raw = reads.flatMap((step) => step.data.readings);
   const tokens = raw.flatMap((r) => readingTokens(r).map((token) => ({ chainId: r.observation.chainId, token })));
   const coins = await settle(
-    readCoinPricesStep({ db: store.db, coinsUrl: feeds.defillamaCoinsUrl, tokens, feedOptions, log }),
+    readCoinPricesStep({
+      db: store.db,
+      coinsUrl: feeds.defillamaCoinsUrl,
+      tokens,
+      feedOptions,
+      log,
+      minConfidence: parameters.priceMinConfidence,
+    }),
     null,
   );
   const readings = coins.data ? raw.map((reading) => priced(reading, coins.data!)) : raw;

@@ -45,6 +45,8 @@ export interface RunIngestionPassParameters {
   log: (line: string) => void;
   /** Timeout and retry policy for every feed request (defaults: 15 s, 2 retries, 250 ms backoff). */
   feedOptions?: Omit<FeedRequestOptions, "log">;
+  /** `PRICE_MIN_CONFIDENCE`: a coin price whose DefiLlama `confidence` is below this is not used. Default 0.9. */
+  priceMinConfidence?: number;
   /** How logs are paged (defaults: 2000 blocks a request, 200 requests per chain and source, 86 400 s lookback). */
   logs?: Partial<LogReadOptions>;
   /** Days of dex volume history kept per pass. Default 30. */

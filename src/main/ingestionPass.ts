@@ -30,6 +30,7 @@ export type CreatePassRunnerParameters = {
     | "ingestIntervalS"
     | "retentionDays"
     | "logConfirmations"
+    | "priceMinConfidence"
   >;
   key: Pick<LoadAttesterKeyReturnType, "signer">;
   store: Store;
@@ -90,6 +91,7 @@ export function createPassRunner({
       instanceId: config.instanceId,
       heartbeat: heartbeatFor(config.ingestIntervalS),
       logs: { confirmations: config.logConfirmations },
+      priceMinConfidence: config.priceMinConfidence,
       fence: options.fence,
     });
     log(`${label}: ${summarize(report)} in ${Date.now() - started} ms`);

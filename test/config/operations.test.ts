@@ -80,4 +80,14 @@ describe("service configuration: running on several machines (DESIGN §11)", fun
       /not both/,
     );
   });
+
+  it("LOG_CONFIRMATIONS and PRICE_MIN_CONFIDENCE (DESIGN §12): defaults 12 and 0.9, ranges checked", function () {
+    expect(load({})).to.deep.include({ logConfirmations: 12, priceMinConfidence: 0.9 });
+    expect(load({ LOG_CONFIRMATIONS: "64", PRICE_MIN_CONFIDENCE: "0.5" })).to.deep.include({
+      logConfirmations: 64,
+      priceMinConfidence: 0.5,
+    });
+    fails({ PRICE_MIN_CONFIDENCE: "1.5" }, "PRICE_MIN_CONFIDENCE", /1/);
+    fails({ LOG_CONFIRMATIONS: "-1" }, "LOG_CONFIRMATIONS", /0/);
+  });
 });

@@ -143,12 +143,15 @@ function historyCaption(history: GetPoolHistoryReturnType, symbol: string, from:
   });
   return html`<p>
       Daily lowest depth of ${symbol}, ${days[0].date} to ${days[days.length - 1].date} (${days.length} complete UTC
-      days): ${measured.length} days with a low (${feed} from the feed's daily series), ${days.length - measured.length}
-      without data. ${extremes} Evidence only: nothing here grades a claim.
+      days): ${measured.length} days with a low (${feed} of them the feed's end-of-day value),
+      ${days.length - measured.length} without data. ${extremes} Evidence only: nothing here grades a claim.
     </p>
     <ul class="legend">
       <li><span class="swatch low" aria-hidden="true"></span>Daily low, observed on chain</li>
-      <li><span class="swatch feed" aria-hidden="true"></span>Daily low from the feed's daily series (feed-daily)</li>
+      <li>
+        <span class="swatch feed" aria-hidden="true"></span>The feed's end-of-day value where nothing was observed
+        (feed-daily: a snapshot, not a low)
+      </li>
       <li><span class="swatch nodata" aria-hidden="true"></span>No data for the day (not zero)</li>
       ${claims.length === 0 ? html`<li>No claim was issued over these days.</li>` : claims}
     </ul>`;
