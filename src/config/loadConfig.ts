@@ -262,8 +262,16 @@ export function loadConfig({ env, cwd = process.cwd() }: LoadConfigParameters): 
       if (!/^[1-9][0-9]{0,15}$/.test(rpc[1]) || !Number.isSafeInteger(Number(rpc[1]))) {
         throw new ConfigError({ variable: name, message: "the suffix must be a decimal chain id, e.g. RPC_URL_1" });
       }
-      if (!/^(https?|wss?):\/\/\S+$/.test(value.trim())) {
-        throw new ConfigError({ variable: name, message: `must be an http(s) or ws(s) URL (got "${value}")` });
+      // Chains are read through viem's http transport only (src/chain/chainClients.ts): a WebSocket URL would fail
+      // at every read, so it is refused here (docs/operations.md#start-up-checks).
+      if (/^wss?:\/\//i.test(value.trim())) {
+        throw new ConfigError({
+          variable: name,
+          message: "must be an http(s) URL; WebSocket (ws, wss) is not supported: give the provider's https endpoint",
+        });
+      }
+      if (!/^https?:\/\/\S+$/.test(value.trim())) {
+        throw new ConfigError({ variable: name, message: `must be an http(s) URL (got "${value}")` });
       }
       rpcUrls[Number(rpc[1])] = value.trim();
     }
