@@ -55,7 +55,9 @@ export type RunServiceParameters = {
  * configured: local chains with simulated history; else POOLS_FILE and RPC_URL_<chainId>), the election of the
  * ingestion leader (`startLeadership`); while this process leads, the source's history ingested without issuing and
  * one pass that issues attestations; the HTTP server, the alert delivery worker (polls the outbox every second and
- * after every pass), then a pass every `INGEST_INTERVAL_S` while leading, each fenced by the lease.
+ * after every pass), then a pass every `INGEST_INTERVAL_S` while leading, each fenced by the lease. Before anything is
+ * written, the start-up checks (docs/operations.md#start-up-checks): the port is free (every role); a signing process of
+ * the configured mode has a key, and each `RPC_URL_<id>` answers chain `<id>`.
  *
  * @param {@link RunServiceParameters}
  * @returns the {@link RunningService}; call `stop()` to shut everything down.

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { expect } from "chai";
 import { loadConfig } from "../../src/config/loadConfig";
 import { ConfigError } from "../../src/errors/config";
+import { RpcUnreachableAtStartError } from "../../src/errors/startup";
 import { StoreOpenError } from "../../src/errors/storage";
 import { loadAttesterKey } from "../../src/main/attesterKey";
 import { runService } from "../../src/main/runService";
@@ -112,6 +113,17 @@ describe("start-up checks of the configured mode (DESIGN §12, docs/operations.m
       /^RPC_URL_1: answers eth_chainId 42161, not 1 \(swapped RPC URLs\?\)/,
     );
     expect((error as ConfigError).shortMessage).to.not.include("\n");
+    expect(existsSync(join(dir, "data"))).to.equal(false);
+  });
+
+  it("an RPC URL that does not answer eth_chainId stops the start (exit 1) naming the variable, before anything is written", async function () {
+    const port = await closedPort();
+    const error = await rejection(start({ RPC_URL_42161: `http://127.0.0.1:${port}/secret-key` }));
+    expect(error).to.be.instanceOf(RpcUnreachableAtStartError);
+    expect((error as RpcUnreachableAtStartError).shortMessage).to.match(
+      new RegExp(`^RPC_URL_42161 \\(http://127\\.0\\.0\\.1:${port}/…\\) did not answer eth_chainId: `),
+    );
+    expect((error as RpcUnreachableAtStartError).shortMessage).to.not.include("secret-key");
     expect(existsSync(join(dir, "data"))).to.equal(false);
   });
 
