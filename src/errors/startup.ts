@@ -22,12 +22,25 @@ export class RpcUnreachableAtStartError extends BaseError {
   readonly variable: string;
   constructor({ variable, endpoint, cause }: { variable: string; endpoint: string; cause?: unknown }) {
     const reason = cause instanceof Error ? ((cause as { shortMessage?: string }).shortMessage ?? cause.message) : "";
-    super(`${variable} (${endpoint}) did not answer eth_chainId: ${String(reason).split("\n")[0]}`, {
-      code: "RPC_UNREACHABLE_AT_START",
-      docsPath: "docs/operations.md#start-up-checks",
-      cause: cause instanceof Error ? cause : undefined,
-      name: "RpcUnreachableAtStartError",
-    });
+    super(
+      `${variable} (${endpoint}) did not answer eth_chainId: ${String(reason).split("\n")[0]}${socketCode(cause)}`,
+      {
+        code: "RPC_UNREACHABLE_AT_START",
+        docsPath: "docs/operations.md#start-up-checks",
+        cause: cause instanceof Error ? cause : undefined,
+        name: "RpcUnreachableAtStartError",
+      },
+    );
     this.variable = variable;
   }
+}
+
+/** ` (ECONNREFUSED)` when a cause down the chain carries a socket error code (viem's own line does not name it). */
+function socketCode(error: unknown): string {
+  for (let current = error, depth = 0; current instanceof Error && depth < 8; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && /^E[A-Z_]+$/.test(code)) return ` (${code})`;
+    current = current.cause;
+  }
+  return "";
 }
