@@ -273,16 +273,8 @@ export function loadConfig({ env, cwd = process.cwd() }: LoadConfigParameters): 
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined || value.trim() === "") continue;
     if (known.has(name)) data[name] = value.trim();
-    const rpc = /^RPC_URL_(.*)$/.exec(name);
-    if (rpc) {
-      if (!/^[1-9][0-9]{0,15}$/.test(rpc[1]) || !Number.isSafeInteger(Number(rpc[1]))) {
-        throw new ConfigError({ variable: name, message: "the suffix must be a decimal chain id, e.g. RPC_URL_1" });
-      }
-      if (!/^(https?|wss?):\/\/\S+$/.test(value.trim())) {
-        throw new ConfigError({ variable: name, message: `must be an http(s) or ws(s) URL (got "${value}")` });
-      }
-      rpcUrls[Number(rpc[1])] = value.trim();
-    }
+    const rpc = parseRpcUrl(name, value);
+    if (rpc !== null) rpcUrls[rpc.chainId] = rpc.url;
   }
 
   // Ajv would coerce "1e3", "0x50", " 12" or "1.0" to integers; a number here is plain decimal digits.
@@ -385,6 +377,30 @@ export function loadConfig({ env, cwd = process.cwd() }: LoadConfigParameters): 
       allowPrivateTargets: parsed.ALERTS_ALLOW_PRIVATE_TARGETS === "1",
     },
   };
+}
+
+/**
+ * `RPC_URL_<chainId>`: the suffix a decimal chain id, the value an http(s) URL. Chains are read through viem's http
+ * transport only (src/chain/chainClients.ts): a WebSocket URL would fail at every read, so it is refused here
+ * (docs/operations.md#start-up-checks). Returns null for any other variable.
+ */
+function parseRpcUrl(name: string, value: string): { chainId: number; url: string } | null {
+  const rpc = /^RPC_URL_(.*)$/.exec(name);
+  if (!rpc) return null;
+  if (!/^[1-9][0-9]{0,15}$/.test(rpc[1]) || !Number.isSafeInteger(Number(rpc[1]))) {
+    throw new ConfigError({ variable: name, message: "the suffix must be a decimal chain id, e.g. RPC_URL_1" });
+  }
+  const url = value.trim();
+  if (/^wss?:\/\//i.test(url)) {
+    throw new ConfigError({
+      variable: name,
+      message: "must be an http(s) URL; WebSocket (ws, wss) is not supported: give the provider's https endpoint",
+    });
+  }
+  if (!/^https?:\/\/\S+$/.test(url)) {
+    throw new ConfigError({ variable: name, message: `must be an http(s) URL (got "${value}")` });
+  }
+  return { chainId: Number(rpc[1]), url };
 }
 
 /** `INSTANCE_ID`'s default: the host name, the pid and a random suffix (two replicas on one host differ). */

@@ -104,3 +104,46 @@ export function findStoreUnavailable(error: unknown): StoreUnavailableError | nu
   }
   return null;
 }
+
+/** What a driver's code means at start, in words (socket errors and the SQLSTATEs of a failed login). */
+const FAILURE_CAUSES: Readonly<Record<string, string>> = {
+  ECONNREFUSED: "connection refused",
+  ETIMEDOUT: "connection timed out",
+  EHOSTUNREACH: "host unreachable",
+  ENETUNREACH: "network unreachable",
+  ENOTFOUND: "host not found",
+  EAI_AGAIN: "host name lookup failed",
+  "28P01": "authentication failed",
+  "28000": "authentication failed",
+  "3D000": "the database does not exist",
+  "42501": "permission denied",
+  "53300": "too many connections",
+  "57P03": "the server is starting up or shutting down",
+};
+
+/**
+ * Why the database could not be used, in one line that names the cause (DESIGN §12): `connection refused
+ * (ECONNREFUSED 127.0.0.1:5432)`, `authentication failed (28P01): <server's message>`, `the database does not exist
+ * (3D000): <server's message>`; else the driver's own first line. A {@link StoreUnavailableError} is looked through to
+ * the driver's error it wraps. Never the connection URL (it may hold a password).
+ */
+export function describeStoreFailure(error: unknown): string {
+  let driver = error;
+  for (let depth = 0; driver instanceof StoreUnavailableError && driver.cause !== undefined && depth < 8; depth++) {
+    driver = driver.cause;
+  }
+  const fields = (driver ?? {}) as { code?: unknown; address?: unknown; port?: unknown; errors?: unknown };
+  const code = typeof fields.code === "string" ? fields.code : undefined;
+  const words = code === undefined ? undefined : FAILURE_CAUSES[code];
+  if (words === undefined) {
+    const line = driver instanceof Error ? driver.message.split("\n")[0] : String(driver);
+    return code === undefined || line.includes(code) ? line : `${line} (${code})`;
+  }
+  if (/^[0-9A-Z]{5}$/.test(code!) && !code!.startsWith("E")) {
+    return `${words} (${code}): ${(driver as Error).message.split("\n")[0]}`;
+  }
+  // A socket error (an AggregateError when several addresses were tried: the first names one).
+  const first = Array.isArray(fields.errors) ? (fields.errors[0] as typeof fields) : fields;
+  const where = typeof first.address === "string" ? ` ${first.address}${first.port ? `:${first.port}` : ""}` : "";
+  return `${words} (${code}${where})`;
+}

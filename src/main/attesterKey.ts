@@ -40,8 +40,8 @@ const KEY = /^0x[0-9a-fA-F]{64}$/;
  *
  * @param {@link LoadAttesterKeyParameters}
  * @returns the signer, its address and where it came from (the key too when it is in the process).
- * @throws {@link ConfigError} when a key file is unreadable or does not hold `0x` + 64 hex digits, or a signer is
- *   given to the demo.
+ * @throws {@link ConfigError} when a key file is unreadable, readable by group or others (`chmod 600`), or does not
+ *   hold `0x` + 64 hex digits, or a signer is given to the demo.
  */
 export function loadAttesterKey({ source, signer, mode }: LoadAttesterKeyParameters): LoadAttesterKeyReturnType {
   if (signer) {
@@ -74,6 +74,7 @@ function loadLocalKey(
     };
   }
   if ("file" in source) {
+    assertKeyFilePrivate(source.file);
     const privateKey = readKeyFile(source.file, "ATTESTER_KEY_FILE");
     return { privateKey, address: privateKeyToAddress(privateKey), origin: "ATTESTER_KEY_FILE", file: source.file };
   }
@@ -92,6 +93,46 @@ function loadLocalKey(
   if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
   const privateKey = readKeyFile(file, "DATA_DIR");
   return { privateKey, address: privateKeyToAddress(privateKey), origin: "dev key reused", file };
+}
+
+/**
+ * A key file readable by group or others (mode & 0o077) is refused: the key would be anyone's on the host. A file that
+ * cannot be stat'ed is left to {@link readKeyFile}, which names why it cannot be read.
+ */
+function assertKeyFilePrivate(file: string): void {
+  let mode: number;
+  try {
+    mode = statSync(file).mode & 0o777;
+  } catch {
+    return;
+  }
+  if ((mode & 0o077) !== 0) {
+    throw new ConfigError({
+      variable: "ATTESTER_KEY_FILE",
+      message: `${file} is readable by group or others (mode 0${mode.toString(8)}): chmod 600 ${file}`,
+    });
+  }
+}
+
+/**
+ * The configured mode never signs with a generated development key (DESIGN §12): a process that signs
+ * (`SERVICE_ROLE` all or worker) needs `ATTESTER_PRIVATE_KEY`, `ATTESTER_KEY_FILE` or `ATTESTER_SIGNER_URL`. The demo
+ * keeps its dev key; an api process loads no key. Checked before anything is written (no dev key file is created).
+ *
+ * @param config the mode, the role and where the key comes from.
+ * @throws {@link ConfigError} naming the three variables, in one line.
+ */
+export function assertSigningKeyConfigured(
+  config: Pick<ServiceConfig, "mode" | "role" | "attesterKey" | "attesterSigner">,
+): void {
+  if (config.mode !== "configured" || config.role === "api") return;
+  if (config.attesterSigner !== null || !("dataDir" in config.attesterKey)) return;
+  throw new ConfigError({
+    variable: "ATTESTER_PRIVATE_KEY",
+    message:
+      "the configured mode never signs with a generated development key: set ATTESTER_PRIVATE_KEY, ATTESTER_KEY_FILE " +
+      "or ATTESTER_SIGNER_URL (with ATTESTER_ADDRESS)",
+  });
 }
 
 function readKeyFile(file: string, variable: string): Hex {

@@ -1,3 +1,4 @@
+import { createServer as createNetServer } from "node:net";
 import { isAbsolute, relative } from "node:path";
 import { getAddress, type Address } from "viem";
 import { startAlertWorker } from "../alerts/startAlertWorker";
@@ -16,7 +17,7 @@ import { openStore, type Store } from "../storage/openStore";
 import { formatPoolId } from "../lib/formatPoolId";
 import { listPools } from "../storage/pools";
 import { registerConfigApiKeys } from "../write/registerConfigApiKeys";
-import { loadAttesterKey, type LoadAttesterKeyReturnType } from "./attesterKey";
+import { assertSigningKeyConfigured, loadAttesterKey, type LoadAttesterKeyReturnType } from "./attesterKey";
 import { DEMO_API_KEY_FILE, loadDemoApiKey, type LoadDemoApiKeyReturnType } from "./demoApiKey";
 import { createPassRunner, type PassRunner } from "./ingestionPass";
 import { startLeadership, type Leadership } from "./leadership";
@@ -54,7 +55,9 @@ export type RunServiceParameters = {
  * configured: local chains with simulated history; else POOLS_FILE and RPC_URL_<chainId>), the election of the
  * ingestion leader (`startLeadership`); while this process leads, the source's history ingested without issuing and
  * one pass that issues attestations; the HTTP server, the alert delivery worker (polls the outbox every second and
- * after every pass), then a pass every `INGEST_INTERVAL_S` while leading, each fenced by the lease.
+ * after every pass), then a pass every `INGEST_INTERVAL_S` while leading, each fenced by the lease. Before anything is
+ * written, the start-up checks (docs/operations.md#start-up-checks): the port is free (every role); a signing process of
+ * the configured mode has a key, and each `RPC_URL_<id>` answers chain `<id>`.
  *
  * @param {@link RunServiceParameters}
  * @returns the {@link RunningService}; call `stop()` to shut everything down.
@@ -69,7 +72,9 @@ export async function runService({ config, log, signal }: RunServiceParameters):
   const metrics = createMetrics();
   log(`role ${config.role}, instance ${config.instanceId}`);
   try {
+    await assertPortFree(config);
     if (config.role === "api") return await runApi({ config, log, status, metrics, cleanups });
+    await checkBeforeWriting(config, log);
     const key = loadKey(config, log);
     const store = await openServiceStore(config, log);
     cleanups.push(() => store.close());
@@ -211,6 +216,46 @@ async function runApi(parameters: {
     await cleanups.run();
   };
   return { url, attester: address, registry: config.registry, chains: [], status, stop };
+}
+
+/**
+ * Start-up checks of a process that signs, before it writes anything (DESIGN §12, docs/operations.md#start-up-checks):
+ * the configured mode has a key that is not a generated dev key, and each `RPC_URL_<id>` answers chain `<id>`.
+ */
+async function checkBeforeWriting(config: ServiceConfig, log: (line: string) => void): Promise<void> {
+  assertSigningKeyConfigured(config);
+  if (config.mode !== "configured") return;
+  const { assertChainIds } = await import("./configuredSource");
+  await assertChainIds({ rpcUrls: config.rpcUrls });
+  log(`chain ids checked: ${Object.keys(config.rpcUrls).join(", ")} each answer their own eth_chainId`);
+}
+
+/**
+ * The HTTP port is checked before the store is opened or a pass runs (DESIGN §12): a listener is bound to HOST:PORT and
+ * closed again, so a start whose port is taken writes nothing. PORT=0 (any free port) needs no check.
+ *
+ * @throws {@link ConfigError} naming `PORT` and the address when it is in use or may not be bound.
+ */
+async function assertPortFree(config: Pick<ServiceConfig, "host" | "port">): Promise<void> {
+  if (config.port === 0) return;
+  const server = createNetServer();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen({ host: config.host, port: config.port, exclusive: true }, resolve);
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const address = `${config.host.includes(":") ? `[${config.host}]` : config.host}:${config.port}`;
+    throw new ConfigError({
+      variable: "PORT",
+      message:
+        code === "EADDRINUSE"
+          ? `${address} is already in use (EADDRINUSE): stop what listens there, or set another PORT`
+          : `cannot listen on ${address} (${code ?? errorLine(error)}): check HOST and PORT`,
+    });
+  }
+  await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
 /**

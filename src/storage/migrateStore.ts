@@ -1,5 +1,5 @@
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from "kysely";
-import { StoreOpenError } from "../errors/storage";
+import { describeStoreFailure, StoreOpenError } from "../errors/storage";
 import { errorLine } from "../errors/utils";
 import { migrations } from "./migrations";
 import type { Database } from "./schema";
@@ -56,7 +56,7 @@ export async function readSchemaState(store: SchemaStore): Promise<SchemaState> 
     applied = (await hasMigrationTable(store)) ? await appliedMigrations(store.db) : [];
   } catch (error) {
     throw new StoreOpenError({
-      shortMessage: `Cannot read the store's schema (${store.dialect}): ${errorLine(error)}`,
+      shortMessage: `Cannot open the store (${store.dialect}): ${describeStoreFailure(error)}`,
       fix: "Check that the database is reachable (DATABASE_URL) or that DATA_DIR holds the store.",
       cause: error,
     });

@@ -172,7 +172,7 @@ describe("service configuration", function () {
 
     it("reads ATTESTER_KEY_FILE and rejects a file that does not hold one key", function () {
       const file = join(dir, "k");
-      writeFileSync(file, `${TEST_KEY}\n`);
+      writeFileSync(file, `${TEST_KEY}\n`, { mode: 0o600 });
       expect(loadAttesterKey({ source: { file } }).address).to.equal(privateKeyToAddress(TEST_KEY));
       writeFileSync(file, "not a key");
       expect(() => loadAttesterKey({ source: { file } })).to.throw(ConfigError, /0x followed by 64 hex digits/);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "chai";
@@ -86,6 +86,24 @@ describe("npm start with configuration (RPC_URL_<id>, POOLS_FILE, feeds, key, re
         expect(error.reason).to.be.a("string").and.not.equal("");
       }
     }
+  });
+
+  it("exits 78 with one line naming both chain ids when two RPC URLs are swapped, having written nothing", async function () {
+    const rpc = (chainId: number) => demo.chains.find((chain) => chain.chainId === chainId)!.rpcUrl;
+    const swapped = new MainJob({
+      DATA_DIR: join(dir, "swapped"),
+      PORT: "0",
+      POOLS_FILE: join(dir, "pools.json"),
+      ...Object.fromEntries(demo.chains.map((chain) => [`RPC_URL_${chain.chainId}`, chain.rpcUrl])),
+      RPC_URL_1: rpc(42161),
+      RPC_URL_42161: rpc(1),
+      ATTESTER_PRIVATE_KEY: TEST_KEY,
+    });
+    expect(await swapped.exited).to.equal(78);
+    expect(swapped.stderr.trim()).to.match(
+      /^configuration error: RPC_URL_1: answers eth_chainId 42161, not 1 \(swapped RPC URLs\?\)[^\n]*$/,
+    );
+    expect(existsSync(join(dir, "swapped"))).to.equal(false);
   });
 
   it("exits 78 with one line for an invalid configuration", async function () {
