@@ -6,10 +6,9 @@
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { ISSUER_RULE } from "../src/attest/refreshModelEvaluation";
+import { ISSUER_RULE, readEvaluatedPools } from "../src/attest/refreshModelEvaluation";
 import { HORIZON_MODELS, ISSUING_MODEL } from "../src/model/horizon";
 import { evaluateModel, type EvaluatedPool, type ModelEvaluation } from "../src/model/evaluateModel";
-import { listObservedLows } from "../src/storage/modelEvaluations";
 import { openStore } from "../src/storage/openStore";
 import { utcDay } from "../src/storage/poolDaily";
 
@@ -55,17 +54,11 @@ async function main(): Promise<void> {
     );
     try {
       const lastDay = utcDay(Math.floor(Date.now() / 1000) - 86_400);
-      const byPool = new Map<string, EvaluatedPool & { daily: { day: string; minDepthUsd: number }[] }>();
-      for (const low of await listObservedLows(store.db, { lastDay })) {
-        const pool = `eip155:${low.chainId}:${low.address}`;
-        const entry = byPool.get(pool) ?? { pool, daily: [] };
-        entry.daily.push({ day: low.day, minDepthUsd: low.minDepthUsd });
-        byPool.set(pool, entry);
-      }
+      const pools = await readEvaluatedPools(store.db, { lastDay });
       for (const model of HORIZON_MODELS) {
         describe(
-          `${model.id}${model === ISSUING_MODEL ? " (issuing)" : ""} on the store (${byPool.size} pools, observed lows up to ${lastDay})`,
-          evaluateModel([...byPool.values()], { ...ISSUER_RULE, model }, lastDay),
+          `${model.id}${model === ISSUING_MODEL ? " (issuing)" : ""} on the store (${pools.length} pools, observed lows up to ${lastDay})`,
+          evaluateModel(pools, { ...ISSUER_RULE, model }, lastDay),
         );
       }
     } finally {

@@ -25,19 +25,27 @@ export async function refreshModelEvaluation(
   parameters: { now: number },
 ): Promise<ModelEvaluation> {
   const lastDay = utcDay(parameters.now - 86_400);
-  const lows = await listObservedLows(db, { lastDay });
+  const pools = await readEvaluatedPools(db, { lastDay });
+  let issuing: ModelEvaluation | null = null;
+  for (const model of HORIZON_MODELS) {
+    const evaluation = evaluateModel(pools, { ...ISSUER_RULE, model }, lastDay);
+    await saveModelEvaluation(db, { model: model.id, computedAt: parameters.now, evaluation });
+    if (model === ISSUING_MODEL) issuing = evaluation;
+  }
+  return issuing!;
+}
+
+/** Every pool's observed daily lows up to `lastDay`, as the evaluation takes them (one query). */
+export async function readEvaluatedPools(
+  db: Kysely<Database>,
+  parameters: { lastDay: string },
+): Promise<EvaluatedPool[]> {
   const pools = new Map<string, EvaluatedPool & { daily: { day: string; minDepthUsd: number }[] }>();
-  for (const low of lows) {
+  for (const low of await listObservedLows(db, parameters)) {
     const pool = formatPoolId({ chainId: low.chainId, address: low.address });
     const entry = pools.get(pool) ?? { pool, daily: [] };
     entry.daily.push({ day: low.day, minDepthUsd: low.minDepthUsd });
     pools.set(pool, entry);
   }
-  let issuing: ModelEvaluation | null = null;
-  for (const model of HORIZON_MODELS) {
-    const evaluation = evaluateModel([...pools.values()], { ...ISSUER_RULE, model }, lastDay);
-    await saveModelEvaluation(db, { model: model.id, computedAt: parameters.now, evaluation });
-    if (model === ISSUING_MODEL) issuing = evaluation;
-  }
-  return issuing!;
+  return [...pools.values()];
 }
