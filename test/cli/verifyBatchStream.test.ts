@@ -39,7 +39,9 @@ function memory(pid: number): { rss: number; peak: number } | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
     const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
-    return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
+    const sample = { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
+    // A process that has exited but not yet been reaped (a zombie) still has a status file, without its memory lines.
+    return Number.isFinite(sample.rss) && Number.isFinite(sample.peak) ? sample : null;
   } catch {
     return null;
   }
