@@ -1,5 +1,12 @@
 import { HorizonInputError } from "../errors/horizon";
-import { DEFAULT_CANDIDATES, ISSUING_MODEL, type DailyDepth, type HorizonModelVersion } from "./horizon";
+import {
+  DEFAULT_CANDIDATES,
+  ISSUING_MODEL,
+  drawdownRatio,
+  type DailyDepth,
+  type HorizonModelVersion,
+  type WindowStats,
+} from "./horizon";
 
 /** Confidence buckets of the calibration table: [from, to) in hundredths, the last one closed at 1. */
 export const CALIBRATION_BUCKET_WIDTH = 0.05;
@@ -99,24 +106,30 @@ export function walkForward(pool: EvaluatedPool, rule: ModelRule, lastDay: strin
   const observedBefore = new Int32Array(span + 1);
   for (let i = 0; i < span; i++) observedBefore[i + 1] = observedBefore[i] + (Number.isNaN(low[i]) ? 0 : 1);
 
-  // For each candidate h: closed[h][e] = 1 when the window that starts at e−h (observed) with days e−h+1 … e all
-  // observed ends at e; heldAt likewise when it held. Prefix counts give the windows closed by any day.
+  // For each candidate h, prefix sums over the end day e of the windows that start at e−h (observed) with days
+  // e−h+1 … e all observed: how many, how many held, and their log drawdown ratios. Any day's windows are read at once.
   const perCandidate = candidates.map((h) => {
     const min = slidingMin(low, h);
     const windows = new Int32Array(span + 1);
     const held = new Int32Array(span + 1);
+    // Σ ln ratio and Σ ln² ratio, added in day order as computeHorizon adds them, so both give the same floats.
+    const sumLog = new Float64Array(span + 1);
+    const sumLogSquared = new Float64Array(span + 1);
     for (let e = 0; e < span; e++) {
       const s = e - h;
-      let complete = 0;
-      let ok = 0;
+      windows[e + 1] = windows[e];
+      held[e + 1] = held[e];
+      sumLog[e + 1] = sumLog[e];
+      sumLogSquared[e + 1] = sumLogSquared[e];
       if (s >= 0 && !Number.isNaN(low[s]) && observedBefore[e + 1] - observedBefore[s + 1] === h) {
-        complete = 1;
-        ok = min[e] >= rule.floor * low[s] ? 1 : 0;
+        const log = Math.log(drawdownRatio(min[e], low[s]));
+        windows[e + 1]++;
+        if (min[e] >= rule.floor * low[s]) held[e + 1]++;
+        sumLog[e + 1] += log;
+        sumLogSquared[e + 1] += log * log;
       }
-      windows[e + 1] = windows[e] + complete;
-      held[e + 1] = held[e] + ok;
     }
-    return { h, windows, held, min };
+    return { h, windows, held, sumLog, sumLogSquared };
   });
 
   const claims: EvaluatedClaim[] = [];
@@ -124,10 +137,15 @@ export function walkForward(pool: EvaluatedPool, rule: ModelRule, lastDay: strin
     if (Number.isNaN(low[d]) || !(low[d] > 0)) continue;
     let chosen: { h: number; share: number } | null = null;
     for (const c of perCandidate) {
-      const windows = c.windows[d + 1];
-      const held = c.held[d + 1];
-      if (windows < minWindows || !model.meetsTarget(held, windows, c.h, targetMillionths)) continue;
-      chosen = { h: c.h, share: model.confidenceHundredths(held, windows, c.h) };
+      const stats: WindowStats = {
+        horizonDays: c.h,
+        windows: c.windows[d + 1],
+        held: c.held[d + 1],
+        sumLogRatio: c.sumLog[d + 1],
+        sumLogRatioSquared: c.sumLogSquared[d + 1],
+      };
+      if (stats.windows < minWindows || !model.meetsTarget(stats, rule.floor, targetMillionths)) continue;
+      chosen = { h: c.h, share: model.confidenceHundredths(stats, rule.floor) };
     }
     if (chosen === null) continue;
     const floorUsd = rule.floor * low[d];

@@ -1,8 +1,28 @@
 import { HorizonInputError } from "../errors/horizon";
 
 /**
- * A version of the horizon model: how a candidate horizon's past windows (`windows` complete, `held` of them held)
- * turn into a confidence, in hundredths rounded down, and whether it meets the target. Integer arithmetic only.
+ * What a candidate horizon's past windows show, as every model version reads them. A window of h days starts on an
+ * observed day s (its reference) and covers s+1 … s+h, all observed; its drawdown ratio is its lowest day over the
+ * reference (1 when the reference is 0: nothing can fall below a floor of 0).
+ */
+export interface WindowStats {
+  horizonDays: number;
+  /** Complete windows. */
+  windows: number;
+  /** Windows in which the claim held (every day at or above floor × the reference). */
+  held: number;
+  /** Σ ln(drawdown ratio) over the windows (each ratio clamped at {@link MIN_RATIO}). */
+  sumLogRatio: number;
+  /** Σ ln(drawdown ratio)² over the windows. */
+  sumLogRatioSquared: number;
+}
+
+/** The smallest drawdown ratio counted (a window that fell to 0 counts as a fall to one millionth). */
+export const MIN_RATIO = 1e-6;
+
+/**
+ * A version of the horizon model: how a candidate horizon's past windows ({@link WindowStats}) turn into a confidence,
+ * in hundredths rounded down, and whether it meets the target (in millionths) at the claim's floor.
  */
 export interface HorizonModelVersion {
   /** Stored in attestations (`attestations.model`, `claim.model`) and in evaluations. */
@@ -10,37 +30,108 @@ export interface HorizonModelVersion {
   /** One sentence: the rule, for people (the model page, docs/model.md). */
   rule: string;
   /** The confidence in hundredths (0–100, rounded down). */
-  confidenceHundredths(held: number, windows: number, horizonDays: number): number;
-  /** Whether the confidence meets the target (in millionths), compared exactly as integers. */
-  meetsTarget(held: number, windows: number, horizonDays: number, targetMillionths: number): boolean;
+  confidenceHundredths(stats: WindowStats, floor: number): number;
+  /** Whether the confidence meets the target (in millionths). */
+  meetsTarget(stats: WindowStats, floor: number, targetMillionths: number): boolean;
 }
 
-/** v1 (DESIGN §5): the plain share of past windows in which the claim held. */
+/** v1 (DESIGN §5): the plain share of past windows in which the claim held. Integer arithmetic. */
 export const MODEL_V1: HorizonModelVersion = {
   id: "daily-min-windows/v1",
   rule: "the share of past windows of the horizon's length in which the claim held",
-  confidenceHundredths: (held, windows) => Math.floor((held * 100) / windows),
-  meetsTarget: (held, windows, _h, target) => held * 1e6 >= target * windows,
+  confidenceHundredths: ({ held, windows }) => Math.floor((held * 100) / windows),
+  meetsTarget: ({ held, windows }, _floor, target) => held * 1e6 >= target * windows,
 };
 
 /**
  * v2 (DESIGN §15, docs/model.md): windows of h days that start on consecutive days overlap and mostly share their
  * outcome, so they count as 2·windows/h independent trials; the confidence is Laplace's rule of succession on them,
  * (2·held/h + 1) / (2·windows/h + 2) = (2·held + h) / (2·windows + 2h). It shrinks a share measured on few independent
- * windows towards one half, so a long horizon on a short history no longer claims certainty.
+ * windows towards one half, so a long horizon on a short history no longer claims certainty. Integer arithmetic.
  */
 export const MODEL_V2: HorizonModelVersion = {
   id: "daily-min-windows/v2",
   rule: "the share of past windows that held, with each h-day window counted as 2/h of an independent trial and shrunk towards one half (rule of succession)",
-  confidenceHundredths: (held, windows, h) => Math.floor(((2 * held + h) * 100) / (2 * windows + 2 * h)),
-  meetsTarget: (held, windows, h, target) => (2 * held + h) * 1e6 >= target * (2 * windows + 2 * h),
+  confidenceHundredths: ({ held, windows, horizonDays: h }) =>
+    Math.floor(((2 * held + h) * 100) / (2 * windows + 2 * h)),
+  meetsTarget: ({ held, windows, horizonDays: h }, _floor, target) =>
+    (2 * held + h) * 1e6 >= target * (2 * windows + 2 * h),
+};
+
+/** v3's smallest spread of log drawdowns: a pool that never moved is not taken to be certain. */
+export const MARGIN_MIN_SPREAD = 0.1;
+
+/**
+ * v3's probability that the next window's drawdown ratio stays at or above `floor` (docs/model.md): the past windows'
+ * log drawdown ratios, read as a normal distribution (their mean μ and standard deviation s, at least
+ * {@link MARGIN_MIN_SPREAD}), widened as a prediction from n = 2·windows/h independent windows (s·√(1 + 1/n), n ≥ 1);
+ * the confidence is Φ((μ − ln floor) / (s·√(1 + 1/n))). A pool whose windows all held but came close to the floor gets
+ * less than one that never moved: the margin, not only the count, tells them apart.
+ */
+export function marginProbability(stats: WindowStats, floor: number): number {
+  const { windows, horizonDays: h } = stats;
+  const mean = stats.sumLogRatio / windows;
+  const variance = Math.max(0, stats.sumLogRatioSquared / windows - mean * mean);
+  const independent = Math.max(1, (2 * windows) / h);
+  const spread = Math.max(MARGIN_MIN_SPREAD, Math.sqrt(variance)) * Math.sqrt(1 + 1 / independent);
+  return normalCdf((mean - Math.log(floor)) / spread);
+}
+
+/**
+ * The standard normal distribution function Φ(z), in double precision: Hart's rational approximation (1968) as given
+ * by G. West, "Better approximations to cumulative normal functions" (Wilmott, 2005); absolute error below 1e-12.
+ */
+export function normalCdf(z: number): number {
+  const x = Math.abs(z);
+  let tail = 0;
+  if (x <= 37) {
+    const e = Math.exp((-x * x) / 2);
+    if (x < 7.07106781186547) {
+      const numerator = horner(
+        x,
+        [
+          3.52624965998911e-2, 0.700383064443688, 6.37396220353165, 33.912866078383, 112.079291497871, 221.213596169931,
+          220.206867912376,
+        ],
+      );
+      const denominator = horner(
+        x,
+        [
+          8.83883476483184e-2, 1.75566716318264, 16.064177579207, 86.7807322029461, 296.564248779674, 637.333633378831,
+          793.826512519948, 440.413735824752,
+        ],
+      );
+      tail = (e * numerator) / denominator;
+    } else {
+      let b = x + 0.65;
+      for (const k of [4, 3, 2, 1]) b = x + k / b;
+      tail = e / b / 2.506628274631;
+    }
+  }
+  return z > 0 ? 1 - tail : tail;
+}
+
+/** The polynomial with `coefficients` (highest power first) at x. */
+function horner(x: number, coefficients: readonly number[]): number {
+  return coefficients.reduce((sum, coefficient) => sum * x + coefficient, 0);
+}
+
+/**
+ * v3 (DESIGN §15, docs/model.md): the margin model, {@link marginProbability}. It has what v1 and v2 lack on the demo:
+ * resolution. Floating point (`Math.log`, `Math.exp`), rounded down to hundredths.
+ */
+export const MODEL_V3: HorizonModelVersion = {
+  id: "daily-min-margin/v3",
+  rule: "the chance that the next window's lowest depth stays above the floor, from the mean and spread of past windows' log drawdowns (normal, widened when there are few independent windows)",
+  confidenceHundredths: (stats, floor) => Math.floor(marginProbability(stats, floor) * 100 + 1e-9),
+  meetsTarget: (stats, floor, target) => marginProbability(stats, floor) * 1e6 >= target,
 };
 
 /** Every version, oldest first: each is evaluated side by side (`GET /api/v1/model`). */
-export const HORIZON_MODELS: readonly HorizonModelVersion[] = [MODEL_V1, MODEL_V2];
+export const HORIZON_MODELS: readonly HorizonModelVersion[] = [MODEL_V1, MODEL_V2, MODEL_V3];
 
 /** The version that issues attestations (docs/model.md says why). */
-export const ISSUING_MODEL: HorizonModelVersion = MODEL_V1;
+export const ISSUING_MODEL: HorizonModelVersion = MODEL_V3;
 
 /** Identifies the issuing model in stored attestations (`attestations.model`). */
 export const HORIZON_MODEL_ID = ISSUING_MODEL.id;
@@ -122,10 +213,11 @@ function fraction(field: string, value: number): number {
  * The horizon model (DESIGN §5). The claim: "the pool's depth stays at or above `floor × depth at issuance` for
  * `horizonDays` days". For each candidate horizon h, every past day d with a complete window (days d+1 … d+h all
  * observed) is a window; the claim held in it when each of those days' lowest depth is ≥ floor × the lowest depth
- * of day d (the reference, standing in for the depth at issuance). The share of windows in which it held decides:
- * the longest candidate with at least `minWindows` windows and share ≥ `target` is published, and its confidence
- * is that share rounded DOWN to hundredths. A known campaign end caps the horizon at the whole days left until it.
- * Integer arithmetic throughout, so the result is exact and deterministic.
+ * of day d (the reference, standing in for the depth at issuance). The model version (`model`, default
+ * {@link ISSUING_MODEL}) turns the windows into a confidence: the longest candidate with at least `minWindows` windows
+ * whose confidence meets `target` is published, with that confidence rounded DOWN to hundredths. A known campaign end
+ * caps the horizon at the whole days left until it. Windows are counted in day order, so the result is deterministic
+ * (v1 and v2 in integers; v3's sums in the same order as the walk-forward evaluation's).
  *
  * @param {@link ComputeHorizonParameters}
  * @returns {@link ComputeHorizonReturnType}: a horizon and confidence, or nulls and a reason.
@@ -164,29 +256,30 @@ export function computeHorizon(parameters: ComputeHorizonParameters): ComputeHor
     byDay.set(n, entry.minDepthUsd);
   }
 
+  const starts = [...byDay.keys()].sort((a, b) => a - b);
   const results: HorizonCandidateResult[] = candidates.map((h) => {
-    let windows = 0;
-    let held = 0;
-    for (const [start, reference] of byDay) {
+    const stats: WindowStats = { horizonDays: h, windows: 0, held: 0, sumLogRatio: 0, sumLogRatioSquared: 0 };
+    for (const start of starts) {
+      const reference = byDay.get(start)!;
       const threshold = floor * reference;
       let complete = true;
-      let ok = true;
+      let lowest = Number.POSITIVE_INFINITY;
       for (let k = 1; k <= h; k++) {
         const depth = byDay.get(start + k);
         if (depth === undefined) {
           complete = false;
           break;
         }
-        if (depth < threshold) ok = false;
+        lowest = Math.min(lowest, depth);
       }
       if (!complete) continue;
-      windows++;
-      if (ok) held++;
+      countWindow(stats, lowest >= threshold, drawdownRatio(lowest, reference));
     }
-    const shareHundredths = windows >= minWindows ? model.confidenceHundredths(held, windows, h) : null;
+    const { windows, held } = stats;
+    const shareHundredths = windows >= minWindows ? model.confidenceHundredths(stats, floor) : null;
     const result: HorizonCandidateResult = { horizonDays: h, windows, held, shareHundredths };
     if (shareHundredths === null) result.excludedBy = "too-few-windows";
-    else if (!model.meetsTarget(held, windows, h, targetMillionths)) result.excludedBy = "below-target";
+    else if (!model.meetsTarget(stats, floor, targetMillionths)) result.excludedBy = "below-target";
     return result;
   });
 
@@ -249,6 +342,20 @@ export function computeHorizon(parameters: ComputeHorizonParameters): ComputeHor
       `(${first.shareHundredths}%), below the ${targetMillionths / 1e4}% target`,
     candidates: results,
   };
+}
+
+/** A window's lowest day over its reference, clamped at {@link MIN_RATIO}; 1 when the reference is 0. */
+export function drawdownRatio(lowest: number, reference: number): number {
+  return reference > 0 ? Math.max(MIN_RATIO, lowest / reference) : 1;
+}
+
+/** Adds one complete window to `stats`: whether it held and its drawdown ratio. */
+export function countWindow(stats: WindowStats, held: boolean, ratio: number): void {
+  const log = Math.log(ratio);
+  stats.windows++;
+  if (held) stats.held++;
+  stats.sumLogRatio += log;
+  stats.sumLogRatioSquared += log * log;
 }
 
 /** `1 day`, `2 days`: counts in reasons read as a person would write them. */

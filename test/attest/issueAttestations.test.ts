@@ -46,24 +46,25 @@ describe("issueAttestations", () => {
     });
 
   it("signs the longest supported horizon through the library and stores the claim", async () => {
-    // 40 complete days: 7d has 33 windows, 14d 26, 30d 10, 60d none → 30 days at 1.00.
+    // 40 complete days: 7d has 33 windows, 14d 26, 30d 10, 60d none → 30 days. The issuing model (v3) reads a pool
+    // that never moved with its least spread, 0.1 widened for 2·10/30 < 1 independent windows: Φ(ln 2 / 0.1414) = 0.99.
     const [outcome] = await issue();
-    expect(outcome).to.include({ action: "issued", horizonDays: 30, confidenceHundredths: 100 });
+    expect(outcome).to.include({ action: "issued", horizonDays: 30, confidenceHundredths: 99 });
     const row = (await getLatestAttestation(store.db, 8453, POOL.address))!;
     expect(row.canonical).to.equal(
-      `{"chainId":"8453","confidence":"1.00","expiresAt":"${NOW + DAY}","horizonDays":"30","issuedAt":"${NOW}","pool":"${POOL.address}","v":"1"}`,
+      `{"chainId":"8453","confidence":"0.99","expiresAt":"${NOW + DAY}","horizonDays":"30","issuedAt":"${NOW}","pool":"${POOL.address}","v":"1"}`,
     );
     expect(row).to.include({
       floor: 0.5,
       depth_at_issuance_usd: 1_000_000,
       outcome: "pending",
-      model: "daily-min-windows/v1",
+      model: "daily-min-margin/v3",
       eip712_json: null,
     });
     const check = verifyAttestation({
       attestation: {
         chainId: 8453,
-        confidence: 1,
+        confidence: 0.99,
         expiry: row.expiry,
         horizon: 30,
         issuedAt: NOW,
@@ -150,7 +151,7 @@ describe("issueAttestations", () => {
     expect(eip712.message).to.deep.equal({
       chainId: "8453",
       pool: POOL.address,
-      confidence: "100",
+      confidence: "99",
       horizonDays: "30",
       issuedAt: String(NOW),
       expiresAt: String(NOW + DAY),
@@ -170,7 +171,7 @@ describe("issueAttestations", () => {
         poolId: `eip155:8453:${POOL.address}`,
         attestationId: row.id,
         horizon: 30,
-        confidence: 1,
+        confidence: 0.99,
         expiry: NOW + DAY,
         issuedAt: NOW,
       });

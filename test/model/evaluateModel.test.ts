@@ -1,6 +1,16 @@
 import { expect } from "chai";
 import { evaluateModel, walkForward, SAMPLE_SIZE } from "../../src/model/evaluateModel";
-import { HORIZON_MODELS, MODEL_V1, MODEL_V2, computeHorizon, type DailyDepth } from "../../src/model/horizon";
+import {
+  HORIZON_MODELS,
+  MODEL_V1,
+  MODEL_V2,
+  MODEL_V3,
+  computeHorizon,
+  countWindow,
+  normalCdf,
+  type DailyDepth,
+  type WindowStats,
+} from "../../src/model/horizon";
 
 const DAY = 86_400_000;
 const day = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * DAY).toISOString().slice(0, 10);
@@ -32,13 +42,58 @@ describe("walk-forward evaluation of the horizon model (DESIGN §15)", function 
 
   it("v2 shrinks a share measured on few independent windows: v1's certainty on a long horizon is not v2's", function () {
     // 30 windows of 90 days that all held: v1 says 1.00; v2 counts them as 2·30/90 trials: (60 + 90) / (60 + 180).
-    expect(MODEL_V1.confidenceHundredths(30, 30, 90)).to.equal(100);
-    expect(MODEL_V2.confidenceHundredths(30, 30, 90)).to.equal(62);
-    expect(MODEL_V2.meetsTarget(30, 30, 90, 800_000)).to.equal(false);
+    const held = (windows: number, h: number): WindowStats => ({
+      horizonDays: h,
+      windows,
+      held: windows,
+      sumLogRatio: 0,
+      sumLogRatioSquared: 0,
+    });
+    expect(MODEL_V1.confidenceHundredths(held(30, 90), 0.5)).to.equal(100);
+    expect(MODEL_V2.confidenceHundredths(held(30, 90), 0.5)).to.equal(62);
+    expect(MODEL_V2.meetsTarget(held(30, 90), 0.5, 800_000)).to.equal(false);
     // Many 7-day windows that held: v2 stays high.
-    expect(MODEL_V2.confidenceHundredths(350, 350, 7)).to.equal(99);
-    expect(MODEL_V2.meetsTarget(350, 350, 7, 800_000)).to.equal(true);
+    expect(MODEL_V2.confidenceHundredths(held(350, 7), 0.5)).to.equal(99);
+    expect(MODEL_V2.meetsTarget(held(350, 7), 0.5, 800_000)).to.equal(true);
   });
+
+  it("v3 reads the margin: windows that all held but came close to the floor score lower than windows that never moved", function () {
+    // Both pools: 60 windows of 14 days, all held. One never fell more than a few percent, the other to 55 %.
+    const steady = stats(14, [0.97, 0.95, 0.99, 0.96]);
+    const close = stats(14, [0.55, 0.9, 0.6, 0.95]);
+    expect(steady.held).to.equal(60);
+    expect(close.held).to.equal(60);
+    expect(MODEL_V1.confidenceHundredths(steady, 0.5)).to.equal(MODEL_V1.confidenceHundredths(close, 0.5));
+    const steadyConfidence = MODEL_V3.confidenceHundredths(steady, 0.5);
+    const closeConfidence = MODEL_V3.confidenceHundredths(close, 0.5);
+    expect(steadyConfidence).to.be.greaterThan(closeConfidence);
+    // By hand: steady's log ratios have a spread below the 0.1 minimum, so s = 0.1 · √(1 + 14/120).
+    const mean = (Math.log(0.97) + Math.log(0.95) + Math.log(0.99) + Math.log(0.96)) / 4;
+    const z = (mean - Math.log(0.5)) / (0.1 * Math.sqrt(1 + 1 / ((2 * 60) / 14)));
+    expect(steadyConfidence).to.equal(Math.floor(normalCdf(z) * 100 + 1e-9));
+    expect(MODEL_V3.meetsTarget(steady, 0.5, 800_000)).to.equal(true);
+    expect(MODEL_V3.meetsTarget(close, 0.5, 800_000)).to.equal(closeConfidence >= 80);
+  });
+
+  it("normalCdf is the standard normal distribution function to 1e-9", function () {
+    for (const [z, phi] of [
+      [0, 0.5],
+      [1, 0.8413447461],
+      [-1, 0.1586552539],
+      [1.644853627, 0.95],
+      [-2.326347874, 0.01],
+      [3, 0.998650102],
+    ]) {
+      expect(Math.abs(normalCdf(z) - phi), `Φ(${z})`).to.be.below(1e-9);
+    }
+  });
+
+  /** 60 windows of h days whose drawdown ratios cycle through `ratios` (all above 0.5: all held). */
+  function stats(h: number, ratios: number[]): WindowStats {
+    const out: WindowStats = { horizonDays: h, windows: 0, held: 0, sumLogRatio: 0, sumLogRatioSquared: 0 };
+    for (let i = 0; i < 60; i++) countWindow(out, ratios[i % ratios.length] >= 0.5, ratios[i % ratios.length]);
+    return out;
+  }
 
   function walkForwardMatchesComputeHorizon(model: (typeof HORIZON_MODELS)[number]): void {
     for (const [seed, gap] of [
