@@ -1,7 +1,13 @@
 import type { Kysely } from "kysely";
 import { isStale } from "../model/freshness";
 import type { PoolConfig } from "../model/poolConfig";
-import { appendActivity, type NewActivity } from "../storage/activity";
+import {
+  appendActivity,
+  listActivityByKindPrefix,
+  removeActivity,
+  toActivityItem,
+  type NewActivity,
+} from "../storage/activity";
 import { listUnannouncedCampaigns, recordCampaignAnnouncements } from "../storage/campaignAnnouncements";
 import { upsertCampaigns } from "../storage/campaigns";
 import { upsertDexVolumes } from "../storage/dexVolumes";
@@ -179,21 +185,49 @@ async function announceCampaigns(
 }
 
 /**
- * The registry's cursor past the last block read and, when it moved (no other pass wrote the range), its events
- * (`registry.<EventName>`) in chain order.
+ * The registry's cursor past the last block read, with that block's hash, and, when it moved (no other pass wrote the
+ * range), its events (`registry.<EventName>`) in chain order. After a reorganisation (`read.replacing`) the cursor
+ * moves from its stored, orphaned position, and the read's events replace the stored ones of its blocks
+ * ({@link replaceRegistryEvents}).
  */
 async function writeRegistryEvents(trx: Kysely<Database>, read: RegistryRead, now: number): Promise<void> {
   const { chainId, address } = read;
   const moved = await advanceLogCursor(trx, {
     source: REGISTRY_SOURCE,
     chainId,
-    from: read.fromStored ? read.from.nextBlock : null,
-    to: { address, nextBlock: read.readTo + 1n, lastBlockTime: read.readToTime },
+    from: read.replacing?.storedNextBlock ?? (read.fromStored ? read.from.nextBlock : null),
+    to: { address, nextBlock: read.readTo + 1n, lastBlockTime: read.readToTime, blockHash: read.readToHash },
     now,
   });
   if (!moved) return;
-  await appendActivity(
-    trx,
-    read.events.map((event) => registryEvent({ chainId, registry: address, ...event })),
-  );
+  const events = read.events.map((event) => registryEvent({ chainId, registry: address, ...event }));
+  await appendActivity(trx, read.replacing ? await replaceRegistryEvents(trx, read, events) : events);
+}
+
+/**
+ * DESIGN §12, a registry read again after a reorganisation: of the stored events of this registry in blocks from the
+ * restart on, those the canonical read also has (same kind, time and data: block, log index, transaction, arguments)
+ * are kept with their ids; the others, from orphaned blocks, are removed with their unsent deliveries
+ * (`removeActivity`). Returns the canonical events not stored yet, to append.
+ */
+async function replaceRegistryEvents(
+  trx: Kysely<Database>,
+  read: RegistryRead,
+  events: readonly NewActivity[],
+): Promise<NewActivity[]> {
+  const identity = (kind: string, at: number, dataJson: string) => `${kind} ${at} ${dataJson}`;
+  const canonical = new Set(events.map((event) => identity(event.kind, event.at, JSON.stringify(event.data))));
+  const stored = await listActivityByKindPrefix(trx, "registry.", { atLeast: read.replacing!.fromTime });
+  const kept = new Set<string>();
+  const removed: number[] = [];
+  for (const row of stored) {
+    const { data } = toActivityItem(row);
+    if (data.chainId !== read.chainId || data.registry !== read.address) continue;
+    if (typeof data.blockNumber !== "string" || BigInt(data.blockNumber) < read.from.nextBlock) continue;
+    const key = identity(row.kind, Number(row.at), row.data_json);
+    if (canonical.has(key) && !kept.has(key)) kept.add(key);
+    else removed.push(row.id);
+  }
+  await removeActivity(trx, removed);
+  return events.filter((event) => !kept.has(identity(event.kind, event.at, JSON.stringify(event.data))));
 }

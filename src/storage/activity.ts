@@ -47,6 +47,21 @@ export async function appendActivity(db: Kysely<Database>, events: readonly NewA
   return ids;
 }
 
+/**
+ * Removes events from the activity log (DESIGN §12: the registry events of blocks a reorganisation orphaned), with
+ * their alert deliveries not yet sent (`pending` outbox rows, so no subscription waits behind a removed event). A
+ * delivery already final (`delivered`, or `failed` after its retries) is kept with its attempts: what was sent cannot
+ * be unsent. Call it in the transaction that writes what replaces them.
+ *
+ * @param db an open transaction.
+ */
+export async function removeActivity(db: Kysely<Database>, ids: readonly number[]): Promise<void> {
+  for (const chunk of chunksOf(ids, 1)) {
+    await db.deleteFrom("alert_outbox").where("event_id", "in", chunk).where("status", "=", "pending").execute();
+    await db.deleteFrom("activity_events").where("id", "in", chunk).execute();
+  }
+}
+
 /** One event as every surface serves it (`GET /api/v1/activity`, the MCP tool, the webhook body). */
 export type ActivityItem = {
   /** Grows with every event: the log's order. */
@@ -119,11 +134,16 @@ export async function countActivityByKind(db: Kysely<Database>): Promise<Record<
 }
 
 /**
- * Every event whose kind starts with `prefix` (e.g. `registry.`), oldest first. On SQLite a range on the `(kind, id)`
+ * Every event whose kind starts with `prefix` (e.g. `registry.`), oldest first; with `atLeast`, only those at that
+ * time or later. On SQLite a range on the `(kind, id)`
  * index (`kind >= prefix and kind < prefix⁺`, exact under its bytewise collation), so it stays cheap beside a large
  * log of other kinds; on PostgreSQL a `LIKE 'prefix%'`, since a range is not a prefix test under a locale collation.
  */
-export async function listActivityByKindPrefix(db: Kysely<Database>, prefix: string): Promise<ActivityEvent[]> {
+export async function listActivityByKindPrefix(
+  db: Kysely<Database>,
+  prefix: string,
+  options: { atLeast?: number } = {},
+): Promise<ActivityEvent[]> {
   if (prefix === "") throw new Error("listActivityByKindPrefix needs a non-empty prefix");
   const upper = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
@@ -132,6 +152,7 @@ export async function listActivityByKindPrefix(db: Kysely<Database>, prefix: str
     .selectAll()
     .$if(postgres, (qb) => qb.where("kind", "like", `${prefix.replace(/[\\%_]/g, "\\$&")}%`))
     .$if(!postgres, (qb) => qb.where("kind", ">=", prefix).where("kind", "<", upper))
+    .$if(options.atLeast !== undefined, (qb) => qb.where("at", ">=", options.atLeast!))
     .orderBy("id", "asc")
     .execute();
   return rows.map((row) => ({ ...row, id: Number(row.id) }));

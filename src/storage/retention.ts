@@ -37,8 +37,8 @@ export interface PruneCounts {
 /**
  * Deletes what has served its purpose (docs/operations.md, "Retention"), in batches of `batchSize` rows so that no
  * statement holds a lock for long:
- * - `alert_outbox` rows in a final state (`delivered`, `failed`) whose event is older than the retention, with their
- *   `alert_attempts`;
+ * - `alert_outbox` rows in a final state (`delivered`, `failed`) whose event is older than the retention, or was
+ *   removed (a registry event of an orphaned block, DESIGN §12), with their `alert_attempts`;
  * - `idempotency_keys` older than the retention (the replay window: a retry within it replays the first answer);
  * - `attestations` that are superseded (a later one of the same pool exists), expired, and whose claim window closed
  *   before both the retention and the longest pool history window ({@link POOL_HISTORY_MAX_DAYS}) began, and that no
@@ -114,7 +114,7 @@ async function repeat(
   }
 }
 
-/** Final deliveries whose event is older than `cutoff`, and their attempts: a short transaction per batch. */
+/** Final deliveries whose event is older than `cutoff` or removed, and their attempts: a short transaction per batch. */
 async function pruneDeliveries(
   db: Kysely<Database>,
   parameters: { cutoff: number; batchSize: number },
@@ -124,10 +124,10 @@ async function pruneDeliveries(
     const ids = (
       await db
         .selectFrom("alert_outbox as o")
-        .innerJoin("activity_events as e", "e.id", "o.event_id")
+        .leftJoin("activity_events as e", "e.id", "o.event_id")
         .select("o.id")
         .where("o.status", "in", ["delivered", "failed"])
-        .where("e.at", "<", parameters.cutoff)
+        .where((eb) => eb.or([eb("e.at", "<", parameters.cutoff), eb("e.id", "is", null)]))
         .limit(parameters.batchSize)
         .execute()
     ).map((row) => Number(row.id));

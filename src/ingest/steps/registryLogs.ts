@@ -7,6 +7,7 @@ import type { Database } from "../../storage/schema";
 import { findDeployBlock } from "../onchain/blockSearch";
 import { getBlockTimes } from "../onchain/blockTimes";
 import { countingClient } from "../onchain/countingClient";
+import { blockHashes, findOrphanedCursors } from "../onchain/orphanedCursors";
 import { readLogRanges } from "../onchain/readLogRanges";
 import { planLogRanges } from "../rows/logRanges";
 import { errorMessage, type StepResult } from "./stepResult";
@@ -41,8 +42,23 @@ export interface RegistryRead {
   /** The last block read. */
   readTo: bigint;
   readToTime: number;
+  /** Hash of `readTo`, stored with the cursor and checked at the next pass (DESIGN §12). */
+  readToHash: string;
   events: RegistryLogEvent[];
+  /**
+   * Set when the stored cursor's block is no longer canonical (a reorganisation): the read restarted at `from`, and
+   * its events replace the stored ones of blocks from `from.nextBlock` on, moving the cursor from `storedNextBlock`.
+   */
+  replacing?: RegistryReplace;
   rpcRequests: number;
+}
+
+/** Where the re-read of a registry whose cursor stopped on an orphaned block starts. */
+export interface RegistryReplace {
+  /** The stored cursor's `next_block` (the compare and set of the move). */
+  storedNextBlock: bigint;
+  /** Timestamp of the restart block `from.nextBlock`: every event of a block from it on is at this time or later. */
+  fromTime: number;
 }
 
 /** Parameters of {@link readRegistryStep}. */
@@ -62,7 +78,8 @@ export interface ReadRegistryStepParameters {
  * Source `registry`: the configured AttestationRegistry's events (every event of its ABI) from the cursor up to the
  * pass's confirmed block (DESIGN §12, `confirmedLogTarget`: the `safe` block, else `confirmations` behind the pinned
  * block), in ranges of `rangeBlocks`. The first read starts at the registry's deployment block (found by
- * halving on `eth_getCode`). Each event carries its block's time. Writes nothing: the events and the cursor are
+ * halving on `eth_getCode`). A cursor whose block is no longer canonical (`findOrphanedCursors`) is read again from
+ * `confirmations` blocks before it (`replacing`). Each event carries its block's time. Writes nothing: the events and the cursor are
  * written by the pass's transaction. Rows: events read. Throws only when the store cannot be read.
  *
  * @param {@link ReadRegistryStepParameters}
@@ -87,12 +104,8 @@ export async function readRegistryStep(
       parameters.pinned ?? (await latestBlock(counted)),
       options.confirmations,
     );
-    let from = stored;
-    if (!from) {
-      const deployed = await findDeployBlock({ client: counted, address: registry.address, upTo: pinned.block });
-      if (deployed === null) throw new Error(`no contract at ${registry.address} at block ${pinned.block}`);
-      from = { address, nextBlock: deployed, lastBlockTime: 0 };
-    }
+    const { from, replacing } = await startOfRead({ client: counted, registry, stored, pinned, options });
+    if (replacing) log(`${REGISTRY_SOURCE}: read again from block ${from.nextBlock} after a reorganisation`);
     const groups = planLogRanges({
       members: [from],
       toBlock: pinned.block,
@@ -112,6 +125,7 @@ export async function readRegistryStep(
       blocks: [member.readTo, ...member.logs.map((l) => l.blockNumber)],
       known,
     });
+    const hashes = await blockHashes(counted, [member.readTo], pinned);
     const events = member.logs
       .map((l): RegistryLogEvent => ({
         eventName: l.eventName as RegistryEventName, // decoded against registryEvents only
@@ -129,8 +143,10 @@ export async function readRegistryStep(
       fromStored: stored !== undefined,
       readTo: member.readTo,
       readToTime: times.get(member.readTo)!,
+      readToHash: hashes.get(member.readTo)!,
       events,
       rpcRequests: requests(),
+      ...(replacing ? { replacing } : {}),
     };
     if (read.error !== undefined) {
       return {
@@ -147,6 +163,40 @@ export async function readRegistryStep(
     log(`${REGISTRY_SOURCE}: ${errorMessage(error)}`);
     return { report: { ok: false, rows: 0, error: errorMessage(error).slice(0, 500) }, data: null };
   }
+}
+
+/**
+ * Where the read starts: the stored cursor; or, when its block is no longer canonical, `confirmations` blocks before
+ * it (with the stored position, to move from); or, at the first read, the registry's deployment block.
+ */
+async function startOfRead(parameters: {
+  client: PublicClient;
+  registry: { address: Address };
+  stored: LogCursorPosition | undefined;
+  pinned: PinnedBlock;
+  options: LogReadOptions;
+}): Promise<{ from: LogCursorPosition; replacing?: RegistryReplace }> {
+  const { client, registry, stored, pinned } = parameters;
+  const address = registry.address.toLowerCase();
+  if (!stored) {
+    const deployed = await findDeployBlock({ client, address: registry.address, upTo: pinned.block });
+    if (deployed === null) throw new Error(`no contract at ${registry.address} at block ${pinned.block}`);
+    return { from: { address, nextBlock: deployed, lastBlockTime: 0 } };
+  }
+  const orphaned = await findOrphanedCursors({
+    client,
+    cursors: [stored],
+    confirmations: parameters.options.confirmations,
+    targetBlock: pinned.block,
+  });
+  if (orphaned === null) return { from: stored };
+  const nextBlock = orphaned.restartBlock;
+  const fromTime = Number((await client.getBlock({ blockNumber: nextBlock })).timestamp);
+  return {
+    // lastBlockTime: an upper bound (the restart block's own time); the registry's write does not read it.
+    from: { address, nextBlock, lastBlockTime: fromTime, blockHash: null },
+    replacing: { storedNextBlock: stored.nextBlock, fromTime },
+  };
 }
 
 async function latestBlock(client: PublicClient): Promise<PinnedBlock> {

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { BlockNotFoundError, parseAbiItem, type PublicClient } from "viem";
+import { parseAbiItem, type PublicClient } from "viem";
 import { getLogCursors, type LogCursorPosition } from "../../storage/logCursors";
 import { utcDay } from "../../storage/poolDaily";
 import { firstVolumeDaysFrom } from "../../storage/poolVolume";
@@ -7,6 +7,7 @@ import type { Database } from "../../storage/schema";
 import { findFirstBlockAtOrAfter } from "../onchain/blockSearch";
 import { getBlockTimes, resolveBlockHours } from "../onchain/blockTimes";
 import { countingClient } from "../onchain/countingClient";
+import { blockHashes, findOrphanedCursors } from "../onchain/orphanedCursors";
 import { readLogRanges, type MemberLogs } from "../onchain/readLogRanges";
 import { planLogRanges } from "../rows/logRanges";
 import type { SwapEvent } from "../rows/swapVolume";
@@ -111,7 +112,7 @@ export interface ReadSwapLogsStepParameters {
  * (DESIGN §12, {@link confirmedLogTarget}: the unconfirmed tail is not read), in ranges of `rangeBlocks` with every
  * pool of a range in one request (`planLogRanges`), each swap with the UTC hour of its block. A pool without a cursor
  * starts at the first block of the UTC day of `pinned time − lookbackS`; a pool whose cursor stopped on a block that
- * is no longer canonical is recounted ({@link orphanedCursors}). Writes nothing: the volume and the cursors are
+ * is no longer canonical is recounted ({@link recountStarts}). Writes nothing: the volume and the cursors are
  * written by the pass's transaction. A failing request stops the reading; what was read before it is kept. Rows:
  * pools read up to the confirmed block. Throws only when the store cannot be read.
  *
@@ -127,7 +128,7 @@ export async function readSwapLogsStep(parameters: ReadSwapLogsStepParameters): 
     const target = await confirmedLogTarget(counted, pinned, options.confirmations);
     data.pinned = target;
     const mine = new Map([...stored].filter(([address]) => pools.includes(address)));
-    const recounts = await orphanedCursors({ db, client: counted, chainId, stored: mine, options, target });
+    const recounts = await recountStarts({ db, client: counted, chainId, stored: mine, options, target });
     if (recounts.size > 0) log(`swaps:${chainId}: ${recounts.size} pool(s) recounted after a reorganisation`);
     const resumed = new Map([...stored].map(([address, cursor]) => [address, recounts.get(address)?.from ?? cursor]));
     const cursors = await startingCursors(counted, pools, resumed, target, options.lookbackS);
@@ -296,29 +297,13 @@ export async function confirmedLogTarget(
   return { block: number, time: Number(block.timestamp), hash: block.hash };
 }
 
-/** The hash of each block (the target's is known), one header per other distinct block. */
-async function blockHashes(
-  client: PublicClient,
-  blocks: readonly bigint[],
-  known: PinnedBlock,
-): Promise<Map<bigint, string>> {
-  const hashes = new Map<bigint, string>();
-  if (known.hash !== undefined) hashes.set(known.block, known.hash);
-  for (const block of new Set(blocks)) {
-    if (!hashes.has(block)) hashes.set(block, (await client.getBlock({ blockNumber: block })).hash);
-  }
-  return hashes;
-}
-
 /**
- * DESIGN §12: the stored cursors whose block (`nextBlock − 1`) no longer has the hash they stored (a reorganisation,
- * or a chain now shorter than the cursor), each with where its recount starts. The recount goes back
- * `confirmations` blocks before the cursor's block, to the start of that block's UTC day: it restarts at the first
- * block the pool's earliest volume row from that day on was counted from, and replaces every row from that row's day
- * on, so nothing from the orphaned blocks stays and nothing is counted twice. Cursors without a stored hash are not
- * checked. One block header per distinct cursor block.
+ * DESIGN §12: where each pool whose cursor stopped on an orphaned block ({@link findOrphanedCursors}) is recounted
+ * from. The recount goes back from the shared restart block to the start of that block's UTC day: it restarts at the
+ * first block the pool's earliest volume row from that day on was counted from, and replaces every row from that
+ * row's day on, so nothing from the orphaned blocks stays and nothing is counted twice.
  */
-async function orphanedCursors(parameters: {
+async function recountStarts(parameters: {
   db: Kysely<Database>;
   client: PublicClient;
   chainId: number;
@@ -327,21 +312,16 @@ async function orphanedCursors(parameters: {
   target: PinnedBlock;
 }): Promise<Map<string, RecountStart>> {
   const { db, client, chainId, stored, options, target } = parameters;
-  const canonical = new Map<bigint, string | null>();
-  const orphaned: LogCursorPosition[] = [];
-  for (const cursor of stored.values()) {
-    if (!cursor.blockHash || cursor.nextBlock === 0n) continue;
-    const block = cursor.nextBlock - 1n;
-    if (!canonical.has(block)) canonical.set(block, await hashAt(client, block));
-    if (canonical.get(block) !== cursor.blockHash) orphaned.push(cursor);
-  }
   const recounts = new Map<string, RecountStart>();
-  if (orphaned.length === 0) return recounts;
-  const deepest = orphaned.reduce((min, c) => (c.nextBlock < min ? c.nextBlock : min), orphaned[0].nextBlock);
-  let back = deepest - 1n - BigInt(options.confirmations);
-  if (back > target.block) back = target.block;
-  if (back < 0n) back = 0n;
-  const day = utcDay(Number((await client.getBlock({ blockNumber: back })).timestamp));
+  const found = await findOrphanedCursors({
+    client,
+    cursors: stored.values(),
+    confirmations: options.confirmations,
+    targetBlock: target.block,
+  });
+  if (found === null) return recounts;
+  const orphaned = found.cursors;
+  const day = utcDay(Number((await client.getBlock({ blockNumber: found.restartBlock })).timestamp));
   const rows = await firstVolumeDaysFrom(db, { chainId, addresses: orphaned.map((c) => c.address), fromDay: day });
   let fallback: bigint | undefined;
   for (const cursor of orphaned) {
@@ -365,14 +345,4 @@ async function orphanedCursors(parameters: {
     });
   }
   return recounts;
-}
-
-/** The canonical hash of a block, or null when the chain has no block at that height (any other error is thrown). */
-async function hashAt(client: PublicClient, block: bigint): Promise<string | null> {
-  try {
-    return (await client.getBlock({ blockNumber: block })).hash;
-  } catch (error) {
-    if (error instanceof BlockNotFoundError) return null;
-    throw error;
-  }
 }
