@@ -1,6 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CLAIM_FLOOR, CLAIM_TARGET } from "../attest/issueAttestations";
-import { DEFAULT_CANDIDATES, HORIZON_MODEL_ID } from "../model/horizon";
+import { DEFAULT_CANDIDATES, ISSUING_MODEL } from "../model/horizon";
 import type { McpDeps } from "./deps";
 import { UNITS, freshnessRule } from "./internal/descriptions";
 
@@ -17,7 +17,7 @@ export function claimStatement(deps: McpDeps): string {
     "# The claim behind an attestation",
     "",
     `An attestation claims: this pool's depth stays at or above floor × depthAtIssuanceUsd for horizonDays days (floor ${CLAIM_FLOOR} by default; each attestation's \`claim\` member states its own floor, threshold in USD, model and the time its window closes, \`settlesAt\`).`,
-    `The model (${HORIZON_MODEL_ID}): for candidate horizons of ${DEFAULT_CANDIDATES.join(", ")} days, the share of past windows of that length in the pool's history of daily lowest depth in which the claim held; the longest horizon whose share is at least ${CLAIM_TARGET} is published, with that share rounded down to hundredths as \`confidence\`. Known ends of incentive campaigns may shorten it; with too little history there is no attestation (NO_ATTESTATION says why).`,
+    `The model (${ISSUING_MODEL.id}): for candidate horizons of ${DEFAULT_CANDIDATES.join(", ")} days, the past windows of that length in the pool's history of daily lowest depth; the confidence is ${ISSUING_MODEL.rule}. The longest horizon whose confidence is at least ${CLAIM_TARGET} is published, its confidence rounded down to hundredths as \`confidence\`. Known ends of incentive campaigns may shorten it; with too little history there is no attestation (NO_ATTESTATION says why). How often such claims held in the past: get_model_evaluation.`,
     'Nothing grades a claim: `outcome` is always "pending". `evidence` shows the lowest depth observed inside the window so far; it settles nothing.',
     "",
     "## What is signed",
