@@ -139,6 +139,7 @@ describe("activity events written by ingestion", function () {
     const base = EPOCH + 20 * DAY;
     const campaign = (id: string, opportunity: string, start: number, end: number): Campaign => ({
       id,
+      distribution_chain_id: 1,
       chain_id: 1,
       opportunity_id: opportunity,
       identifier: "0x00000000000000000000000000000000000000ff",
@@ -221,6 +222,7 @@ describe("activity events written by ingestion", function () {
       await upsertCampaigns(store.db, [
         {
           id: "pg-1",
+          distribution_chain_id: 1,
           chain_id: 1,
           opportunity_id: "opp-1",
           identifier: "0x00000000000000000000000000000000000000ff",
