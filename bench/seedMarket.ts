@@ -78,6 +78,7 @@ async function seedMarketRows(store: Store, pools: BenchPool[], days: number, no
   const campaigns = pools.flatMap((pool, i) =>
     Array.from({ length: 1 + (i % 2) }, (_, k) => ({
       id: `c-${i}-${k}`,
+      distribution_chain_id: pool.chainId,
       chain_id: pool.chainId,
       opportunity_id: `opp-${i}`,
       identifier: pool.address,

@@ -9,7 +9,7 @@ import type { PoolConfig } from "../model/poolConfig";
 import { computeHorizon, DEFAULT_CANDIDATES, HORIZON_MODEL_ID } from "../model/horizon";
 import { appendActivity, type NewActivity } from "../storage/activity";
 import { getLatestAttestations, insertAttestations, SUPERSEDES_NONE } from "../storage/attestations";
-import { getCampaignsForPools } from "../storage/campaigns";
+import { depthCapEnds, getCampaignsForPools } from "../storage/campaigns";
 import { assertFence, type PassFence } from "../storage/leaderLease";
 import { getDailyHistories, utcDay } from "../storage/poolDaily";
 import { getPools, setIssueVerdicts } from "../storage/pools";
@@ -187,8 +187,7 @@ async function issueForPool(
   }
   const history = stored.history.filter((row) => row.day < today);
   const daily = history.map((row) => ({ day: row.day, minDepthUsd: row.min_depth_usd }));
-  const campaignEnds = stored.campaigns.flatMap((c) => (c.end_ts !== null ? [c.end_ts] : []));
-  const futureEnds = campaignEnds.filter((end) => end > now).sort((a, b) => a - b);
+  const futureEnds = depthCapEnds(stored.campaigns, now);
   const result = computeHorizon({ daily, depthNow: pool.depth_usd, floor, target, campaignEnds: futureEnds, now });
   if (result.horizonDays === null || result.confidence === null) {
     return { outcome: { chainId, address, action: "none", reason: result.reason ?? "no horizon met the target" } };

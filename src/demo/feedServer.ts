@@ -29,6 +29,8 @@ export interface FeedServerCampaign {
   /** The pool it rewards: the opportunity's `identifier`. */
   pool: Address;
   campaignId: Hex;
+  /** The chain whose distributor pays it (Merkl's `distributionChainId`). Default: the pool's chain. */
+  distributionChainId?: number;
   startTimestamp: number;
   endTimestamp: number;
   rewardToken: { address: Address; symbol: string; decimals: number };
@@ -233,6 +235,11 @@ function respond(res: ServerResponse, answer: { body: unknown; fault: FeedFault 
     res.end(JSON.stringify({ error: "not found" }));
     return;
   }
+  if (answer.body instanceof BadFeedRequest) {
+    res.writeHead(400, { "content-type": "application/json" });
+    res.end(JSON.stringify({ message: answer.body.message }));
+    return;
+  }
   if (answer.fault === "timeout") return; // never answers; the client's timeout ends it
   if (answer.fault === "error") {
     res.writeHead(500, { "content-type": "application/json" });
@@ -367,19 +374,47 @@ function dexsBody(ctx: FeedContext, slug: string) {
   };
 }
 
+/** Merkl's opportunity statuses (the `status` filter's legal values). */
+const MERKL_STATUSES = ["LIVE", "SOON", "PAST"] as const;
+
+/** A request the feed refuses with 400 and this message, as Merkl refuses a malformed query. */
+class BadFeedRequest {
+  constructor(readonly message: string) {}
+}
+
 /**
- * Merkl v4 `/opportunities`, paged: with a campaign schedule, one opportunity per listed pool that has a campaign
- * started by now (LIVE while one runs, else PAST); without one, one live opportunity with one campaign per pool.
+ * Merkl v4 `/opportunities` as the real API answers it: `chainId` (comma list; default every chain), `status` (comma
+ * list of LIVE, SOON, PAST; default every status; an opportunity's status comes from its campaigns' dates), `items`
+ * (1–100, default 20) and `page` (0-indexed, default 0); a malformed one is refused (400). With a campaign schedule,
+ * one opportunity per listed pool that has a campaign started by now (the demo's campaigns are created at their
+ * start, so none is SOON); without one, one live opportunity with one campaign per pool.
  */
-function merklBody(ctx: FeedContext, query: URLSearchParams) {
-  const chainIds = (query.get("chainId") ?? "").split(",").filter(Boolean).map(Number);
-  const items = Number(query.get("items") ?? 100);
+function merklBody(ctx: FeedContext, query: URLSearchParams): unknown[] | BadFeedRequest {
+  const list = (name: string) => (query.get(name) ?? "").split(",").filter(Boolean);
+  const chainIds = list("chainId").map(Number);
+  const statuses = list("status").map((status) => status.toUpperCase());
+  const items = Number(query.get("items") ?? 20);
   const page = Number(query.get("page") ?? 0);
+  if (!chainIds.every((id) => Number.isSafeInteger(id) && id > 0)) {
+    return new BadFeedRequest("chainId: a comma separated list of chain ids");
+  }
+  if (!statuses.every((status) => (MERKL_STATUSES as readonly string[]).includes(status))) {
+    return new BadFeedRequest(`status: a comma separated list of ${MERKL_STATUSES.join(",")}`);
+  }
+  if (!(Number.isSafeInteger(items) && items >= 1 && items <= 100)) return new BadFeedRequest("items: 1-100");
+  if (!(Number.isSafeInteger(page) && page >= 0)) return new BadFeedRequest("page: 0-indexed page number");
   const all = ctx.pools
     .filter((p) => (chainIds.length === 0 || chainIds.includes(p.chainId)) && ctx.listed(p))
     .map((pool) => merklOpportunity(ctx, pool))
-    .filter((opportunity) => opportunity !== null);
+    .filter((opportunity) => opportunity !== null)
+    .filter((opportunity) => statuses.length === 0 || statuses.includes(opportunity.status));
   return all.slice(page * items, page * items + items);
+}
+
+/** An opportunity's status from its campaigns' dates at `now`: LIVE while one runs, else SOON before one starts. */
+function opportunityStatus(campaigns: readonly FeedServerCampaign[], now: number): (typeof MERKL_STATUSES)[number] {
+  if (campaigns.some((c) => c.startTimestamp <= now && now < c.endTimestamp)) return "LIVE";
+  return campaigns.some((c) => now < c.startTimestamp) ? "SOON" : "PAST";
 }
 
 /** One pool's Merkl opportunity with its campaigns (null: the schedule has none started for it). */
@@ -389,13 +424,13 @@ function merklOpportunity(ctx: FeedContext, pool: FeedServerPool) {
   const type = pool.protocol === "aave-v3" ? "AAVE_SUPPLY" : "UNISWAP_V2";
   const campaigns = ctx.campaigns === undefined ? [derivedCampaign(ctx, pool, id)] : startedCampaigns(ctx, pool);
   if (campaigns.length === 0) return null;
-  const live = ctx.campaigns === undefined ? campaigns : liveCampaigns(ctx, pool);
+  const live = campaigns.filter((c) => c.startTimestamp <= ctx.now() && ctx.now() < c.endTimestamp);
   return {
     chainId: pool.chainId,
     type,
     identifier: pool.address,
     name: `${pool.kind === "amm" ? "Provide liquidity to" : "Supply"} ${pool.symbol} on ${PROTOCOL_NAMES[pool.protocol] ?? pool.protocol}`,
-    status: live.length > 0 ? "LIVE" : "PAST",
+    status: opportunityStatus(campaigns, ctx.now()),
     action: pool.kind === "amm" ? "POOL" : "LEND",
     tvl: v.tvlUsd,
     apr: v.apyReward,
@@ -405,6 +440,8 @@ function merklOpportunity(ctx: FeedContext, pool: FeedServerPool) {
     protocol: { id: pool.protocol.replace(/-v\d+$/, ""), name: PROTOCOL_NAMES[pool.protocol] ?? pool.protocol },
     campaigns: campaigns.map((c, i) => ({
       id: `${id}${i + 1}`,
+      computeChainId: pool.chainId,
+      distributionChainId: c.distributionChainId ?? pool.chainId,
       campaignId: c.campaignId,
       type,
       amount: c.amount.toString(),

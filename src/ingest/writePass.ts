@@ -9,7 +9,7 @@ import {
   type NewActivity,
 } from "../storage/activity";
 import { listUnannouncedCampaigns, recordCampaignAnnouncements } from "../storage/campaignAnnouncements";
-import { upsertCampaigns } from "../storage/campaigns";
+import { campaignKeyOf, campaignKeyText, upsertCampaigns } from "../storage/campaigns";
 import { upsertDexVolumes } from "../storage/dexVolumes";
 import { advanceLogCursor } from "../storage/logCursors";
 import {
@@ -165,7 +165,7 @@ async function writePools(
   await backfillDailyDepths(trx, backfills);
 }
 
-/** `campaign.started` / `campaign.ended` once per campaign, for every start or end at or before `now`. */
+/** `campaign.started` / `campaign.ended` once per campaign (distribution chain, id), for every start or end at or before `now`. */
 async function announceCampaigns(
   trx: Kysely<Database>,
   parameters: { pools: readonly PoolConfig[]; now: number },
@@ -174,11 +174,12 @@ async function announceCampaigns(
   for (const kind of ["campaign.started", "campaign.ended"] as const) {
     const due = await listUnannouncedCampaigns(trx, { kind, now });
     if (due.length === 0) continue;
+    const keys = due.map(campaignKeyOf);
     const recorded = new Set(
-      await recordCampaignAnnouncements(trx, { campaignIds: due.map((campaign) => campaign.id), kind, at: now }),
+      (await recordCampaignAnnouncements(trx, { campaigns: keys, kind, at: now })).map(campaignKeyText),
     );
     const events = due
-      .filter((campaign) => recorded.has(campaign.id))
+      .filter((campaign) => recorded.has(campaignKeyText(campaignKeyOf(campaign))))
       .map((campaign) => campaignEvent({ campaign, kind, pool: campaignPool(campaign, pools), now }));
     if (events.length > 0) await appendActivity(trx, events);
   }

@@ -1,4 +1,4 @@
-import { getCampaignsForPools } from "../storage/campaigns";
+import { capsDepthClaim, getCampaignsForPools } from "../storage/campaigns";
 import { utcDay } from "../storage/poolDaily";
 import { listPools as listPoolRows } from "../storage/pools";
 import type { Campaign } from "../storage/schema";
@@ -16,15 +16,20 @@ import {
 
 /** A campaign as the expiry calendar lists it (Merkl's fields; never joined to the yields feed). */
 export type CalendarCampaign = {
+  /** Merkl's campaign id: unique per `distributionChainId` only, the pair is the campaign's key. */
   id: string;
+  /** The chain whose Merkl distributor pays the rewards (may differ from the pool's chain). */
+  distributionChainId: number;
   name: string | null;
+  /** The opportunity's type, e.g. `UNISWAP_V2`, `AAVE_BORROW`; a borrow-side type never places the pool. */
+  type: string | null;
   status: string | null;
   /** Unix seconds; null when Merkl gave none. */
   startsAt: number | null;
   endsAt: number | null;
 };
 
-/** One date of the expiry calendar: the pools whose last known campaign ends that day. */
+/** One date of the expiry calendar: the pools whose last known depth campaign (not borrow-side) ends that day. */
 export type ExpiryDate = {
   /** UTC day, `YYYY-MM-DD`. */
   date: string;
@@ -35,7 +40,10 @@ export type ExpiryDate = {
     /** The pool's stored depth (held out of `depthUsd` when `stale`). */
     depthUsd: number | null;
     stale: boolean;
-    /** Every known campaign of the pool, by end time; the last one places the pool on this date. */
+    /**
+     * Every known campaign of the pool, by end time, borrow-side ones included; the last that can cap a depth claim
+     * (`capsDepthClaim`: not borrow-side) places the pool on this date.
+     */
     campaigns: CalendarCampaign[];
   }[];
 };
@@ -132,11 +140,17 @@ export async function getLiquidityMap(
   };
 }
 
-/** Each pool once, on the UTC day its last known campaign ends; pools whose campaigns all lack an end are left out. */
+/**
+ * Each pool once, on the UTC day its last known campaign that can cap a depth claim ends ({@link capsDepthClaim}: not
+ * a borrow-side one); pools without such a campaign with an end are left out.
+ */
 function expiryCalendarOf(entries: { pool: PoolDimensions; campaigns: Campaign[] }[]): ExpiryDate[] {
   const byDate = new Map<string, ExpiryDate["pools"]>();
   for (const { pool, campaigns } of entries) {
-    const ends = campaigns.map((campaign) => campaign.end_ts).filter((end): end is number => end !== null);
+    const ends = campaigns
+      .filter(capsDepthClaim)
+      .map((campaign) => campaign.end_ts)
+      .filter((end): end is number => end !== null);
     if (ends.length === 0) continue;
     const date = utcDay(Math.max(...ends.map(Number)));
     const list = byDate.get(date) ?? [];
@@ -160,7 +174,9 @@ function expiryCalendarOf(entries: { pool: PoolDimensions; campaigns: Campaign[]
 function toCalendarCampaign(row: Campaign): CalendarCampaign {
   return {
     id: row.id,
+    distributionChainId: Number(row.distribution_chain_id),
     name: row.name,
+    type: row.type,
     status: row.status,
     startsAt: row.start_ts === null ? null : Number(row.start_ts),
     endsAt: row.end_ts === null ? null : Number(row.end_ts),

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { ActivityKind } from "../model/activityKinds";
 import { chunksOf } from "./batches";
+import { campaignKeyText, type CampaignKey } from "./campaigns";
 import type { Campaign, Database } from "./schema";
 
 /** The two announcements of a campaign. */
@@ -8,7 +9,7 @@ export type CampaignAnnouncementKind = Extract<ActivityKind, "campaign.started" 
 
 /**
  * Campaigns whose start (`campaign.started`) or end (`campaign.ended`) is at or before `now` and that have not been
- * announced with that kind yet, by that time then id.
+ * announced with that kind yet, by that time, then id, then distribution chain.
  */
 export async function listUnannouncedCampaigns(
   db: Kysely<Database>,
@@ -26,6 +27,7 @@ export async function listUnannouncedCampaigns(
           eb
             .selectFrom("campaign_announcements")
             .select("campaign_announcements.campaign_id")
+            .whereRef("campaign_announcements.distribution_chain_id", "=", "campaigns.distribution_chain_id")
             .whereRef("campaign_announcements.campaign_id", "=", "campaigns.id")
             .where("campaign_announcements.kind", "=", parameters.kind),
         ),
@@ -33,45 +35,58 @@ export async function listUnannouncedCampaigns(
     )
     .orderBy(column)
     .orderBy("id")
+    .orderBy("distribution_chain_id")
     .execute();
 }
 
 /**
- * Records that a campaign's start or end was announced, once: returns false (and writes nothing) when it already was.
- * Call it in the transaction that appends the event, and append only when it returns true.
+ * Records that a campaign's start or end was announced, once per (distribution chain, campaign id, kind): returns
+ * false (and writes nothing) when it already was. Call it in the transaction that appends the event, and append only
+ * when it returns true.
  *
  * @param db an open transaction.
  */
 export async function recordCampaignAnnouncement(
   db: Kysely<Database>,
-  parameters: { campaignId: string; kind: CampaignAnnouncementKind; at: number },
+  parameters: { campaign: CampaignKey; kind: CampaignAnnouncementKind; at: number },
 ): Promise<boolean> {
-  const { campaignId, kind, at } = parameters;
-  return (await recordCampaignAnnouncements(db, { campaignIds: [campaignId], kind, at })).length > 0;
+  const { campaign, kind, at } = parameters;
+  return (await recordCampaignAnnouncements(db, { campaigns: [campaign], kind, at })).length > 0;
 }
 
 /**
  * {@link recordCampaignAnnouncement} for many campaigns: one multi-row `INSERT … ON CONFLICT DO NOTHING RETURNING`
- * per chunk. Call it in the transaction that appends the events, and append only those of the ids it returns.
+ * per chunk. Call it in the transaction that appends the events, and append only those of the keys it returns.
  *
  * @param db an open transaction.
- * @returns the ids of the campaigns recorded now (not announced before), in the order given.
+ * @returns the keys of the campaigns recorded now (not announced before), in the order given, each once.
  */
 export async function recordCampaignAnnouncements(
   db: Kysely<Database>,
-  parameters: { campaignIds: readonly string[]; kind: CampaignAnnouncementKind; at: number },
-): Promise<string[]> {
+  parameters: { campaigns: readonly CampaignKey[]; kind: CampaignAnnouncementKind; at: number },
+): Promise<CampaignKey[]> {
   const { kind, at } = parameters;
-  const campaignIds = [...new Set(parameters.campaignIds)];
+  const campaigns = [...new Map(parameters.campaigns.map((key) => [campaignKeyText(key), key])).values()];
   const recorded = new Set<string>();
-  for (const chunk of chunksOf(campaignIds, 3)) {
+  for (const chunk of chunksOf(campaigns, 4)) {
     const rows = await db
       .insertInto("campaign_announcements")
-      .values(chunk.map((campaignId) => ({ campaign_id: campaignId, kind, at })))
-      .onConflict((oc) => oc.columns(["campaign_id", "kind"]).doNothing())
-      .returning("campaign_id")
+      .values(
+        chunk.map((key) => ({
+          distribution_chain_id: key.distributionChainId,
+          campaign_id: key.campaignId,
+          kind,
+          at,
+        })),
+      )
+      .onConflict((oc) => oc.columns(["distribution_chain_id", "campaign_id", "kind"]).doNothing())
+      .returning(["distribution_chain_id", "campaign_id"])
       .execute();
-    for (const row of rows) recorded.add(row.campaign_id);
+    for (const row of rows) {
+      recorded.add(
+        campaignKeyText({ distributionChainId: Number(row.distribution_chain_id), campaignId: row.campaign_id }),
+      );
+    }
   }
-  return campaignIds.filter((id) => recorded.has(id));
+  return campaigns.filter((key) => recorded.has(campaignKeyText(key)));
 }

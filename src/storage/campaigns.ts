@@ -2,18 +2,35 @@ import type { Kysely } from "kysely";
 import { chunksOf, excludedOf } from "./batches";
 import type { Campaign, Database } from "./schema";
 
+/** A campaign's key (DESIGN §12): Merkl makes a campaign id unique only per distribution chain. */
+export interface CampaignKey {
+  distributionChainId: number;
+  campaignId: string;
+}
+
+/** The key of a stored campaign row. */
+export function campaignKeyOf(row: Pick<Campaign, "distribution_chain_id" | "id">): CampaignKey {
+  return { distributionChainId: Number(row.distribution_chain_id), campaignId: row.id };
+}
+
+/** A campaign key as one string, e.g. `8453:0x9f1a…`, for sets and maps. */
+export function campaignKeyText(key: CampaignKey): string {
+  return `${key.distributionChainId}:${key.campaignId}`;
+}
+
 /**
- * Inserts or refreshes campaigns by id (Merkl's campaign id). Campaigns no longer listed are kept as history.
- * Multi-row upserts (chunked); a campaign listed twice is written as its last listing, as one upsert per row would.
+ * Inserts or refreshes campaigns by (distribution chain, Merkl campaign id). Campaigns no longer listed are kept as
+ * history. Multi-row upserts (chunked); a campaign listed twice is written as its last listing, as one upsert per row
+ * would.
  */
 export async function upsertCampaigns(db: Kysely<Database>, rows: Campaign[]): Promise<void> {
-  const last = new Map(rows.map((row) => [row.id, row]));
-  const columns = Object.keys(rows[0] ?? {}).filter((column) => column !== "id");
-  for (const chunk of chunksOf([...last.values()], columns.length + 1)) {
+  const last = new Map(rows.map((row) => [campaignKeyText(campaignKeyOf(row)), row]));
+  const columns = Object.keys(rows[0] ?? {}).filter((column) => column !== "id" && column !== "distribution_chain_id");
+  for (const chunk of chunksOf([...last.values()], columns.length + 2)) {
     await db
       .insertInto("campaigns")
       .values(chunk)
-      .onConflict((oc) => oc.column("id").doUpdateSet(excludedOf(columns)))
+      .onConflict((oc) => oc.columns(["distribution_chain_id", "id"]).doUpdateSet(excludedOf(columns)))
       .execute();
   }
 }
@@ -35,7 +52,7 @@ export function campaignMatches(row: Pick<Campaign, "opportunity_id" | "identifi
 
 /**
  * {@link getCampaignsFor} for many pools in one query: the campaigns of each `(chainId, merklId)`, in the order given
- * (an empty list where none matches). Campaigns are ordered by end time, then id.
+ * (an empty list where none matches). Campaigns are ordered by end time, then id, then distribution chain.
  */
 export async function getCampaignsForPools(
   db: Kysely<Database>,
@@ -55,8 +72,31 @@ export async function getCampaignsForPools(
   return pools.map((pool) =>
     [...(byKey.get(`${pool.chainId}:${pool.merklId.toLowerCase()}`) ?? [])]
       .filter((row) => campaignMatches(row, pool.merklId))
-      .sort((a, b) => Number(a.end_ts ?? 0) - Number(b.end_ts ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+      .sort(
+        (a, b) =>
+          Number(a.end_ts ?? 0) - Number(b.end_ts ?? 0) ||
+          (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) ||
+          Number(a.distribution_chain_id) - Number(b.distribution_chain_id),
+      ),
   );
+}
+
+/**
+ * Whether a campaign can cap a pool's depth claim: not when its opportunity type rewards borrowing (a type name
+ * containing `BORROW`, any case, e.g. `AAVE_BORROW`, `MORPHOBORROW`). One Merkl identifier (a lending reserve) can carry
+ * a supply and a borrow opportunity; the borrow side's campaigns reward borrowing, not depth, so their end says nothing
+ * about the depth. They are still stored and listed with their type.
+ */
+export function capsDepthClaim(campaign: Pick<Campaign, "type">): boolean {
+  return !(campaign.type ?? "").toUpperCase().includes("BORROW");
+}
+
+/** The end times after `now` of the campaigns that cap a depth claim ({@link capsDepthClaim}), soonest first. */
+export function depthCapEnds(campaigns: readonly Campaign[], now: number): number[] {
+  return campaigns
+    .filter(capsDepthClaim)
+    .flatMap((c) => (c.end_ts !== null && Number(c.end_ts) > now ? [Number(c.end_ts)] : []))
+    .sort((a, b) => a - b);
 }
 
 /** How many campaigns are stored (any status). */

@@ -135,9 +135,16 @@ export interface AttestationsTable {
   supersedes: string | null;
 }
 
-/** Incentive campaigns from Merkl. Deliberately not joined to pools: the two sources share no key. */
+/**
+ * Incentive campaigns from Merkl, keyed by (`distribution_chain_id`, `id`): Merkl makes a campaign id unique only per
+ * distribution chain. Deliberately not joined to pools: the two sources share no key.
+ */
 export interface CampaignsTable {
+  /** Merkl's `campaignId`. */
   id: string;
+  /** The chain whose Merkl distributor pays the rewards (may differ from `chain_id`). */
+  distribution_chain_id: number;
+  /** The opportunity's chain (where the pool is). */
   chain_id: number;
   opportunity_id: string;
   /** The opportunity's identifier as Merkl gives it (often a pool or vault address). */
@@ -306,8 +313,9 @@ export interface IdempotencyKeysTable {
   created_at: number;
 }
 
-/** Which campaign events were written: each campaign's start and end are announced once. */
+/** Which campaign events were written: each campaign's start and end are announced once, keyed like `campaigns`. */
 export interface CampaignAnnouncementsTable {
+  distribution_chain_id: number;
   campaign_id: string;
   /** `campaign.started` or `campaign.ended`. */
   kind: string;

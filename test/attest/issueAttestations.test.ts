@@ -10,11 +10,14 @@ import { verifyAttestation } from "../../src/lib/verifyAttestation";
 import { sql } from "kysely";
 import { listActivity } from "../../src/storage/activity";
 import { getLatestAttestation } from "../../src/storage/attestations";
+import { merklOpportunitiesResponseSchema } from "../../src/ingest/feeds/merkl";
+import { campaignRows } from "../../src/ingest/rows/campaignRows";
 import { upsertCampaigns } from "../../src/storage/campaigns";
 import { openStore, type Store } from "../../src/storage/openStore";
 import { getPool } from "../../src/storage/pools";
 import { createLocalSigner } from "../../src/attest/signer";
 import { DAY, NOW, POOL as STEADY_POOL, START, seedSteadyPool } from "../helpers/attest/steadyPool";
+import { fixture } from "../helpers/ingest/routeServer";
 
 const KEY: Hex = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
 const POOL: PoolConfig = { ...STEADY_POOL, merklId: "777" };
@@ -81,6 +84,7 @@ describe("issueAttestations", () => {
     await upsertCampaigns(store.db, [
       {
         id: "c",
+        distribution_chain_id: 8453,
         chain_id: 8453,
         opportunity_id: "777",
         identifier: POOL.address,
@@ -96,6 +100,7 @@ describe("issueAttestations", () => {
       },
       {
         id: "other",
+        distribution_chain_id: 1,
         chain_id: 1,
         opportunity_id: "777",
         identifier: POOL.address,
@@ -111,6 +116,28 @@ describe("issueAttestations", () => {
       },
     ]);
     const [outcome] = await issue();
+    expect(outcome).to.include({ action: "issued", horizonDays: 14 });
+  });
+
+  it("never caps the horizon at a borrow-side campaign of the pool's identifier, only at its supply side's", async () => {
+    // The recorded listing's lending reserve: one identifier, a supply and a borrow opportunity, here on the pool.
+    const reserve = merklOpportunitiesResponseSchema
+      .parse(fixture("merkl-opportunities.json"))
+      .filter((o) => o.identifier.toLowerCase() === "0x724dc807b04555b71ed48a6896b6f41593b8c637")
+      .map((o) => ({
+        ...o,
+        chainId: 8453,
+        identifier: POOL.address,
+        campaigns: o.campaigns.map((c) => ({
+          ...c,
+          startTimestamp: START,
+          endTimestamp: NOW + (o.type.includes("BORROW") ? 2 : 20) * DAY,
+        })),
+      }));
+    expect(reserve.map((o) => o.type)).to.deep.equal(["AAVE_SUPPLY", "AAVE_BORROW"]);
+    await upsertCampaigns(store.db, campaignRows({ opportunities: reserve, observedAt: NOW }));
+    const [outcome] = await issue({ pools: [{ ...POOL, merklId: POOL.address }] });
+    // Capped by the supply campaign (20 days left), not by the borrow one (2 days left: no horizon at all).
     expect(outcome).to.include({ action: "issued", horizonDays: 14 });
   });
 

@@ -138,20 +138,49 @@ describe("startFeedServer with the demo's campaigns", function () {
   const opportunities = async (chainIds: number[]) =>
     (await fetchMerklOpportunities({ merklUrl: server.urls.merklApiUrl, chainIds, ...fast })).opportunities;
 
+  /** The raw answer to `/v4/opportunities?{query}`: its status and body. */
+  const raw = async (query: string) => {
+    const response = await fetch(`${server.urls.merklApiUrl}/v4/opportunities?${query}`);
+    return { status: response.status, body: (await response.json()) as Record<string, unknown>[] };
+  };
+
   it("serves Merkl v4 opportunities for the pools with a started campaign, with their dates", async function () {
     clock = PRESENT;
+    // The ingest asks for LIVE and SOON only: a PAST opportunity (every campaign ended) is left out, as Merkl does.
     const all = await opportunities([1, 42161, 8453]);
+    const pasts = (await raw("campaigns=true&status=PAST")).body as unknown as (typeof all)[number][];
+    const past = pasts.find((o) => o.identifier === poolOf(1, "uniswap-v2", "LINK-WETH").address)!;
     const started = campaigns.filter((c) => c.startTimestamp <= PRESENT);
-    expect(all.reduce((n, o) => n + o.campaigns.length, 0)).to.equal(started.length);
+    expect([...all, ...pasts].reduce((n, o) => n + o.campaigns.length, 0)).to.equal(started.length);
+    expect(all.every((o) => o.status === "LIVE")).to.equal(true);
+    expect(all.flatMap((o) => o.campaigns.map((c) => c.distributionChainId))).to.deep.equal(
+      all.flatMap((o) => o.campaigns.map(() => o.chainId)),
+    );
     const weth = poolOf(1, "uniswap-v2", "WETH-USDC");
     const opportunity = all.find((o) => o.chainId === 1 && o.identifier === weth.address)!;
     expect(opportunity.id).to.equal(demoMerklId(1, weth.address));
     expect(opportunity.status).to.equal("LIVE");
     expect(opportunity.campaigns.map((c) => c.endTimestamp)).to.deep.equal([TODAY + 21 * DAY, TODAY + 45 * DAY]);
-    const link = all.find((o) => o.identifier === poolOf(1, "uniswap-v2", "LINK-WETH").address)!;
-    expect(link.status).to.equal("PAST");
-    expect(link.apr).to.equal(0);
+    expect(pasts.every((o) => o.status === "PAST")).to.equal(true);
+    expect(past.status).to.equal("PAST");
+    expect(past.apr).to.equal(0);
     expect(opportunity.apr).to.be.greaterThan(0);
+  });
+
+  it("honours chainId, status, items and page as Merkl does, and refuses a malformed query with 400", async function () {
+    clock = PRESENT;
+    const every = (await raw("campaigns=true&items=100")).body;
+    expect(every.map((o) => o.status)).to.include.members(["LIVE", "PAST"]);
+    const ids = (query: string) => raw(query).then(({ body }) => body.map((o) => o.id));
+    expect(await ids("campaigns=true")).to.deep.equal(every.slice(0, 20).map((o) => o.id)); // 20 a page by default
+    expect(await ids("items=2&page=1")).to.deep.equal(every.slice(2, 4).map((o) => o.id));
+    expect(await ids("items=100&page=1")).to.deep.equal([]);
+    const arbitrum = (await raw("chainId=42161,8453&status=live,soon&items=100")).body;
+    expect(arbitrum.length).to.be.greaterThan(0);
+    expect(arbitrum.every((o) => [42161, 8453].includes(o.chainId as number) && o.status === "LIVE")).to.equal(true);
+    for (const query of ["items=0", "items=101", "page=-1", "status=ENDED", "chainId=ethereum"]) {
+      expect((await raw(query)).status, query).to.equal(400);
+    }
   });
 
   it("lists a campaign from its start: the day before the second one began, WETH-USDC (1) had one, ARB-WETH none", async function () {

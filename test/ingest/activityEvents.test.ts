@@ -139,6 +139,7 @@ describe("activity events written by ingestion", function () {
     const base = EPOCH + 20 * DAY;
     const campaign = (id: string, opportunity: string, start: number, end: number): Campaign => ({
       id,
+      distribution_chain_id: 1,
       chain_id: 1,
       opportunity_id: opportunity,
       identifier: "0x00000000000000000000000000000000000000ff",
@@ -155,6 +156,8 @@ describe("activity events written by ingestion", function () {
     await upsertCampaigns(store.db, [
       campaign("c1", "opp-1", base - 10, base + 1000),
       campaign("c2", "other", base + 500, base + 2000),
+      // c1's id again, paid on another chain: another campaign (DESIGN §12), announced on its own.
+      { ...campaign("c1", "opp-1", base - 10, base + 1000), distribution_chain_id: 8453 },
     ]);
     await passAt(base);
     await passAt(base);
@@ -163,11 +166,13 @@ describe("activity events written by ingestion", function () {
     await passAt(base + 1500);
     await passAt(base + 5000);
     const seen = (await events()).filter((e) => e.kind.startsWith("campaign."));
-    expect(seen.map((e) => [e.kind, e.data.campaignId, e.at])).to.deep.equal([
-      ["campaign.started", "c1", base],
-      ["campaign.started", "c2", base + 600],
-      ["campaign.ended", "c1", base + 1500],
-      ["campaign.ended", "c2", base + 5000],
+    expect(seen.map((e) => [e.kind, e.data.campaignId, e.data.distributionChainId, e.at])).to.deep.equal([
+      ["campaign.started", "c1", 1, base],
+      ["campaign.started", "c1", 8453, base],
+      ["campaign.started", "c2", 1, base + 600],
+      ["campaign.ended", "c1", 1, base + 1500],
+      ["campaign.ended", "c1", 8453, base + 1500],
+      ["campaign.ended", "c2", 1, base + 5000],
     ]);
     expect(seen[0]).to.include({ chain_id: 1, address: pools[0].address });
     expect(seen[0].data).to.deep.include({
@@ -177,8 +182,9 @@ describe("activity events written by ingestion", function () {
       endTs: base + 1000,
       aprPercent: 12.5,
     });
-    expect(seen[1]).to.include({ chain_id: null, address: null });
-    expect(seen[1].data.poolId).to.equal(null);
+    expect(seen[1]).to.include({ chain_id: 1, address: pools[0].address });
+    expect(seen[2]).to.include({ chain_id: null, address: null });
+    expect(seen[2].data.poolId).to.equal(null);
   });
 
   it("writes the registry's events once each, in chain order at their block's time, with the cursor", async () => {
@@ -221,6 +227,7 @@ describe("activity events written by ingestion", function () {
       await upsertCampaigns(store.db, [
         {
           id: "pg-1",
+          distribution_chain_id: 1,
           chain_id: 1,
           opportunity_id: "opp-1",
           identifier: "0x00000000000000000000000000000000000000ff",

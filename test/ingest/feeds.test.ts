@@ -95,11 +95,13 @@ describe("feed adapters", () => {
         ...fast,
       });
       expect(complete).to.equal(true);
-      expect(opportunities).to.have.length(2);
+      expect(opportunities).to.have.length(3);
+      expect(opportunities.map((o) => o.type)).to.deep.equal(["UNISWAP_V2", "AAVE_SUPPLY", "AAVE_BORROW"]);
       expect(opportunities[0]).to.include({ id: "8830423186428491294", chainId: 1, status: "LIVE", apr: 2.74 });
       expect(opportunities[0].campaigns[0]).to.include({ startTimestamp: 1762128000, endTimestamp: 1764720000 });
       expect(opportunities[1].campaigns[0]).to.include({ startTimestamp: 1762992000, endTimestamp: 1765584000 });
       expect(opportunities[1].campaigns[0].rewardToken.symbol).to.equal("ARB");
+      expect(opportunities[1].campaigns[0].distributionChainId).to.equal(42161);
     });
 
     it("asks for campaigns on the given chains and follows pages until a short one", async () => {
@@ -116,11 +118,12 @@ describe("feed adapters", () => {
         items: 1,
         ...fast,
       });
-      expect(opportunities.map((o) => o.chainId)).to.deep.equal([1, 42161]);
+      expect(opportunities.map((o) => o.chainId)).to.deep.equal([1, 42161, 42161]);
       expect(seen).to.deep.equal([
         "campaigns=true&chainId=1%2C42161&status=LIVE%2CSOON&items=1&page=0",
         "campaigns=true&chainId=1%2C42161&status=LIVE%2CSOON&items=1&page=1",
         "campaigns=true&chainId=1%2C42161&status=LIVE%2CSOON&items=1&page=2",
+        "campaigns=true&chainId=1%2C42161&status=LIVE%2CSOON&items=1&page=3",
       ]);
     });
 

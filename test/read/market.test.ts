@@ -267,6 +267,35 @@ function marketReaders(openFresh: OpenFresh) {
       });
     });
 
+    it("lists a borrow-side campaign of a pool's identifier with its type and chain, never placing the pool by it", async function () {
+      // The same campaign id as b's first campaign, paid on another chain: a campaign of its own (DESIGN §12).
+      const borrow = {
+        ...(await seeded.db.selectFrom("campaigns").selectAll().where("id", "=", "cb1").executeTakeFirstOrThrow()),
+        distribution_chain_id: 8453,
+        opportunity_id: "opp-b-borrow",
+        type: "AAVE_BORROW",
+        end_ts: Date.UTC(2026, 3, 1) / 1000,
+      };
+      await seeded.db.insertInto("campaigns").values(borrow).execute();
+      try {
+        const { expiryCalendar } = await getLiquidityMap(context);
+        const dates = expiryCalendar.filter((date) => date.pools.some((pool) => pool.id === IDS.b));
+        expect(dates.map((date) => date.date)).to.deep.equal(["2026-02-01"]);
+        const b = dates[0].pools.find((pool) => pool.id === IDS.b)!;
+        expect(b.campaigns.map((c) => [c.id, c.distributionChainId, c.type])).to.deep.equal([
+          ["cb1", 1, "CLAMM"],
+          ["cb2", 1, "CLAMM"],
+          ["cb1", 8453, "AAVE_BORROW"],
+        ]);
+      } finally {
+        await seeded.db
+          .deleteFrom("campaigns")
+          .where("distribution_chain_id", "=", 8453)
+          .where("id", "=", "cb1")
+          .execute();
+      }
+    });
+
     it("lists every stale value of the payload once", async function () {
       const { stale } = await getLiquidityMap(context);
       expect(stale.map((entry) => `${entry.id} ${entry.field}`)).to.have.members([

@@ -202,6 +202,7 @@ function repositorySuite(open: () => Promise<Store>) {
     it("refreshes campaigns by id and finds them by opportunity id or identifier", async () => {
       const row = {
         id: "c1",
+        distribution_chain_id: 1,
         chain_id: 1,
         opportunity_id: "opp-1",
         identifier: POOL,
@@ -304,6 +305,7 @@ describe("openStore", () => {
         "008_leader",
         "009_model_evaluations",
         "010_cursor_hash",
+        "011_campaign_key",
       ]);
       await again.close();
     });
@@ -343,6 +345,7 @@ describe("openStore", () => {
         "008_leader",
         "009_model_evaluations",
         "010_cursor_hash",
+        "011_campaign_key",
       ]);
       await store.close();
     });

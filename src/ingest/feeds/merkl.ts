@@ -5,8 +5,15 @@ const finite = z.number().finite();
 /** Merkl serialises some integers as numbers and some as decimal strings. */
 const unixSeconds = z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/).transform(Number)]);
 
+/**
+ * One campaign of a Merkl v4 opportunity. `campaignId` is unique only per `distributionChainId`, the chain whose Merkl
+ * distributor pays the rewards (it can differ from the opportunity's `chainId`): a campaign is keyed by the two
+ * (DESIGN §12). Merkl v4 always sends `distributionChainId`; a listing without it is read as paid on the
+ * opportunity's chain ({@link campaignDistributionChainId}).
+ */
 export const merklCampaignSchema = z.object({
   campaignId: z.string().min(1),
+  distributionChainId: z.number().int().positive().optional(),
   startTimestamp: unixSeconds,
   endTimestamp: unixSeconds,
   /** Raw token amount (base units), decimal string. */
@@ -18,6 +25,11 @@ export const merklCampaignSchema = z.object({
   }),
 });
 export type MerklCampaign = z.infer<typeof merklCampaignSchema>;
+
+/** The chain that pays a campaign: its `distributionChainId`, else (a listing without one) the opportunity's chain. */
+export function campaignDistributionChainId(campaign: MerklCampaign, opportunity: { chainId: number }): number {
+  return campaign.distributionChainId ?? opportunity.chainId;
+}
 
 /** One opportunity of Merkl v4 `GET /v4/opportunities?campaigns=true`. `apr` is a percent. */
 export const merklOpportunitySchema = z.object({

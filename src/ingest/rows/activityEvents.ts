@@ -86,7 +86,8 @@ export function poolFreshnessEvent(parameters: {
 
 /**
  * `campaign.started` / `campaign.ended`: a pass at `now` found the campaign's start or end at or before it. `at` is
- * the pass's time (when it was recorded); the campaign's own times are in the data. Data: `campaignId`, `poolId`
+ * the pass's time (when it was recorded); the campaign's own times are in the data. Data: `campaignId`,
+ * `distributionChainId` (the chain that pays it: the campaign's key is the two), `poolId`
  * (the tracked pool whose `merklId` names the campaign's opportunity, else null), `chainId`, `opportunityId`,
  * `identifier`, `name`, `rewardToken`, `amount` (base units), `aprPercent`, `startTs`, `endTs`.
  */
@@ -107,6 +108,7 @@ export function campaignEvent(parameters: {
     summary: `${subject} ${kind === "campaign.started" ? "started" : "ended"} ${when === null ? "" : iso(when)}`.trim(),
     data: {
       campaignId: c.id,
+      distributionChainId: Number(c.distribution_chain_id),
       poolId,
       chainId: c.chain_id,
       opportunityId: c.opportunity_id,

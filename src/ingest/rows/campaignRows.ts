@@ -1,5 +1,5 @@
 import type { Campaign } from "../../storage/schema";
-import type { MerklOpportunity } from "../feeds/merkl";
+import { campaignDistributionChainId, type MerklOpportunity } from "../feeds/merkl";
 
 /**
  * A campaign's own status at `now` (Unix seconds) from its start and end: `SOON` before its start, `PAST` from its
@@ -11,11 +11,11 @@ export function campaignStatus(campaign: { startTimestamp: number; endTimestamp:
 }
 
 /**
- * One `campaigns` row per campaign of every Merkl opportunity, identifiers and reward tokens in lower case, each with
- * its own status at `observedAt` ({@link campaignStatus}).
+ * One `campaigns` row per campaign of every Merkl opportunity, keyed by its distribution chain and campaign id,
+ * identifiers and reward tokens in lower case, each with its own status at `observedAt` ({@link campaignStatus}).
  *
  * @example
- * campaignRows({ opportunities, observedAt: 1_790_000_000 }); // [{ id: "0x…", chain_id: 1, … }]
+ * campaignRows({ opportunities, observedAt: 1_790_000_000 }); // [{ id: "0x…", distribution_chain_id: 1, chain_id: 1, … }]
  */
 export function campaignRows(parameters: {
   opportunities: readonly MerklOpportunity[];
@@ -25,6 +25,7 @@ export function campaignRows(parameters: {
   return parameters.opportunities.flatMap((o) =>
     o.campaigns.map((c): Campaign => ({
       id: c.campaignId,
+      distribution_chain_id: campaignDistributionChainId(c, o),
       chain_id: o.chainId,
       opportunity_id: o.id,
       identifier: o.identifier.toLowerCase(),

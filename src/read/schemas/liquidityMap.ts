@@ -21,7 +21,7 @@ export const LiquidityMapSchema = z.strictObject({
   expiryCalendar: z
     .array(
       z.strictObject({
-        date: utcDate("UTC day the pools' last known campaign ends"),
+        date: utcDate("UTC day the pools' last known campaign that is not borrow-side ends"),
         depthUsd: nullable(z.number(), "USD: sum of the fresh depths below, each pool once; null when none is fresh"),
         pools: z.array(
           z.strictObject({
@@ -30,8 +30,10 @@ export const LiquidityMapSchema = z.strictObject({
             stale: z.boolean().describe("the depth is stale: held out of the date's sum"),
             campaigns: z.array(
               z.strictObject({
-                id: z.string(),
+                id: z.string().describe("Merkl's campaign id: unique per distribution chain only"),
+                distributionChainId: uint("chain whose Merkl distributor pays the rewards; the key is it and id"),
                 name: z.string().nullable(),
+                type: nullable(z.string(), "the opportunity's type; a borrow-side one (BORROW) never places the pool"),
                 status: z.string().nullable(),
                 startsAt: uint("Unix seconds").nullable(),
                 endsAt: uint("Unix seconds").nullable(),

@@ -9,6 +9,7 @@ import { alertAccounts } from "./007_alert_accounts";
 import { leader } from "./008_leader";
 import { modelEvaluations } from "./009_model_evaluations";
 import { cursorHash } from "./010_cursor_hash";
+import { campaignKey } from "./011_campaign_key";
 
 /** Versioned migrations, applied in key order by Kysely's Migrator. Never edit one that has shipped: add another. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   "008_leader": leader,
   "009_model_evaluations": modelEvaluations,
   "010_cursor_hash": cursorHash,
+  "011_campaign_key": campaignKey,
 };

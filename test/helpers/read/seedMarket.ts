@@ -195,6 +195,7 @@ async function seedVolume(store: Store): Promise<void> {
 async function seedCampaigns(store: Store): Promise<void> {
   const campaign = (id: string, chainId: number, opportunity: string, identifier: string, end: number | null) => ({
     id,
+    distribution_chain_id: chainId,
     chain_id: chainId,
     opportunity_id: opportunity,
     identifier,

@@ -14,6 +14,7 @@ const opportunity: MerklOpportunity = {
   campaigns: [
     {
       campaignId: "c-1",
+      distributionChainId: 8453,
       startTimestamp: 100,
       endTimestamp: 200,
       amount: "1000",
@@ -30,11 +31,12 @@ const opportunity: MerklOpportunity = {
 };
 
 describe("campaignRows", () => {
-  it("makes one row per campaign, identifier and reward token in lower case", () => {
+  it("makes one row per campaign keyed by its distribution chain (else the opportunity's), in lower case", () => {
     const rows = campaignRows({ opportunities: [opportunity], observedAt: 180 });
     expect(rows).to.deep.equal([
       {
         id: "c-1",
+        distribution_chain_id: 8453,
         chain_id: 1,
         opportunity_id: "opp-1",
         identifier: "0x00000000000000000000000000000000000000aa",
@@ -50,6 +52,7 @@ describe("campaignRows", () => {
       },
       {
         id: "c-2",
+        distribution_chain_id: 1,
         chain_id: 1,
         opportunity_id: "opp-1",
         identifier: "0x00000000000000000000000000000000000000aa",
