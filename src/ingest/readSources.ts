@@ -7,7 +7,7 @@ import { poolKey } from "./poolKey";
 import type { OnchainReading } from "./rows/poolValues";
 import { priceReading, readingTokens } from "./rows/priceReading";
 import { pairPricesFromState } from "./rows/swapVolume";
-import { readChainStep, type ChainRead } from "./steps/chains";
+import { readChainStep, wrongChainId, type ChainRead } from "./steps/chains";
 import { readCoinPricesStep, type CoinPrices } from "./steps/defillamaCoins";
 import { readChartStep } from "./steps/defillamaChart";
 import { readDexVolumesStep } from "./steps/defillamaDexVolumes";
@@ -68,7 +68,8 @@ const settle = <T>(step: Promise<StepResult<T>>, empty: T): Promise<Settled<T>> 
  * The read phase of a pass (network and store reads, no writes). The feeds run concurrently with the on-chain part:
  * every chain through `readPools` at once; then the coin prices of the tokens read (when configured) and the
  * readings re-valued with them; then, per chain, the `Swap` logs of its AMM pools up to the block it was read at, and
- * the registry's events. Reports come out in a fixed order: `chain:<id>` by id, `swaps:<id>` by id, `registry`,
+ * the registry's events. A chain whose RPC answers another chain id (`eth_chainId`, asked once per chain per pass) is
+ * not read: its `chain:<id>`, `swaps:<id>` and (on that chain) `registry` reports fail with that cause. Reports come out in a fixed order: `chain:<id>` by id, `swaps:<id>` by id, `registry`,
  * `defillama-coins`, `defillama-yields`, `defillama-chart`, `defillama-dexs`, `merkl`.
  *
  * @param {@link ReadSourcesParameters}
@@ -118,9 +119,10 @@ async function readOnchain(parameters: ReadSourcesParameters): Promise<{ named: 
   const onchain = new Map(readings.map((r) => [poolKey(r.observation.chainId, r.observation.address), r]));
 
   const options: LogReadOptions = { ...DEFAULT_LOG_READ_OPTIONS, ...definedOnly(parameters.logs ?? {}) };
-  const swapSteps = chainIds.map((chainId, i) => {
-    const pinned = reads[i].data.pinned;
+  const swapSteps = chainIds.map((chainId, i): Promise<Settled<SwapRead | null> | null> => {
+    const { pinned, wrongChain } = reads[i].data;
     const client = clientOf(chainId);
+    if (wrongChain !== undefined) return Promise.resolve(refused(wrongChain));
     if (!pinned || !client) return Promise.resolve(null);
     const valued = pools
       .filter((p) => p.chainId === chainId && p.kind === "amm")
@@ -131,16 +133,24 @@ async function readOnchain(parameters: ReadSourcesParameters): Promise<{ named: 
   });
   const { registry } = parameters;
   const registryStep = registry
-    ? settle(
-        readRegistryStep({
-          db: store.db,
-          registry,
-          client: clientOf(registry.chainId),
-          pinned: reads[chainIds.indexOf(registry.chainId)]?.data.pinned ?? undefined,
-          options,
-          log,
-        }),
-        null as RegistryRead | null,
+    ? registryWrongChain(
+        registry.chainId,
+        reads[chainIds.indexOf(registry.chainId)]?.data,
+        clientOf(registry.chainId),
+      ).then((wrongChain) =>
+        wrongChain !== null
+          ? refused(wrongChain)
+          : settle(
+              readRegistryStep({
+                db: store.db,
+                registry,
+                client: clientOf(registry.chainId),
+                pinned: reads[chainIds.indexOf(registry.chainId)]?.data.pinned ?? undefined,
+                options,
+                log,
+              }),
+              null as RegistryRead | null,
+            ),
       )
     : Promise.resolve(null);
   const [swaps, registryRead] = await Promise.all([Promise.all(swapSteps), registryStep]);
@@ -155,7 +165,7 @@ async function readOnchain(parameters: ReadSourcesParameters): Promise<{ named: 
     named,
     data: {
       onchain,
-      swaps: swaps.flatMap((step) => (step ? [step.data] : [])),
+      swaps: swaps.flatMap((step) => (step?.data ? [step.data] : [])),
       registry: registryRead?.data ?? null,
       tokenPrices: coins.data?.rows ?? [],
     },
@@ -200,6 +210,27 @@ async function readFeeds(parameters: ReadSourcesParameters): Promise<{ named: Na
     ],
     data: { llamaPools: yields.data, charts: chart.data, dexVolumes: dex.data, opportunities: merkl.data },
   };
+}
+
+/** A source of a chain whose RPC answers another chain id (`wrongChain`): failed with that cause, no data. */
+const refused = (wrongChain: string): Settled<null> => ({
+  report: { ok: false, rows: 0, error: wrongChain },
+  data: null,
+});
+
+/**
+ * Why the registry's chain may not be read this pass: the cause its chain's read found, or (a chain with no tracked
+ * pool, so not read) its own `eth_chainId` check; null when it answers its id, or does not answer (the registry step
+ * then reports that).
+ */
+async function registryWrongChain(
+  chainId: number,
+  read: ChainRead | undefined,
+  client: PublicClient | undefined,
+): Promise<string | null> {
+  if (read !== undefined) return read.wrongChain ?? null;
+  if (client === undefined) return null;
+  return wrongChainId({ chainId, client }).catch(() => null);
 }
 
 /** A reading re-valued with the coin prices (this pass's, else cached). */

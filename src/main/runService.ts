@@ -1,5 +1,6 @@
 import { createServer as createNetServer } from "node:net";
 import { isAbsolute, relative } from "node:path";
+import type { FastifyInstance } from "fastify";
 import { getAddress, type Address } from "viem";
 import { startAlertWorker } from "../alerts/startAlertWorker";
 import type { ServiceConfig } from "../config/loadConfig";
@@ -53,11 +54,12 @@ export type RunServiceParameters = {
  * The main job, by `SERVICE_ROLE` (DESIGN §11). `api`: the store and the HTTP app only (no key, no source, no pass,
  * no alert delivery). `worker` and `all`: the attester key, the store, the source (the demo when nothing is
  * configured: local chains with simulated history; else POOLS_FILE and RPC_URL_<chainId>), the election of the
- * ingestion leader (`startLeadership`); while this process leads, the source's history ingested without issuing and
- * one pass that issues attestations; the HTTP server, the alert delivery worker (polls the outbox every second and
- * after every pass), then a pass every `INGEST_INTERVAL_S` while leading, each fenced by the lease. Before anything is
- * written, the start-up checks (docs/operations.md#start-up-checks): the port is free (every role); a signing process of
- * the configured mode has a key, and each `RPC_URL_<id>` answers chain `<id>`.
+ * ingestion leader (`startLeadership`); the HTTP server, listening before any pass (DESIGN §12: `/readyz` answers 503
+ * "starting" until the startup passes end); while this process leads, the source's history ingested without issuing
+ * and one pass that issues attestations; the alert delivery worker (polls the outbox every second and after every
+ * pass), then a pass every `INGEST_INTERVAL_S` while leading, each fenced by the lease. Before anything is written, the
+ * start-up checks (docs/operations.md#start-up-checks): the port is free (every role: the server binds it only once the
+ * store is open); a signing process of the configured mode has a key, and each `RPC_URL_<id>` answers chain `<id>`.
  *
  * @param {@link RunServiceParameters}
  * @returns the {@link RunningService}; call `stop()` to shut everything down.
@@ -68,7 +70,12 @@ export async function runService({ config, log, signal }: RunServiceParameters):
     if (signal?.aborted) throw new StartupAbortedError();
   };
   const cleanups = createCleanups(log);
-  const status = createServiceStatus({ role: config.role, instance: config.instanceId });
+  // Not ready until the startup passes end (a worker or `all` process); an api process has none.
+  const status = createServiceStatus({
+    role: config.role,
+    instance: config.instanceId,
+    starting: config.role !== "api",
+  });
   const metrics = createMetrics();
   log(`role ${config.role}, instance ${config.instanceId}`);
   try {
@@ -95,22 +102,14 @@ export async function runService({ config, log, signal }: RunServiceParameters):
       onError: (error) => log(`ingestion: ${errorLine(error)}`),
     });
     cleanups.push(() => leadership.stop());
-    const leading = await startupPasses({ leadership, passes, source, signal, log });
 
     checkpoint();
-    const attester = { address: key.address, registry: source.registry };
-    // A worker serves only the probes and /metrics on its port (DESIGN §11); `all` serves everything.
-    const { app, url } =
-      config.role === "worker"
-        ? await startProbeServer({ config, store, status, metrics })
-        : await startServer({ store, config, attester, status, metrics });
-    const closeApp = once(() => closeServer(app, config.shutdownGraceMs));
-    cleanups.push(closeApp);
-    log(
-      config.role === "worker"
-        ? `serving the probes at ${url}/livez and ${url}/readyz, metrics at ${url}/metrics (worker: no API)`
-        : `serving ${url}/api/v1 (OpenAPI: ${url}/api/v1/openapi.json), MCP at ${url}/mcp, the dapp at ${url}/app/`,
-    );
+    // Bound before the first pass (DESIGN §12): /livez answers, /readyz says "starting" until the startup passes end.
+    const { app, url, closeApp } = await serve({ config, store, source, key, status, metrics, cleanups, log });
+    const leading = await startupPasses({ leadership, passes, source, signal, log });
+    status.starting = false;
+    if (config.role !== "worker") app.responseCache.invalidate();
+    checkpoint();
     if (demoKey !== null) await logDemoRequest({ url, file: demoKey.file, store, log });
 
     const alerts = startAlertWorker({
@@ -182,6 +181,36 @@ async function startupPasses(parameters: {
 }
 
 /**
+ * Listens on HOST:PORT: a worker serves only the probes and /metrics (DESIGN §11), `all` everything. Logs the URLs;
+ * the server's drain is pushed on `cleanups` and returned as `closeApp`.
+ */
+async function serve(parameters: {
+  config: ServiceConfig;
+  store: Store;
+  source: IngestSource;
+  key: LoadAttesterKeyReturnType;
+  status: ServiceStatus;
+  metrics: ServiceMetrics;
+  cleanups: ReturnType<typeof createCleanups>;
+  log: (line: string) => void;
+}): Promise<{ app: FastifyInstance; url: string; closeApp: () => Promise<void> }> {
+  const { config, store, source, key, status, metrics, cleanups, log } = parameters;
+  const attester = { address: key.address, registry: source.registry };
+  const { app, url } =
+    config.role === "worker"
+      ? await startProbeServer({ config, store, status, metrics })
+      : await startServer({ store, config, attester, status, metrics });
+  const closeApp = once(() => closeServer(app, config.shutdownGraceMs));
+  cleanups.push(closeApp);
+  log(
+    config.role === "worker"
+      ? `serving the probes at ${url}/livez and ${url}/readyz, metrics at ${url}/metrics (worker: no API)`
+      : `serving ${url}/api/v1 (OpenAPI: ${url}/api/v1/openapi.json), MCP at ${url}/mcp, the dapp at ${url}/app/`,
+  );
+  return { app, url, closeApp };
+}
+
+/**
  * `SERVICE_ROLE=api`: the store and the HTTP app, nothing else. The attester it vouches for is `ATTESTER_ADDRESS`, or
  * the signer of the newest attestation in the store: an api process never loads a key.
  */
@@ -231,8 +260,9 @@ async function checkBeforeWriting(config: ServiceConfig, log: (line: string) => 
 }
 
 /**
- * The HTTP port is checked before the store is opened or a pass runs (DESIGN §12): a listener is bound to HOST:PORT and
- * closed again, so a start whose port is taken writes nothing. PORT=0 (any free port) needs no check.
+ * The HTTP port is checked before the store is opened (DESIGN §12): a listener is bound to HOST:PORT and closed again,
+ * so a start whose port is taken writes nothing (the server itself needs the open store, so it binds later, still
+ * before the first pass). PORT=0 (any free port) needs no check.
  *
  * @throws {@link ConfigError} naming `PORT` and the address when it is in use or may not be bound.
  */

@@ -13,17 +13,28 @@ export interface ServiceStatus {
   leader: boolean | null;
   /** When this process last finished a pass (Unix seconds), null before its first. */
   lastPassAt: number | null;
+  /**
+   * True from the start of a `worker` or `all` process until its startup passes (history replay, first issuing pass)
+   * end, whether they succeed or not: the port is bound before them (DESIGN §12), and `/readyz` answers 503
+   * "starting" meanwhile. False on an `api` process, which runs no pass, and on a status made outside `runService`.
+   */
+  starting: boolean;
   /** Set at SIGTERM: `/readyz` answers 503 from then on while in-flight requests finish. */
   draining: boolean;
 }
 
-/** A fresh status: not leading (null on `api`), no pass yet, not draining. */
-export function createServiceStatus(parameters: { role: ServiceRole; instance: string }): ServiceStatus {
+/** A fresh status: not leading (null on `api`), no pass yet, `starting` as given (default false), not draining. */
+export function createServiceStatus(parameters: {
+  role: ServiceRole;
+  instance: string;
+  starting?: boolean;
+}): ServiceStatus {
   return {
     role: parameters.role,
     instance: parameters.instance,
     leader: parameters.role === "api" ? null : false,
     lastPassAt: null,
+    starting: parameters.starting ?? false,
     draining: false,
   };
 }

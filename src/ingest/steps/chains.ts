@@ -6,10 +6,14 @@ import type { OnchainReading } from "../rows/poolValues";
 import { failedReport, errorMessage, type StepResult } from "./stepResult";
 import type { PinnedBlock } from "./swapLogs";
 
-/** What one chain's read gave: the block it was pinned to (null when the chain could not be read) and the readings. */
+/**
+ * What one chain's read gave: the block it was pinned to (null when the chain could not be read) and the readings;
+ * `wrongChain`, when its RPC answers another chain id, is the cause every source of that chain fails with this pass.
+ */
 export interface ChainRead {
   pinned: PinnedBlock | null;
   readings: OnchainReading[];
+  wrongChain?: string;
 }
 
 /** Parameters of {@link readChainStep}. */
@@ -23,7 +27,9 @@ export interface ReadChainStepParameters {
 }
 
 /**
- * Source `chain:<id>`: reads every pool of one chain at one block (`readPools`). A pool whose reads fail is named in
+ * Source `chain:<id>`: first asks the chain's RPC for `eth_chainId` ({@link wrongChainId}): when it answers another
+ * chain, nothing is read and the report (and `data.wrongChain`) names the cause. Then reads every pool of one chain at
+ * one block (`readPools`). A pool whose reads fail is named in
  * the report's error and the others are still returned (report not ok, rows > 0); a chain that cannot be read at all
  * is reported with 0 rows. Never throws.
  *
@@ -35,6 +41,11 @@ export async function readChainStep(parameters: ReadChainStepParameters): Promis
   const none: ChainRead = { pinned: null, readings: [] };
   if (!client) return { report: { ok: false, error: "no RPC client configured for this chain", rows: 0 }, data: none };
   try {
+    const wrongChain = await wrongChainId({ chainId, client });
+    if (wrongChain !== null) {
+      log(`${name}: ${wrongChain}; nothing of chain ${chainId} is read this pass`);
+      return { report: { ok: false, rows: 0, error: wrongChain }, data: { ...none, wrongChain } };
+    }
     const result = await readPools({ client, pools: pools.map((p) => onchainRef(chainId, p)) });
     const block = result.blockNumber.toString();
     const data = result.observations.map((observation) => ({ observation, block, observedAt: result.observedAt }));
@@ -49,6 +60,25 @@ export async function readChainStep(parameters: ReadChainStepParameters): Promis
     log(`${name}: ${errorMessage(error)}`);
     return { report: failedReport(error), data: none };
   }
+}
+
+/**
+ * Asks `client` for `eth_chainId` (viem `getChainId`, nothing cached) at every pass (DESIGN §12): an RPC re-pointed at
+ * another chain (a load balancer, a provider mixing endpoints up) would store that chain's values under this one's
+ * pools.
+ *
+ * @returns null when the RPC answers `chainId`, else the cause, e.g. `RPC_URL_1 answers eth_chainId 42161, not 1`.
+ * @throws when the RPC does not answer.
+ */
+export async function wrongChainId({
+  chainId,
+  client,
+}: {
+  chainId: number;
+  client: PublicClient;
+}): Promise<string | null> {
+  const answered = await client.getChainId();
+  return answered === chainId ? null : `RPC_URL_${chainId} answers eth_chainId ${answered}, not ${chainId}`;
 }
 
 /** The on-chain reference of a tracked pool. */

@@ -27,7 +27,7 @@ export const ReadyzOkSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** `GET /readyz` 503: not ready, and why ("draining", "store unavailable", "schema behind"). */
+/** `GET /readyz` 503: not ready, and why ("starting", "draining", "store unavailable", "schema behind"). */
 export const ReadyzNotReadySchema = Type.Object(
   { ready: Type.Literal(false), ...readyzFields, reasons: Type.Array(Type.String(), { minItems: 1 }) },
   { additionalProperties: false },

@@ -9,6 +9,7 @@ export const READY_STORE_TIMEOUT_MS = 2000;
 
 /** Why a process is not ready, as `/readyz` lists them (fixed strings: a monitor may match them). */
 export const NotReadyReason = {
+  starting: "starting",
   draining: "draining",
   storeUnavailable: "store unavailable",
   schemaBehind: "schema behind",
@@ -38,12 +39,14 @@ declare module "fastify" {
 }
 
 /**
- * Whether the process should receive traffic (DESIGN §11): not draining, and the store answers the schema query (the
+ * Whether the process should receive traffic (DESIGN §11): past its startup passes (`status.starting`), not draining,
+ * and the store answers the schema query (the
  * applied migrations, read as the start reads them) within the timeout with no migration of this version pending.
  * Never throws: a store that fails or is slower than the timeout is "store unavailable".
  */
 export async function checkReadiness(options: ReadinessOptions): Promise<Readiness> {
   const reasons: NotReadyReason[] = [];
+  if (options.status.starting) reasons.push(NotReadyReason.starting);
   if (options.status.draining) reasons.push(NotReadyReason.draining);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<"timeout">((done) => {
