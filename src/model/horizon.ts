@@ -117,15 +117,23 @@ function horner(x: number, coefficients: readonly number[]): number {
 }
 
 /**
- * v3 (DESIGN §15, docs/model.md): the margin model, {@link marginProbability}. It has what v1 and v2 lack on the demo:
- * resolution. Floating point (`Math.log`, `Math.exp`), rounded down to hundredths.
+ * v3 (DESIGN §15, docs/model.md): the margin model, {@link marginProbability}, never above v1's share of windows that
+ * held. The margin gives what v1 and v2 lack on the demo, resolution: windows that all held but came close to the floor
+ * score lower than windows that never moved. The cap keeps a normal curve from smoothing over a history whose windows
+ * broke often (a pool that bleeds 5 % a day has windows near 1 and windows just under the floor, no normal shape).
+ * Floating point (`Math.log`, `Math.exp`), rounded down to hundredths.
  */
 export const MODEL_V3: HorizonModelVersion = {
   id: "daily-min-margin/v3",
-  rule: "the chance that the next window's lowest depth stays above the floor, from the mean and spread of past windows' log drawdowns (normal, widened when there are few independent windows)",
-  confidenceHundredths: (stats, floor) => Math.floor(marginProbability(stats, floor) * 100 + 1e-9),
-  meetsTarget: (stats, floor, target) => marginProbability(stats, floor) * 1e6 >= target,
+  rule: "the chance that the next window's lowest depth stays above the floor, from the mean and spread of past windows' log drawdowns (normal, widened when there are few independent windows), never above the share of past windows that held",
+  confidenceHundredths: (stats, floor) => Math.floor(marginConfidence(stats, floor) * 100 + 1e-9),
+  meetsTarget: (stats, floor, target) => marginConfidence(stats, floor) * 1e6 >= target,
 };
+
+/** v3's confidence as a number in [0, 1]: the margin probability capped by the share of windows that held. */
+function marginConfidence(stats: WindowStats, floor: number): number {
+  return Math.min(marginProbability(stats, floor), stats.held / stats.windows);
+}
 
 /** Every version, oldest first: each is evaluated side by side (`GET /api/v1/model`). */
 export const HORIZON_MODELS: readonly HorizonModelVersion[] = [MODEL_V1, MODEL_V2, MODEL_V3];
@@ -338,8 +346,8 @@ export function computeHorizon(parameters: ComputeHorizonParameters): ComputeHor
     horizonDays: null,
     confidence: null,
     reason:
-      `the claim held in ${first.held} of ${first.windows} past ${first.horizonDays}-day windows ` +
-      `(${first.shareHundredths}%), below the ${targetMillionths / 1e4}% target`,
+      `the claim held in ${first.held} of ${first.windows} past ${first.horizonDays}-day windows; ` +
+      `confidence ${first.shareHundredths}% (${model.id}), below the ${targetMillionths / 1e4}% target`,
     candidates: results,
   };
 }

@@ -142,7 +142,9 @@ describe("planDemoPool", function () {
     expect(byHorizon("90")).to.be.within(5, 8);
     expect(byHorizon("60") + byHorizon("30")).to.be.at.least(3);
     expect(byHorizon("14") + byHorizon("7")).to.be.at.least(3);
-    expect(byHorizon("none")).to.equal(1);
+    // AERO-USDC breaks too often for any version; mainnet's USDC reserve too, for the issuing model: its borrow spikes
+    // take the depth close to the floor (v1's plain share still says 14 days at 0.80).
+    expect(byHorizon("none")).to.be.within(1, 2);
     // Every chain keeps at least one attested pool, and the steady WETH-USDC pairs keep 90 days.
     for (const chain of DEMO_CHAINS) {
       expect(outcomes.some((o) => o.chainId === chain.chainId && o.horizon !== "none")).to.equal(true);

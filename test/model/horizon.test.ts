@@ -25,7 +25,7 @@ function history(n: number, overrides: Record<number, number | undefined> = {}):
 
 describe("computeHorizon", () => {
   it("uses the issuing model unless told otherwise", () => {
-    const daily = history(60, { 5: 40 });
+    const daily = history(40);
     expect(computeHorizon({ daily, depthNow: 100 })).to.deep.equal(
       computeHorizon({ daily, depthNow: 100, model: ISSUING_MODEL }),
     );
@@ -65,7 +65,9 @@ describe("computeHorizon", () => {
     expect(r.candidates[0]).to.include({ windows: 13, held: 6, shareHundredths: 46, excludedBy: "below-target" });
     expect(r.horizonDays).to.equal(null);
     expect(r.confidence).to.equal(null);
-    expect(r.reason).to.match(/held in 6 of 13 past 7-day windows \(46%\), below the 80% target/);
+    expect(r.reason).to.match(
+      /held in 6 of 13 past 7-day windows; confidence 46% \(daily-min-windows\/v1\), below the 80% target/,
+    );
   });
 
   it("counts only complete windows: a missing day removes every window that spans it", () => {
