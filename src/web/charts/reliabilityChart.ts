@@ -32,11 +32,18 @@ export function reliabilityChart({
         ><text class="xlabel" x="${px(x(t))}" y="${H - M.bottom + 16}" text-anchor="middle">${t.toFixed(1)}</text></g
       >`,
   );
-  // A label right of its dot, or left of it near the right edge, so it stays inside the frame.
-  const label = (cx: number, cy: number, r: number, text: string) =>
-    cx > 0.8
-      ? html`<text x="${px(x(cx) - r - 3)}" y="${px(y(cy) + 4)}" text-anchor="end">${text}</text>`
-      : html`<text x="${px(x(cx) + r + 3)}" y="${px(y(cy) + 4)}">${text}</text>`;
+  // A label right of its dot, or left of it near the right edge, so it stays inside the frame; a label that would
+  // overlap one already placed on that side moves down a line (buckets near each other, e.g. 0.82/0.84 and 0.87/0.81).
+  const placed: { left: boolean; y: number }[] = [];
+  const label = (cx: number, cy: number, r: number, text: string) => {
+    const left = cx > 0.8;
+    let ly = y(cy) + 4;
+    while (placed.some((p) => p.left === left && Math.abs(p.y - ly) < 12)) ly += 12;
+    placed.push({ left, y: ly });
+    return left
+      ? html`<text x="${px(x(cx) - r - 3)}" y="${px(ly)}" text-anchor="end">${text}</text>`
+      : html`<text x="${px(x(cx) + r + 3)}" y="${px(ly)}">${text}</text>`;
+  };
   const dots = buckets.map((bucket) => {
     const r = 3 + 11 * Math.sqrt(bucket.n / largest);
     return html`<g class="bucket"
