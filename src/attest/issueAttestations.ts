@@ -84,10 +84,10 @@ type PoolIssuance = { outcome: IssueOutcome; row?: NewAttestationRow & { id: Hex
 
 /**
  * Issues attestations for the tracked pools (DESIGN §5). For each pool with fresh depth and enough daily history it
- * runs the horizon model on the COMPLETED days (before today's UTC day) and signs
- * `{chainId, confidence, expiry, horizon, issuedAt, pool}` through `parameters.signer` (EIP-191, and EIP-712 for the
- * v2 block when a registry is set); a signer failure throws before anything is stored. It re-issues only when the pool's latest
- * attestation has expired or the model inputs changed (their hash is stored). Outcome is always "pending". Each
+ * runs the horizon model on the COMPLETED days (before today's UTC day) and signs `{chainId, confidence, expiry,
+ * horizon, issuedAt, pool}` through `parameters.signer` (EIP-191, and EIP-712 for the v2 block when a registry is set);
+ * a signer failure throws before anything is stored. It re-issues only when the pool's latest attestation has expired
+ * or the model inputs changed (their hash is stored). Outcome is always "pending". Each
  * stored attestation gets its `attestation.issued` activity event in the same transaction. Each row names the
  * attestation it supersedes (the pool's latest when it was read): when another leader stored a successor of that
  * one first, the insert is a no-op and the pool's outcome is "kept" (no second row, event or webhook).

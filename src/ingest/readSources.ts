@@ -69,8 +69,9 @@ const settle = <T>(step: Promise<StepResult<T>>, empty: T): Promise<Settled<T>> 
  * every chain through `readPools` at once; then the coin prices of the tokens read (when configured) and the
  * readings re-valued with them; then, per chain, the `Swap` logs of its AMM pools up to the block it was read at, and
  * the registry's events. A chain whose RPC answers another chain id (`eth_chainId`, asked once per chain per pass) is
- * not read: its `chain:<id>`, `swaps:<id>` and (on that chain) `registry` reports fail with that cause. Reports come out in a fixed order: `chain:<id>` by id, `swaps:<id>` by id, `registry`,
- * `defillama-coins`, `defillama-yields`, `defillama-chart`, `defillama-dexs`, `merkl`.
+ * not read: its `chain:<id>`, `swaps:<id>` and (on that chain) `registry` reports fail with that cause. Reports come
+ * out in a fixed order: `chain:<id>` by id, `swaps:<id>` by id, `registry`, `defillama-coins`, `defillama-yields`,
+ * `defillama-chart`, `defillama-dexs`, `merkl`.
  *
  * @param {@link ReadSourcesParameters}
  */

@@ -165,7 +165,10 @@ async function writePools(
   await backfillDailyDepths(trx, backfills);
 }
 
-/** `campaign.started` / `campaign.ended` once per campaign (distribution chain, id), for every start or end at or before `now`. */
+/**
+ * `campaign.started` / `campaign.ended` once per campaign (distribution chain, id), for every start or end at or before
+ * `now`.
+ */
 async function announceCampaigns(
   trx: Kysely<Database>,
   parameters: { pools: readonly PoolConfig[]; now: number },

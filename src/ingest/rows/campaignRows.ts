@@ -15,7 +15,8 @@ export function campaignStatus(campaign: { startTimestamp: number; endTimestamp:
  * identifiers and reward tokens in lower case, each with its own status at `observedAt` ({@link campaignStatus}).
  *
  * @example
- * campaignRows({ opportunities, observedAt: 1_790_000_000 }); // [{ id: "0x…", distribution_chain_id: 1, chain_id: 1, … }]
+ * campaignRows({ opportunities, observedAt: 1_790_000_000 });
+ * // [{ id: "0x…", distribution_chain_id: 1, chain_id: 1, … }]
  */
 export function campaignRows(parameters: {
   opportunities: readonly MerklOpportunity[];

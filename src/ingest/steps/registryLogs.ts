@@ -77,10 +77,10 @@ export interface ReadRegistryStepParameters {
 /**
  * Source `registry`: the configured AttestationRegistry's events (every event of its ABI) from the cursor up to the
  * pass's confirmed block (DESIGN §12, `confirmedLogTarget`: the `safe` block, else `confirmations` behind the pinned
- * block), in ranges of `rangeBlocks`. The first read starts at the registry's deployment block (found by
- * halving on `eth_getCode`). A cursor whose block is no longer canonical (`findOrphanedCursors`) is read again from
- * `confirmations` blocks before it (`replacing`). Each event carries its block's time. Writes nothing: the events and the cursor are
- * written by the pass's transaction. Rows: events read. Throws only when the store cannot be read.
+ * block), in ranges of `rangeBlocks`. The first read starts at the registry's deployment block (found by halving on
+ * `eth_getCode`). A cursor whose block is no longer canonical (`findOrphanedCursors`) is read again from
+ * `confirmations` blocks before it (`replacing`). Each event carries its block's time. Writes nothing: the events and
+ * the cursor are written by the pass's transaction. Rows: events read. Throws only when the store cannot be read.
  *
  * @param {@link ReadRegistryStepParameters}
  */
