@@ -1,6 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Address } from "viem";
+import { serveJsonRpc, type JsonRpcCall, type JsonRpcServer } from "../chain/serveJsonRpc";
 import { silencing } from "./silencedRpc";
 
 export type ServeSilencedRpcParameters = {
@@ -12,14 +11,7 @@ export type ServeSilencedRpcParameters = {
   port?: number;
 };
 
-export interface SilencedRpcServer {
-  /** `http://127.0.0.1:<port>`. */
-  url: string;
-  close(): Promise<void>;
-}
-
-/** A JSON-RPC request as it arrives. */
-type JsonRpcRequest = { jsonrpc?: string; id?: unknown; method?: unknown; params?: unknown };
+export type SilencedRpcServer = JsonRpcServer;
 
 /** An upstream JSON-RPC error, passed on to the client as it came. */
 class UpstreamRpcError extends Error {
@@ -55,7 +47,7 @@ export async function serveSilencedRpc({
     return body.result;
   };
   const request = silencing(forward, silenced);
-  const answer = async (call: JsonRpcRequest) => {
+  const answer = async (call: JsonRpcCall) => {
     const id = call.id ?? null;
     if (typeof call.method !== "string") {
       return { jsonrpc: "2.0", id, error: { code: -32600, message: "invalid request: method must be a string" } };
@@ -69,54 +61,5 @@ export async function serveSilencedRpc({
     }
   };
 
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    void handle(req, res, answer);
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-/** Reads one HTTP request's JSON-RPC body (one call or a batch) and writes the answers. */
-async function handle(
-  req: IncomingMessage,
-  res: ServerResponse,
-  answer: (call: JsonRpcRequest) => Promise<unknown>,
-): Promise<void> {
-  const send = (status: number, body: unknown) => {
-    if (res.destroyed) return;
-    res.writeHead(status, { "content-type": "application/json" });
-    res.end(JSON.stringify(body));
-  };
-  if (req.method !== "POST") {
-    send(405, { jsonrpc: "2.0", id: null, error: { code: -32600, message: "JSON-RPC takes POST" } });
-    return;
-  }
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  let body: unknown;
-  try {
-    body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-  } catch (error) {
-    send(200, {
-      jsonrpc: "2.0",
-      id: null,
-      error: { code: -32700, message: `parse error: ${(error as Error).message}` },
-    });
-    return;
-  }
-  if (Array.isArray(body)) send(200, await Promise.all(body.map((call) => answer(call as JsonRpcRequest))));
-  else if (typeof body === "object" && body !== null) send(200, await answer(body as JsonRpcRequest));
-  else send(200, { jsonrpc: "2.0", id: null, error: { code: -32600, message: "invalid request" } });
+  return serveJsonRpc({ answer, port });
 }

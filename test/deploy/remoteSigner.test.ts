@@ -1,5 +1,3 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,6 +7,7 @@ import { privateKeyToAddress, sign } from "viem/accounts";
 import { hashMessage } from "viem";
 import { issueAttestations } from "../../src/attest/issueAttestations";
 import { createJsonRpcSigner, createLocalSigner, type AttestationSigner } from "../../src/attest/signer";
+import { serveJsonRpc, type JsonRpcServer } from "../../src/chain/serveJsonRpc";
 import { ConfigError } from "../../src/errors/config";
 import { AttesterSignerError } from "../../src/errors/signer";
 import { issueStep } from "../../src/ingest/steps/issue";
@@ -43,46 +42,38 @@ const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 type Handler = (params: unknown[]) => Promise<Hex>;
 
 /** A JSON-RPC signer that knows only the methods of `handlers`; any other is "method not found" (-32601). */
-async function startFakeSigner(handlers: Record<string, Handler>): Promise<{ url: string; server: Server }> {
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const request = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
-        id: number;
-        method: string;
-        params: unknown[];
-      };
-      const reply = (body: object) => {
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ jsonrpc: "2.0", id: request.id, ...body }));
-      };
-      const handler = handlers[request.method];
-      if (handler === undefined)
-        reply({ error: { code: -32601, message: `the method ${request.method} does not exist` } });
-      else
-        handler(request.params).then(
-          (result) => reply({ result }),
-          (error: Error) => reply({ error: { code: -32000, message: error.message } }),
-        );
-    });
+function startFakeSigner(handlers: Record<string, Handler>): Promise<JsonRpcServer> {
+  return serveJsonRpc({
+    answer: async (call) => {
+      const handler = typeof call.method === "string" ? handlers[call.method] : undefined;
+      if (handler === undefined) {
+        return {
+          jsonrpc: "2.0",
+          id: call.id,
+          error: { code: -32601, message: `the method ${call.method} does not exist` },
+        };
+      }
+      try {
+        return { jsonrpc: "2.0", id: call.id, result: await handler(call.params as unknown[]) };
+      } catch (error) {
+        return { jsonrpc: "2.0", id: call.id, error: { code: -32000, message: (error as Error).message } };
+      }
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
 describe("signing through a JSON-RPC signer (ATTESTER_SIGNER_URL, DESIGN §11)", function () {
   let rpc: HardhatRpcServer;
   let dir: string;
   let store: Store;
-  const fakes: Server[] = [];
+  const fakes: JsonRpcServer[] = [];
 
   before(async function () {
     rpc = await startHardhatRpcServer();
   });
   after(async function () {
     await rpc.close();
-    for (const server of fakes) server.close();
+    for (const server of fakes) await server.close();
   });
   beforeEach(async function () {
     dir = mkdtempSync(join(tmpdir(), "signer-"));
@@ -116,9 +107,9 @@ describe("signing through a JSON-RPC signer (ATTESTER_SIGNER_URL, DESIGN §11)",
   }
 
   async function fake(handlers: Record<string, Handler>): Promise<string> {
-    const { url, server } = await startFakeSigner(handlers);
+    const server = await startFakeSigner(handlers);
     fakes.push(server);
-    return url;
+    return server.url;
   }
 
   it("a Hardhat account signs v1 (personal_sign) and v2 (eth_signTypedData_v4) exactly as the key in the process would", async function () {
@@ -256,8 +247,7 @@ describe("signing through a JSON-RPC signer (ATTESTER_SIGNER_URL, DESIGN §11)",
 
   it("a signer that is down fails with one line naming the method; an RPC error is not retried with another method", async function () {
     const closed = await fake({});
-    const server = fakes.pop()!;
-    await new Promise((resolve) => server.close(resolve));
+    await fakes.pop()!.close();
     const error = (await rejection(
       createJsonRpcSigner({ url: closed, address: ACCOUNT_0 }).signAttestation(ATTESTATION),
     )) as AttesterSignerError;

@@ -1,7 +1,5 @@
 import { expect } from "chai";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { privateKeyToAddress } from "viem/accounts";
@@ -13,31 +11,10 @@ import { countIngestRuns, listIngestRuns } from "../../src/storage/ingestRuns";
 import { readLease } from "../../src/storage/leaderLease";
 import { openStore, type Store } from "../../src/storage/openStore";
 import { waitFor } from "../helpers/alerts/receiver";
+import { startChainIdOnlyRpc } from "../helpers/chainIdOnlyRpc";
 import { rejection } from "../helpers/rejection";
 import { TEST_KEY } from "../helpers/service/app";
 import { freshPostgresUrl, sharedPostgres } from "../helpers/storage/postgres";
-
-/** A JSON-RPC endpoint that is chain 1 and answers nothing else: a pass reads nothing from it and goes on. */
-async function startChainIdOnlyRpc(): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk) => (body += chunk));
-    req.on("end", () => {
-      const answer = (call: { id: unknown; method: string }) =>
-        call.method === "eth_chainId"
-          ? { jsonrpc: "2.0", id: call.id, result: "0x1" }
-          : { jsonrpc: "2.0", id: call.id, error: { code: -32601, message: "method not found" } };
-      const parsed = JSON.parse(body) as { id: unknown; method: string } | { id: unknown; method: string }[];
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify(Array.isArray(parsed) ? parsed.map(answer) : answer(parsed)));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 describe("SERVICE_ROLE on one PostgreSQL database", function () {
   let dir: string;
@@ -48,7 +25,7 @@ describe("SERVICE_ROLE on one PostgreSQL database", function () {
   before(async function () {
     this.timeout(60_000);
     await sharedPostgres();
-    rpc = await startChainIdOnlyRpc();
+    rpc = await startChainIdOnlyRpc(1);
   });
   after(() => rpc.close());
   beforeEach(async () => {

@@ -1,59 +1,34 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer as createHttpServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "chai";
+import { serveJsonRpc } from "../../src/chain/serveJsonRpc";
 import { loadConfig } from "../../src/config/loadConfig";
 import { runService, type RunningService } from "../../src/main/runService";
+import { waitFor } from "../helpers/alerts/receiver";
+import { chainIdOnlyAnswer } from "../helpers/chainIdOnlyRpc";
 import { TEST_KEY } from "../helpers/service/app";
 import { freshPostgresUrl } from "../helpers/storage/postgres";
 
-type Call = { id: unknown; method: string };
-
 /**
- * A JSON-RPC endpoint of chain 1 that answers `eth_chainId` at once and holds every other request until `release()`
+ * A JSON-RPC endpoint of chain 1 that answers `eth_chainId` at once and holds every other call until `release()`
  * (then answers it "method not found"): a first pass that stays in its chain read as long as the test wants.
  */
 async function gatedRpc() {
-  const held: { res: ServerResponse; calls: Call[] | Call }[] = [];
-  let released = false;
-  const answer = (call: Call) =>
-    call.method === "eth_chainId"
-      ? { jsonrpc: "2.0", id: call.id, result: "0x1" }
-      : { jsonrpc: "2.0", id: call.id, error: { code: -32601, message: "method not found" } };
-  const send = (res: ServerResponse, calls: Call[] | Call) => {
-    res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify(Array.isArray(calls) ? calls.map(answer) : answer(calls)));
-  };
-  const server = createHttpServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk) => (body += chunk));
-    req.on("end", () => {
-      const calls = JSON.parse(body) as Call[] | Call;
-      const onlyChainId = [calls].flat().every((call) => call.method === "eth_chainId");
-      if (onlyChainId || released) send(res, calls);
-      else held.push({ res, calls });
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    held: () => held.length,
-    release() {
-      released = true;
-      for (const { res, calls } of held.splice(0)) send(res, calls);
+  const answer = chainIdOnlyAnswer(1);
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let held = 0;
+  const server = await serveJsonRpc({
+    answer: async (call) => {
+      if (call.method !== "eth_chainId") {
+        held++;
+        await released;
+      }
+      return answer(call);
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-async function until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  });
+  return { url: server.url, held: () => held, release, close: server.close };
 }
 
 describe("the HTTP port is bound before the first pass (DESIGN §12)", function () {
@@ -93,7 +68,7 @@ describe("the HTTP port is bound before the first pass (DESIGN §12)", function 
       const starting = runService({ config, log: (line) => lines.push(line) });
       let service: RunningService | undefined;
       try {
-        await until(() => rpc.held() > 0, "the first pass to read the chain");
+        await waitFor(() => rpc.held() > 0, "the first pass to read the chain", 20_000);
         const serving = lines.findIndex((line) => line.startsWith("serving "));
         expect(serving, lines.join("\n")).to.be.greaterThan(-1);
         const url = /(http:\/\/[\d.]+:\d+)/.exec(lines[serving])![1];

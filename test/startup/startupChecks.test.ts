@@ -1,40 +1,19 @@
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createTcpServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "chai";
+import type { JsonRpcServer } from "../../src/chain/serveJsonRpc";
 import { loadConfig } from "../../src/config/loadConfig";
 import { ConfigError } from "../../src/errors/config";
 import { RpcUnreachableAtStartError } from "../../src/errors/startup";
 import { StoreOpenError } from "../../src/errors/storage";
 import { loadAttesterKey } from "../../src/main/attesterKey";
 import { runService } from "../../src/main/runService";
+import { startChainIdOnlyRpc } from "../helpers/chainIdOnlyRpc";
 import { rejection } from "../helpers/rejection";
 import { TEST_KEY } from "../helpers/service/app";
 import { freshPostgresUrl } from "../helpers/storage/postgres";
-
-/** A JSON-RPC endpoint that answers only `eth_chainId`, with `chainId`. */
-async function chainIdRpc(chainId: number): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = createHttpServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk) => (body += chunk));
-    req.on("end", () => {
-      const answer = (call: { id: unknown; method: string }) =>
-        call.method === "eth_chainId"
-          ? { jsonrpc: "2.0", id: call.id, result: `0x${chainId.toString(16)}` }
-          : { jsonrpc: "2.0", id: call.id, error: { code: -32601, message: "method not found" } };
-      const parsed = JSON.parse(body) as { id: unknown; method: string } | { id: unknown; method: string }[];
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify(Array.isArray(parsed) ? parsed.map(answer) : answer(parsed)));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 /** A loopback port nothing listens on. */
 async function closedPort(): Promise<number> {
@@ -71,12 +50,12 @@ async function authFailingPostgres(): Promise<{ url: string; close(): Promise<vo
 describe("start-up checks of the configured mode (DESIGN §12, docs/operations.md#start-up-checks)", function () {
   this.timeout(60_000);
   let dir: string;
-  let chain1: Awaited<ReturnType<typeof chainIdRpc>>;
-  let chain42161: Awaited<ReturnType<typeof chainIdRpc>>;
+  let chain1: JsonRpcServer;
+  let chain42161: JsonRpcServer;
 
   before(async function () {
-    chain1 = await chainIdRpc(1);
-    chain42161 = await chainIdRpc(42161);
+    chain1 = await startChainIdOnlyRpc(1);
+    chain42161 = await startChainIdOnlyRpc(42161);
   });
   after(async function () {
     await chain1.close();
