@@ -1,6 +1,7 @@
 import { formatUsdCompact } from "../format";
 import { html, type Html } from "../html";
-import { linearScale, niceTicks, px } from "./scale";
+import { px } from "./scale";
+import { usdAxis } from "./usdAxis";
 
 export type BarChartParameters = {
   /** The chart's id (for `aria-labelledby`); unique on the page. */
@@ -25,19 +26,11 @@ const M = { top: 12, right: 12, bottom: 36, left: 64 };
  */
 export function barChart({ id, caption, labels, values, partial = new Set() }: BarChartParameters): Html {
   const max = Math.max(0, ...values.map((v) => v ?? 0));
-  const ticks = niceTicks(max);
-  const y = linearScale(0, ticks[ticks.length - 1] || 1, H - M.bottom, M.top);
+  const { y, grid } = usdAxis(max, { left: M.left, right: W - M.right, top: M.top, bottom: H - M.bottom });
   const band = (W - M.left - M.right) / Math.max(1, labels.length);
   const barWidth = Math.max(1, band * 0.7);
   const every = Math.max(1, Math.ceil(labels.length / 8));
 
-  const grid = ticks.map(
-    (t) =>
-      html`<g class="tick"
-        ><line x1="${M.left}" x2="${W - M.right}" y1="${px(y(t))}" y2="${px(y(t))}"></line>
-        <text x="${M.left - 6}" y="${px(y(t) + 4)}" text-anchor="end">${formatUsdCompact(t)}</text></g
-      >`,
-  );
   const bars = labels.map((label, i) => {
     const x = M.left + i * band + (band - barWidth) / 2;
     const value = values[i];

@@ -1,7 +1,8 @@
 import type { GetPoolAttestationReturnType } from "../../read/getPoolAttestation";
-import { formatDay, formatUsd, formatUsdCompact } from "../format";
+import { formatDay, formatUsd } from "../format";
 import { html, type Html } from "../html";
-import { linearScale, niceTicks, px } from "./scale";
+import { linearScale, px } from "./scale";
+import { usdAxis } from "./usdAxis";
 
 const W = 640;
 const H = 260;
@@ -17,17 +18,9 @@ const M = { top: 16, right: 16, bottom: 40, left: 70 };
 export function evidenceChart(attestation: GetPoolAttestationReturnType, now: number): Html {
   const { claim, evidence } = attestation;
   const top = Math.max(claim.depthAtIssuanceUsd, evidence.lowestDepthUsd ?? 0) * 1.1;
-  const ticks = niceTicks(top);
-  const y = linearScale(0, ticks[ticks.length - 1] || 1, H - M.bottom, M.top);
+  const { y, grid } = usdAxis(top, { left: M.left, right: W - M.right, top: M.top, bottom: H - M.bottom });
   const x = linearScale(evidence.windowStart, evidence.windowEnd, M.left, W - M.right);
   const observedEnd = Math.min(Math.max(now, evidence.windowStart), evidence.windowEnd);
-  const grid = ticks.map(
-    (t) =>
-      html`<g class="tick"
-        ><line x1="${M.left}" x2="${W - M.right}" y1="${px(y(t))}" y2="${px(y(t))}"></line>
-        <text x="${M.left - 6}" y="${px(y(t) + 4)}" text-anchor="end">${formatUsdCompact(t)}</text></g
-      >`,
-  );
   const lowest =
     evidence.lowestDepthUsd === null || evidence.lowestDepthObservedAt === null
       ? ""

@@ -2,7 +2,8 @@ import type { GetPoolHistoryReturnType, PoolHistoryAttestation } from "../../rea
 import { dayStart } from "../../read/internal/utcDays";
 import { formatConfidence, formatDay, formatUsd, formatUsdCompact } from "../format";
 import { html, type Html } from "../html";
-import { linearScale, niceTicks, px } from "./scale";
+import { linearScale, px } from "./scale";
+import { usdAxis } from "./usdAxis";
 
 const W = 640;
 const H = 260;
@@ -39,17 +40,14 @@ export function historyChart(history: GetPoolHistoryReturnType, symbol: string):
   const to = dayStart(days[days.length - 1].date) + DAY;
   const lows = days.flatMap((d) => (d.lowestDepthUsd === null ? [] : [d.lowestDepthUsd]));
   const floors = history.attestations.filter((c) => claimSpan(c, from, to) !== null).map((c) => c.floorUsd);
-  const ticks = niceTicks(Math.max(0, ...lows, ...floors) * 1.05);
-  const y = linearScale(0, ticks[ticks.length - 1] || 1, H - M.bottom, M.top);
+  const { y, grid } = usdAxis(Math.max(0, ...lows, ...floors) * 1.05, {
+    left: M.left,
+    right: W - M.right,
+    top: M.top,
+    bottom: H - M.bottom,
+  });
   const x = linearScale(from, to, M.left, W - M.right);
   const mid = (date: string) => x(dayStart(date) + DAY / 2);
-  const grid = ticks.map(
-    (t) =>
-      html`<g class="tick"
-        ><line x1="${M.left}" x2="${W - M.right}" y1="${px(y(t))}" y2="${px(y(t))}"></line>
-        <text x="${M.left - 6}" y="${px(y(t) + 4)}" text-anchor="end">${formatUsdCompact(t)}</text></g
-      >`,
-  );
   const every = Math.max(1, Math.ceil(days.length / 6));
   const xlabels = days.flatMap((d, i) =>
     i % every === 0 || i === days.length - 1
