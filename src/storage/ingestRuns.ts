@@ -8,7 +8,19 @@ export interface SourceReport {
   rows?: number;
   /** Values of the source's answer left out one by one (negative or missing volumes, low-confidence prices). */
   dropped?: number;
+  /**
+   * Rows of the answer skipped one by one: not the documented shape, a number not finite, negative or above the
+   * bound, a timestamp out of range (DESIGN §16). The rest of the answer is used.
+   */
+  rejectedRows?: number;
+  /** Keys answered twice with different values in one pass: every copy refused, the stored value kept. */
+  conflicts?: number;
+  /** The first reasons for `rejectedRows` and `conflicts` (at most {@link MAX_REPORT_REASONS}), e.g. `data[12].tvlUsd: above 1e13`. */
+  reasons?: string[];
 }
+
+/** Most reasons kept in one source's report. */
+export const MAX_REPORT_REASONS = 5;
 
 /** Why a run left "running" by a stopped process was closed (the start of its `pass` report's error). */
 export const INTERRUPTED_ERROR = "interrupted: the process running the pass stopped before it finished";
@@ -98,6 +110,30 @@ export async function listIngestRuns(db: Kysely<Database>, limit = 20): Promise<
     .orderBy("id", "desc")
     .limit(limit)
     .execute();
+}
+
+/** The most recent finished pass (any status but running), or undefined before the first. */
+export async function latestFinishedIngestRun(db: Kysely<Database>): Promise<IngestRun | undefined> {
+  return db
+    .selectFrom("ingest_runs")
+    .selectAll()
+    .where("status", "!=", "running")
+    .orderBy("started_at", "desc")
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** A run's per-source reports (`sources_json`), `{}` when it holds none or cannot be read. */
+export function runSourceReports(run: Pick<IngestRun, "sources_json">): Record<string, SourceReport> {
+  try {
+    const parsed: unknown = JSON.parse(run.sources_json);
+    return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)
+      ? (parsed as Record<string, SourceReport>)
+      : {};
+  } catch {
+    return {};
+  }
 }
 
 /** How many ingestion passes have been recorded (any status). */

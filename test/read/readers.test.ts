@@ -103,7 +103,7 @@ describe("read layer (src/read, real SQLite)", function () {
 
   describe("getHealth", function () {
     it("counts pools and attestations", async function () {
-      expect(await getHealth(context)).to.deep.equal({ status: "ok", pools: 6, attestations: 3, lastIngest: null });
+      expect(await getHealth(context)).to.deep.equal({ status: "ok", pools: 6, attestations: 3, lastIngest: null, sources: {} });
     });
 
     it("throws StoreUnavailableError when the store does not answer", async function () {

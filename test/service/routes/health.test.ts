@@ -9,7 +9,7 @@ describe("health route (real SQLite)", function () {
     it("reports the store's counts", async function () {
       const res = await get("/api/v1/health");
       expect(res.statusCode).to.equal(200);
-      expect(res.json()).to.deep.equal({ status: "ok", pools: 6, attestations: 3, lastIngest: null });
+      expect(res.json()).to.deep.equal({ status: "ok", pools: 6, attestations: 3, lastIngest: null, sources: {} });
     });
   });
 
