@@ -7,6 +7,7 @@ import { getPoolAttestation } from "../../src/read/getPoolAttestation";
 import { listPools } from "../../src/read/listPools";
 import { resolvePool } from "../../src/read/resolvePool";
 import { setIssueVerdict } from "../../src/storage/pools";
+import { finishIngestRun, startIngestRun } from "../../src/storage/ingestRuns";
 import { NOW, POOLS, openTempStore, seed } from "../helpers/service/app";
 
 /** The readers every surface shares, called directly: they throw domain errors, never HTTP ones. */
@@ -103,7 +104,37 @@ describe("read layer (src/read, real SQLite)", function () {
 
   describe("getHealth", function () {
     it("counts pools and attestations", async function () {
-      expect(await getHealth(context)).to.deep.equal({ status: "ok", pools: 6, attestations: 3, lastIngest: null, sources: {} });
+      expect(await getHealth(context)).to.deep.equal({
+        status: "ok",
+        pools: 6,
+        attestations: 3,
+        lastIngest: null,
+        sources: {},
+      });
+    });
+
+    it("shows each source's report of the latest finished pass, not of a pass still running", async function () {
+      const temp = await openTempStore();
+      try {
+        const db = temp.store.db;
+        const yields = { ok: true, rows: 14, rejectedRows: 2, conflicts: 1, reasons: ["data[3].tvlUsd: null"] };
+        await startIngestRun(db, { id: "done", startedAt: NOW - 120 });
+        await finishIngestRun(db, {
+          id: "done",
+          finishedAt: NOW - 100,
+          status: "partial",
+          sources: { "defillama-yields": yields, merkl: { ok: false, rows: 0, error: "empty answer" } },
+        });
+        await startIngestRun(db, { id: "running", startedAt: NOW - 10 });
+        const health = await getHealth({ db });
+        expect(health.lastIngest).to.deep.equal({ startedAt: NOW - 10, finishedAt: null, status: "running" });
+        expect(health.sources).to.deep.equal({
+          "defillama-yields": yields,
+          merkl: { ok: false, rows: 0, error: "empty answer" },
+        });
+      } finally {
+        await temp.cleanup();
+      }
     });
 
     it("throws StoreUnavailableError when the store does not answer", async function () {
