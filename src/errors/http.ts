@@ -24,6 +24,8 @@ export const ApiErrorCode = {
   unavailable: "SERVICE_UNAVAILABLE",
   /** The store (the database) does not answer now: 503 with `Retry-After`; retry later. */
   storeUnavailable: "STORE_UNAVAILABLE",
+  /** An api process does not know its attester yet (no worker has issued, no ATTESTER_ADDRESS): 503, retry later. */
+  attesterUnknown: "ATTESTER_UNKNOWN",
   internal: "INTERNAL_ERROR",
 } as const;
 export type ApiErrorCode = (typeof ApiErrorCode)[keyof typeof ApiErrorCode];

@@ -16,6 +16,7 @@ import { createServiceStatus, type ServiceStatus } from "../service/serviceStatu
 import { ensurePrivateDir } from "../storage/fileModes";
 import { openStore, type Store } from "../storage/openStore";
 import { formatPoolId } from "../lib/formatPoolId";
+import { newestAttester } from "../storage/attestations";
 import { listPools } from "../storage/pools";
 import { registerConfigApiKeys } from "../write/registerConfigApiKeys";
 import { assertSigningKeyConfigured, loadAttesterKey, type LoadAttesterKeyReturnType } from "./attesterKey";
@@ -27,7 +28,8 @@ import { startLeadership, type Leadership } from "./leadership";
 export interface RunningService {
   /** `http://host:port`. */
   url: string;
-  attester: Address;
+  /** The attester's address; null for an api process that does not know it yet (it finds it in the store later). */
+  attester: Address | null;
   registry: { chainId: number; address: Address } | null;
   /** Demo mode: the local chains' RPC URLs. */
   chains: { chainId: number; rpcUrl: string }[];
@@ -226,19 +228,20 @@ async function runApi(parameters: {
   cleanups.push(() => store.close());
   await registerApiKeys(config, store, log);
   const address = config.attesterAddress ?? (await newestAttester(store.db));
-  if (address === null) {
-    throw new ConfigError({
-      variable: "ATTESTER_ADDRESS",
-      message:
-        "SERVICE_ROLE=api serves the attester's address but never loads its key, and the store holds no attestation " +
-        "yet: set ATTESTER_ADDRESS (the workers' attester), or start a worker first (its first pass issues)",
-    });
-  }
-  const attester = { address, registry: config.registry };
+  const attester = {
+    address,
+    registry: config.registry,
+    lookup: () => newestAttester(store.db),
+  };
   const { app, url } = await startServer({ store, config, attester, status, metrics });
   const closeApp = once(() => closeServer(app, config.shutdownGraceMs));
   cleanups.push(closeApp);
-  log(`attester ${address} (${config.attesterAddress ? "ATTESTER_ADDRESS" : "the newest attestation in the store"})`);
+  log(
+    address === null
+      ? "attester not known yet (no ATTESTER_ADDRESS, no attestation in the store): /readyz answers 503 " +
+          '"attester unknown" until a worker issues; this process then serves it'
+      : `attester ${address} (${config.attesterAddress ? "ATTESTER_ADDRESS" : "the newest attestation in the store"})`,
+  );
   log(`serving ${url}/api/v1 (OpenAPI: ${url}/api/v1/openapi.json), MCP at ${url}/mcp, the dapp at ${url}/app/`);
   const stop = async () => {
     void closeApp().catch(() => undefined);
@@ -378,18 +381,6 @@ async function openSource({
   const { startDemoSource } = await import("../demo/demoSource");
   // The demo's key is always in the process: loadAttesterKey refuses a signer URL in demo mode.
   return startDemoSource({ config, attesterPrivateKey: key.privateKey!, store, log, signal });
-}
-
-/** The signer of the newest attestation in the store, or null when there is none. */
-async function newestAttester(db: Store["db"]): Promise<Address | null> {
-  const row = await db
-    .selectFrom("attestations")
-    .select("attester")
-    .orderBy("issued_at", "desc")
-    .orderBy("created_at", "desc")
-    .limit(1)
-    .executeTakeFirst();
-  return row ? getAddress(row.attester) : null;
 }
 
 /** `run` started once: every call returns its one promise. */

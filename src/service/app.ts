@@ -8,7 +8,7 @@ import type { ServiceConfig } from "../config/loadConfig";
 import { toErrorBody } from "./errorBodies";
 import { createMetrics, type ServiceMetrics } from "./metrics";
 import { createServiceStatus, type ServiceStatus } from "./serviceStatus";
-import attesterPlugin from "./plugins/app/attester";
+import attesterPlugin, { type AttesterOptions } from "./plugins/app/attester";
 import authPlugin from "./plugins/app/auth";
 import connectionLimitsPlugin from "./plugins/app/connection-limits";
 import dappPlugin from "./plugins/app/dapp";
@@ -32,7 +32,7 @@ export type AppOptions = {
   store: Pick<Store, "db">;
   config: ServiceConfig;
   /** The service's own attester (address only: the API never signs) and the registry, if any. */
-  attester: { address: string; registry: { chainId: number; address: string } | null };
+  attester: AttesterOptions;
   /** Unix seconds; the freshness rule and `expired` use it. Defaults to the wall clock. */
   now?: () => number;
   /**
@@ -79,7 +79,11 @@ export const buildApp = fp(
     await fastify.register(requestIdPlugin);
     await fastify.register(httpMetricsPlugin, { metrics: options.metrics ?? processMetrics() });
     const status = options.status ?? createServiceStatus({ role: config.role, instance: config.instanceId });
-    await fastify.register(readinessPlugin, { store, status });
+    await fastify.register(readinessPlugin, {
+      store,
+      status,
+      ...(config.role === "api" ? { api: { attesterKnown: () => fastify.attesterKnown() } } : {}),
+    });
     // Then: the per-client connection cap and nosniff hold for every answer, the rate limit's 429 included.
     await fastify.register(connectionLimitsPlugin, {
       maxPerClient: config.connections.maxPerClient,

@@ -2,6 +2,7 @@ import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance } from "fastify";
 import { ApiError, ApiErrorCode } from "../errors/http";
+import { ATTESTER_RETRY_AFTER_S } from "./plugins/app/attester";
 import { findStoreUnavailable } from "../errors/storage";
 import { isPublicError, publicErrorBody, type ErrorBody, type PublicErrorCode } from "../errors/publicErrorBody";
 
@@ -98,8 +99,13 @@ export function toErrorBody(error: FastifyError | Error): {
   headers: Record<string, string>;
 } {
   const { status, body } = statusAndBody(error);
-  const headers: Record<string, string> =
-    body.code === ApiErrorCode.storeUnavailable ? { "retry-after": String(STORE_RETRY_AFTER_S) } : {};
+  const retryAfter =
+    body.code === ApiErrorCode.storeUnavailable
+      ? STORE_RETRY_AFTER_S
+      : body.code === ApiErrorCode.attesterUnknown
+        ? ATTESTER_RETRY_AFTER_S
+        : null;
+  const headers: Record<string, string> = retryAfter === null ? {} : { "retry-after": String(retryAfter) };
   return { status, body, headers };
 }
 

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { getAddress, type Address } from "viem";
 import { addressesByChain, chunksOf, rowsByPool } from "./batches";
 import type { AttestationRow, Database, NewAttestationRow } from "./schema";
 
@@ -142,6 +143,18 @@ export async function listAttestationsOverlapping(
 }
 
 /** How many attestations have been issued. */
+/** The signer of the newest attestation in the store (EIP-55), or null when there is none. */
+export async function newestAttester(db: Kysely<Database>): Promise<Address | null> {
+  const row = await db
+    .selectFrom("attestations")
+    .select("attester")
+    .orderBy("issued_at", "desc")
+    .orderBy("created_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row ? getAddress(row.attester) : null;
+}
+
 export async function countAttestations(db: Kysely<Database>): Promise<number> {
   const row = await db
     .selectFrom("attestations")

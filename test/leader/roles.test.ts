@@ -4,16 +4,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { privateKeyToAddress } from "viem/accounts";
 import { loadConfig } from "../../src/config/loadConfig";
-import { ConfigError } from "../../src/errors/config";
 import { runService, type RunningService } from "../../src/main/runService";
 import { listActivity } from "../../src/storage/activity";
-import { countIngestRuns, listIngestRuns } from "../../src/storage/ingestRuns";
+import { countIngestRuns, finishIngestRun, listIngestRuns, startIngestRun } from "../../src/storage/ingestRuns";
 import { readLease } from "../../src/storage/leaderLease";
 import { openStore, type Store } from "../../src/storage/openStore";
 import { waitFor } from "../helpers/alerts/receiver";
 import { startChainIdOnlyRpc } from "../helpers/chainIdOnlyRpc";
-import { rejection } from "../helpers/rejection";
-import { TEST_KEY } from "../helpers/service/app";
+import { DAY, NOW, TEST_KEY, insertAttestation } from "../helpers/service/app";
 import { freshPostgresUrl, sharedPostgres } from "../helpers/storage/postgres";
 
 describe("SERVICE_ROLE on one PostgreSQL database", function () {
@@ -82,12 +80,41 @@ describe("SERVICE_ROLE on one PostgreSQL database", function () {
     expect(await readLease(store.db, "ingest")).to.deep.include({ holder: "w2", epoch: 2 });
   });
 
+  it("api first on an empty database: it waits (503 with reasons), never exits, and is ready once a worker has issued", async () => {
+    const env = { SERVICE_ROLE: "api", INSTANCE_ID: "api-0", ATTESTER_KEY_FILE: join(dir, "missing.key") };
+    const api = await start(env);
+    expect(api.attester).to.equal(null);
+    const early = await fetch(`${api.url}/api/v1/attester`);
+    expect(early.status).to.equal(503);
+    expect(early.headers.get("retry-after")).to.equal("5");
+    expect(((await early.json()) as { error: { code: string } }).error.code).to.equal("ATTESTER_UNKNOWN");
+    const notReady = await fetch(`${api.url}/readyz`);
+    expect(notReady.status).to.equal(503);
+    expect(((await notReady.json()) as { reasons: string[] }).reasons).to.deep.equal([
+      "attester unknown",
+      "no finished pass",
+    ]);
+
+    // What a worker's first issuing pass leaves in the store: a finished pass and an attestation signed by its key.
+    await startIngestRun(store.db, { id: "first", startedAt: NOW - 60 });
+    await finishIngestRun(store.db, { id: "first", finishedAt: NOW - 30, status: "ok", sources: {} });
+    expect((await fetch(`${api.url}/readyz`)).status).to.equal(503);
+    const address = "0x00000000000000000000000000000000000000aa";
+    await insertAttestation(store, {
+      chainId: 1,
+      address,
+      issuedAt: NOW,
+      expiry: NOW + DAY,
+      horizonDays: 7,
+      confidenceHundredths: 90,
+    });
+    await waitFor(async () => (await fetch(`${api.url}/readyz`)).status === 200, "the api process to become ready");
+    const answer = (await (await fetch(`${api.url}/api/v1/attester`)).json()) as { attester: string };
+    expect(answer.attester).to.equal(privateKeyToAddress(TEST_KEY));
+  });
+
   it("api: loads no key (its key file does not exist), runs no pass, takes no lease, and serves the attester", async () => {
     const env = { SERVICE_ROLE: "api", INSTANCE_ID: "api-1", ATTESTER_KEY_FILE: join(dir, "missing.key") };
-    const refused = await rejection(start(env));
-    expect(refused).to.be.instanceOf(ConfigError);
-    expect(refused.message).to.match(/never loads its key/);
-
     const address = privateKeyToAddress(TEST_KEY);
     const api = await start({ ...env, ATTESTER_KEY_FILE: "", ATTESTER_SIGNER_URL: rpc.url, ATTESTER_ADDRESS: address });
     expect(api.status).to.deep.include({ role: "api", instance: "api-1", leader: null });

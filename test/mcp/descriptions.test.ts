@@ -34,7 +34,7 @@ describe("MCP tool descriptions name the fields their payloads have (DESIGN §14
   before(async function () {
     ({ store, cleanup } = await openMcpStore());
     app = await buildMcpApp(store);
-    ({ client, close } = await connectInMemory(depsOf(app, () => undefined)));
+    ({ client, close } = await connectInMemory(await depsOf(app, () => undefined)));
     tools = (await client.listTools()).tools;
   });
 

@@ -54,7 +54,9 @@ describe("MCP server over an in-memory transport (the SDK's Client, real SQLite)
   before(async function () {
     ({ store, cleanup } = await openMcpStore());
     app = await buildMcpApp(store);
-    ({ client, close } = await connectInMemory(depsOf(app, (error, tool) => internalErrors.push({ error, tool }))));
+    ({ client, close } = await connectInMemory(
+      await depsOf(app, (error, tool) => internalErrors.push({ error, tool })),
+    ));
     tools = new Map((await client.listTools()).tools.map((tool) => [tool.name, tool]));
   });
 
@@ -228,7 +230,7 @@ describe("MCP server over an in-memory transport (the SDK's Client, real SQLite)
       const { store: broken, cleanup: drop } = await openMcpStore();
       const brokenApp = await buildMcpApp(broken);
       const seen: string[] = [];
-      const session = await connectInMemory(depsOf(brokenApp, (_error, tool) => seen.push(tool)));
+      const session = await connectInMemory(await depsOf(brokenApp, (_error, tool) => seen.push(tool)));
       try {
         await broken.db.destroy();
         const reading = TOOL_NAMES.filter((name) => !["get_attester", "verify_attestation"].includes(name));

@@ -16,7 +16,7 @@ describe("MCP prompts and pool id completions (DESIGN §14)", function () {
   before(async function () {
     ({ store, cleanup } = await openMcpStore());
     app = await buildMcpApp(store);
-    ({ client, close } = await connectInMemory(depsOf(app, () => undefined)));
+    ({ client, close } = await connectInMemory(await depsOf(app, () => undefined)));
     ids = (
       JSON.parse((await app.inject({ method: "GET", url: "/api/v1/pools" })).body) as { pools: { id: string }[] }
     ).pools.map((pool) => pool.id);

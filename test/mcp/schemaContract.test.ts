@@ -105,7 +105,7 @@ describe("the API's schema contract (OpenAPI document and MCP tools/list), pinne
     ({ store, cleanup } = await openMcpStore());
     app = await buildMcpApp(store);
     const doc = (await app.inject({ method: "GET", url: "/api/v1/openapi.json" })).json();
-    const { client, close } = await connectInMemory(depsOf(app));
+    const { client, close } = await connectInMemory(await depsOf(app));
     const { tools } = await client.listTools();
     await close();
     actual = {

@@ -89,7 +89,7 @@ describe("reliability: the database goes away (PostgreSQL restarted under load)"
       const cookie = await signInCookie(app);
       const surfaces = requests(app, cookie);
       for (const request of surfaces) expect((await request()).status, "before the restart").to.equal(200);
-      const mcp = await connectInMemory(depsOf(app));
+      const mcp = await connectInMemory(await depsOf(app));
 
       // A transaction holding a checked-out connection across the restart: the session the server ends (57P01)
       // emitted an unhandled `error` on such a client before, and ended the process.

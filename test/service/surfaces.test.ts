@@ -34,7 +34,7 @@ describe("the read surface table and its adapters", function () {
   });
 
   it("has every tool listed by the MCP server, in the table's order, and no other", async function () {
-    const { client, close } = await connectInMemory(depsOf(web.app));
+    const { client, close } = await connectInMemory(await depsOf(web.app));
     try {
       const names = (await client.listTools()).tools.map((tool) => tool.name);
       expect(names).to.deep.equal(READ_SURFACES.flatMap(({ tool }) => (tool === null ? [] : [tool])));

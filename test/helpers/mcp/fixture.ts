@@ -43,8 +43,8 @@ export async function buildMcpApp(
 }
 
 /** What the app's routes use, handed to the MCP server (the HTTP route builds the same from the app's decorators). */
-export function depsOf(app: FastifyInstance, onInternalError?: McpDeps["onInternalError"]): McpDeps {
-  return { readContext: app.readContext, attester: app.attesterInfo, onInternalError };
+export async function depsOf(app: FastifyInstance, onInternalError?: McpDeps["onInternalError"]): Promise<McpDeps> {
+  return { readContext: app.readContext, attester: await app.attester(), onInternalError };
 }
 
 /** An SDK `Client` connected to a new MCP server over an in-memory transport pair. */

@@ -9,6 +9,7 @@ import { createServiceStatus } from "../../../src/service/serviceStatus";
 import { openStore, type Store } from "../../../src/storage/openStore";
 import { migrations } from "../../../src/storage/migrations";
 import { schemaStatus } from "../../../src/storage/schemaStatus";
+import { finishIngestRun, startIngestRun } from "../../../src/storage/ingestRuns";
 import type { Database } from "../../../src/storage/schema";
 import { freePort } from "../../helpers/e2e/mainJob";
 import { openTempStore } from "../../helpers/service/app";
@@ -68,6 +69,13 @@ describe("probes: /livez and /readyz (DESIGN §11)", function () {
       INSTANCE_ID: "api-7",
       DATABASE_URL: UNUSED_DATABASE_URL,
     });
+    // An api process on a store where no pass has finished would serve nothing: not ready until one has.
+    const empty = await app.inject({ url: "/readyz" });
+    expect(empty.statusCode).to.equal(503);
+    expect(empty.json()).to.deep.include({ ready: false, reasons: ["no finished pass"] });
+    await startIngestRun(ops.temp.store.db, { id: "p", startedAt: 1 });
+    expect((await app.inject({ url: "/readyz" })).json().reasons).to.deep.equal(["no finished pass"]);
+    await finishIngestRun(ops.temp.store.db, { id: "p", finishedAt: 2, status: "failed", sources: {} });
     expect((await app.inject({ url: "/readyz" })).json()).to.deep.equal({
       ready: true,
       role: "api",

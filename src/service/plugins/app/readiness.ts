@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { Store } from "../../../storage/openStore";
+import { latestFinishedIngestRun } from "../../../storage/ingestRuns";
 import { schemaStatus } from "../../../storage/schemaStatus";
 import type { ServiceStatus } from "../../serviceStatus";
 
@@ -13,6 +14,10 @@ export const NotReadyReason = {
   draining: "draining",
   storeUnavailable: "store unavailable",
   schemaBehind: "schema behind",
+  /** An api process whose attester is not known yet (no ATTESTER_ADDRESS, no attestation in the store). */
+  attesterUnknown: "attester unknown",
+  /** An api process on a store where no pass has finished yet: it would serve nothing. */
+  noPass: "no finished pass",
 } as const;
 export type NotReadyReason = (typeof NotReadyReason)[keyof typeof NotReadyReason];
 
@@ -27,6 +32,8 @@ export type ReadinessOptions = {
   status: ServiceStatus;
   /** Default {@link READY_STORE_TIMEOUT_MS}. */
   storeTimeoutMs?: number;
+  /** An api process: ready only once its attester is known and a pass has finished in the store. */
+  api?: { attesterKnown: () => Promise<boolean> };
 };
 
 declare module "fastify" {
@@ -39,9 +46,9 @@ declare module "fastify" {
 }
 
 /**
- * Whether the process should receive traffic (DESIGN §11): past its startup passes (`status.starting`), not draining,
- * and the store answers the schema query (the
- * applied migrations, read as the start reads them) within the timeout with no migration of this version pending.
+ * Whether the process should receive traffic: past its startup passes (`status.starting`), not draining, and the store
+ * answers the schema query (the applied migrations, read as the start reads them) within the timeout with no migration
+ * of this version pending; an api process also needs its attester known and a finished pass in the store.
  * Never throws: a store that fails or is slower than the timeout is "store unavailable".
  */
 export async function checkReadiness(options: ReadinessOptions): Promise<Readiness> {
@@ -56,6 +63,15 @@ export async function checkReadiness(options: ReadinessOptions): Promise<Readine
     const schema = await Promise.race([schemaStatus(options.store), timeout]);
     if (schema === "timeout") reasons.push(NotReadyReason.storeUnavailable);
     else if (!schema.current) reasons.push(NotReadyReason.schemaBehind);
+    else if (options.api !== undefined) {
+      const checks = Promise.all([options.api.attesterKnown(), latestFinishedIngestRun(options.store.db)]);
+      const answered = await Promise.race([checks, timeout]);
+      if (answered === "timeout") reasons.push(NotReadyReason.storeUnavailable);
+      else {
+        if (!answered[0]) reasons.push(NotReadyReason.attesterUnknown);
+        if (answered[1] === undefined) reasons.push(NotReadyReason.noPass);
+      }
+    }
   } catch {
     reasons.push(NotReadyReason.storeUnavailable);
   } finally {

@@ -49,12 +49,9 @@ function isVerifyCall(body: unknown): boolean {
  * (413 body too large, 429 rate limited) keep the API's error body.
  */
 const plugin: FastifyPluginAsync = async (fastify) => {
-  const { readContext, attesterInfo, config } = fastify;
-  const deps: McpDeps = {
-    readContext,
-    attester: attesterInfo,
-    onInternalError: (error, tool) => fastify.log.error({ err: error, tool }, "MCP tool failed"),
-  };
+  const { readContext, config } = fastify;
+  const onInternalError: McpDeps["onInternalError"] = (error, tool) =>
+    fastify.log.error({ err: error, tool }, "MCP tool failed");
   const verifyLimiter =
     config.rateLimit === false || !fastify.hasDecorator("createRateLimit")
       ? null
@@ -120,6 +117,8 @@ const plugin: FastifyPluginAsync = async (fastify) => {
         );
       }
       await limitVerifyCalls(request);
+      // Before the transport takes the response: an attester not known yet is the API's 503 ATTESTER_UNKNOWN.
+      const deps: McpDeps = { readContext, attester: await fastify.attester(), onInternalError };
       const server = createMcpServer(deps);
       // Stateless: one server and one transport per request (a reused stateless transport answers an empty 500).
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -21,7 +21,7 @@ import { PoolPageParamsSchema, PoolPageQuerySchema, PoolsPageQuerySchema } from 
  * `GET /api/v1/pool/{pool}/history`). An unknown pool is the API's 404.
  */
 const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { readContext, attesterInfo } = fastify;
+  const { readContext } = fastify;
   const page = pageRoutes(fastify);
 
   page("/", { querystring: PoolsPageQuerySchema }, async function poolsPage(request, chrome) {
@@ -53,7 +53,8 @@ const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
           freshnessWindowS: current.freshnessWindowS,
           ...latest,
           history,
-          attester: attesterInfo.attester,
+          // An attestation in the store names the attester, so it is known whenever one is shown.
+          attester: latest.attestation === null ? "" : (await fastify.attester()).attester,
           now: readContext.now(),
         },
         chrome,

@@ -11,7 +11,7 @@ import { VerifyBodySchema, VerifyResponseSchema } from "../../../../schemas/veri
  * It has its own, stricter rate limit (`RATE_LIMIT_VERIFY_MAX`).
  */
 const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { attesterInfo, config } = fastify;
+  const { config } = fastify;
   const rateLimit =
     config.rateLimit === false ? false : { max: config.rateLimit.verifyMax, timeWindow: config.rateLimit.windowMs };
 
@@ -34,7 +34,7 @@ const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
           "A convenience, not an authority: the same recovery as offline verification. valid and expired are independent.",
         tags: ["attestations"],
         body: VerifyBodySchema,
-        response: { 200: VerifyResponseSchema, ...errorResponses(400, 413, 415, 429) },
+        response: { 200: VerifyResponseSchema, ...errorResponses(400, 413, 415, 429, 503) },
       },
       // No coercion on this route: "0.85" is not a number.
       validatorCompiler: (route) =>
@@ -42,7 +42,8 @@ const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
       config: rateLimit === false ? {} : { rateLimit },
     },
     async function verify(request) {
-      return verifyAgainstAttester({ attestation: request.body, attester: attesterInfo.attester });
+      const { attester } = await fastify.attester();
+      return verifyAgainstAttester({ attestation: request.body, attester });
     },
   );
 };
