@@ -19,6 +19,9 @@ import {
   type ServiceProcess,
 } from "../helpers/cluster/cluster";
 import { sleep } from "../helpers/cluster/processes";
+import { readFileSync } from "node:fs";
+import type { Hex } from "viem";
+import { privateKeyToAddress } from "viem/accounts";
 
 /** `INGEST_INTERVAL_S` of every worker. */
 const INTERVAL_S = 3;
@@ -204,14 +207,31 @@ describe("cluster: PostgreSQL restarted under load", function () {
 
   before(async function () {
     cluster = await startCluster({ days: 16 });
-    const first = await cluster.start({ name: "worker-1", role: "worker", intervalS: INTERVAL_S });
-    await first.waitForHttp("/readyz", { timeoutMs: 120_000 });
-    workers = [first, await cluster.start({ name: "worker-2", role: "worker", intervalS: INTERVAL_S })];
-    // Every read goes to the database (no response cache) and the load is not rate limited.
-    const apiEnv = { API_CACHE_TTL_MS: "0", RATE_LIMIT_MAX: "0" };
-    apis = await Promise.all(["api-1", "api-2"].map((name) => cluster.start({ name, role: "api", env: apiEnv })));
-    await Promise.all([...workers, ...apis].map((service) => service.waitForHttp("/readyz")));
+    // Everything at the same moment on an empty database, as an orchestrator starts it; the api processes have no
+    // ATTESTER_ADDRESS: they learn the attester from the first attestation a worker issues. Every read goes to the
+    // database (no response cache) and the load is not rate limited.
+    const apiEnv = { API_CACHE_TTL_MS: "0", RATE_LIMIT_MAX: "0", ATTESTER_ADDRESS: "" };
+    const started = await Promise.all([
+      ...["worker-1", "worker-2"].map((name) => cluster.start({ name, role: "worker", intervalS: INTERVAL_S })),
+      ...["api-1", "api-2"].map((name) => cluster.start({ name, role: "api", env: apiEnv })),
+    ]);
+    workers = started.slice(0, 2);
+    apis = started.slice(2);
+    await Promise.all([...workers, ...apis].map((service) => service.waitForHttp("/readyz", { timeoutMs: 120_000 })));
     await waitForLeader(workers);
+  });
+
+  it("api processes started with the workers on an empty database, without ATTESTER_ADDRESS, serve the workers' attester", async function () {
+    const key = readFileSync(cluster.chains.env.ATTESTER_KEY_FILE, "utf8").trim();
+    const expected = privateKeyToAddress((key.startsWith("0x") ? key : `0x${key}`) as Hex);
+    for (const api of apis) {
+      expect(api.running, api.name).to.equal(true);
+      const attester = await api.request("/api/v1/attester");
+      expect(attester.status, api.name).to.equal(200);
+      expect((attester.body as { attester: string }).attester, api.name).to.equal(expected);
+      const pools = await api.request("/api/v1/pools");
+      expect(pools.status, api.name).to.equal(200);
+    }
   });
 
   after(async function () {
