@@ -48,6 +48,17 @@ export const EnvSchema = Type.Object({
   RATE_LIMIT_MAX: integer({ default: 600, minimum: 0, description: "requests per window per client; 0 = off" }),
   RATE_LIMIT_VERIFY_MAX: integer({ default: 60, minimum: 1, description: "POST /verify per window per client" }),
   RATE_LIMIT_WINDOW_S: integer({ default: 60, minimum: 1, description: "rate limit window" }),
+  PROBE_RATE_LIMIT: integer({
+    default: 10,
+    minimum: 0,
+    description: "GET /readyz and GET /metrics, each, per second per client; 0 = off (/livez is never limited)",
+  }),
+  METRICS_TOKEN: Type.Optional(
+    Type.String({
+      minLength: 16,
+      description: "when set, GET /metrics needs Authorization: Bearer <token> (at least 16 characters)",
+    }),
+  ),
   RATE_LIMIT_SIGN_IN_MAX: integer({
     default: 20,
     minimum: 1,
@@ -230,6 +241,8 @@ export interface ServiceConfig {
   instanceId: string;
   /** `TRUST_PROXY`: where the client address comes from (DESIGN §11). */
   trustProxy: TrustProxyConfig;
+  /** `PROBE_RATE_LIMIT` and `METRICS_TOKEN`: what guards `/readyz` and `/metrics`. */
+  probes: { perClientPerSecond: number; metricsToken: string | null };
   /** `SHUTDOWN_GRACE_S` in ms: on SIGTERM, in-flight requests may take this long to finish. */
   shutdownGraceMs: number;
   /** `MIGRATE_ON_START`: apply pending migrations at start (else a schema behind is a start error). */
@@ -362,6 +375,7 @@ export function loadConfig({ env, cwd = process.cwd() }: LoadConfigParameters): 
     role: parsed.SERVICE_ROLE,
     instanceId: parsed.INSTANCE_ID ?? defaultInstanceId(),
     trustProxy: parseTrustProxy(parsed.TRUST_PROXY),
+    probes: { perClientPerSecond: parsed.PROBE_RATE_LIMIT, metricsToken: parsed.METRICS_TOKEN ?? null },
     shutdownGraceMs: parsed.SHUTDOWN_GRACE_S * 1000,
     migrateOnStart: parsed.MIGRATE_ON_START === "true" || parsed.MIGRATE_ON_START === "1",
     attesterAddress: parsed.ATTESTER_ADDRESS === undefined ? null : getAddress(parsed.ATTESTER_ADDRESS.toLowerCase()),

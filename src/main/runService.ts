@@ -78,7 +78,7 @@ export async function runService({ config, log, signal }: RunServiceParameters):
     instance: config.instanceId,
     starting: config.role !== "api",
   });
-  const metrics = createMetrics();
+  const metrics = createMetrics({ role: config.role });
   log(`role ${config.role}, instance ${config.instanceId}`);
   try {
     await assertPortFree(config);
@@ -118,6 +118,9 @@ export async function runService({ config, log, signal }: RunServiceParameters):
       db: store.db,
       ...config.alerts,
       onOutcome: (outcome) => {
+        if (outcome.result === "delivered" || outcome.result === "retry" || outcome.result === "failed") {
+          metrics.alertDeliveries.inc({ result: outcome.result });
+        }
         if (outcome.result === "failed") log(`alert ${outcome.webhookId} failed for good; its subscription is paused`);
       },
       onError: (error) => log(`alert delivery: ${errorLine(error)}`),

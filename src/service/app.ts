@@ -15,6 +15,7 @@ import dappPlugin from "./plugins/app/dapp";
 import httpMetricsPlugin from "./plugins/app/metrics";
 import publicOriginPlugin from "./plugins/app/public-origin";
 import readContextPlugin from "./plugins/app/read-context";
+import probesPlugin from "./plugins/app/probes";
 import readinessPlugin from "./plugins/app/readiness";
 import requestIdPlugin from "./plugins/app/request-id";
 import responseCachePlugin from "./plugins/app/response-cache";
@@ -84,6 +85,7 @@ export const buildApp = fp(
       status,
       ...(config.role === "api" ? { api: { attesterKnown: () => fastify.attesterKnown() } } : {}),
     });
+    await fastify.register(probesPlugin, config.probes);
     // Then: the per-client connection cap and nosniff hold for every answer, the rate limit's 429 included.
     await fastify.register(connectionLimitsPlugin, {
       maxPerClient: config.connections.maxPerClient,

@@ -26,25 +26,33 @@ export interface ServiceMetrics {
   alertDeliveries: Counter<"result">;
 }
 
-/** A new registry with every metric of DESIGN §11 and the default process metrics. */
-export function createMetrics(): ServiceMetrics {
+/**
+ * A new registry with the default process metrics and the series this process's role produces: every role counts HTTP
+ * requests; `worker` and `all` also the ingestion and alert series. An `api` process runs no pass and delivers no
+ * alert: those series are still created (the code that would count them type-checks) but never exported, so a
+ * dashboard does not read an api process's `attest_ingest_leader 0` as a standby.
+ *
+ * @param options `role` (`SERVICE_ROLE`); default `all`.
+ */
+export function createMetrics(options: { role?: "all" | "api" | "worker" } = {}): ServiceMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const registers = [registry];
+  const http = [registry];
+  const registers = options.role === "api" ? [] : [registry];
   return {
     registry,
     httpRequests: new Counter({
       name: "attest_http_requests_total",
       help: "HTTP requests answered, by method, route pattern and status",
       labelNames: ["method", "route", "status"],
-      registers,
+      registers: http,
     }),
     httpDuration: new Histogram({
       name: "attest_http_request_duration_seconds",
       help: "Time to answer an HTTP request, by method, route pattern and status",
       labelNames: ["method", "route", "status"],
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers,
+      registers: http,
     }),
     ingestPasses: new Counter({
       name: "attest_ingest_passes_total",

@@ -6,6 +6,7 @@ import { toErrorBody } from "./errorBodies";
 import type { ServiceMetrics } from "./metrics";
 import connectionLimitsPlugin from "./plugins/app/connection-limits";
 import httpMetricsPlugin from "./plugins/app/metrics";
+import probesPlugin from "./plugins/app/probes";
 import readinessPlugin from "./plugins/app/readiness";
 import requestIdPlugin from "./plugins/app/request-id";
 import securityHeadersPlugin from "./plugins/app/security-headers";
@@ -42,6 +43,7 @@ export async function createProbeServer(parameters: ProbeServerParameters): Prom
   await app.register(requestIdPlugin);
   await app.register(httpMetricsPlugin, { metrics });
   await app.register(readinessPlugin, { store, status });
+  await app.register(probesPlugin, config.probes);
   await app.register(connectionLimitsPlugin, {
     maxPerClient: config.connections.maxPerClient,
     trustProxy: config.trustProxy,

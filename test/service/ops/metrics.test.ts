@@ -86,8 +86,84 @@ describe("GET /metrics (DESIGN §11)", function () {
     }
   });
 
-  it("counts the scrapes themselves on the next scrape", async function () {
-    const next = (await app.inject({ url: "/metrics" })).body;
-    expect(next).to.match(/^attest_http_requests_total\{method="GET",route="\/metrics",status="200"\} 1$/m);
+  it("renders the text at most once a second: a scrape within it gets the same text; the next second counts the scrapes", async function () {
+    const scrapes = /^attest_http_requests_total\{method="GET",route="\/metrics",status="200"\} (\d+)$/m;
+    const again = await app.inject({ url: "/metrics" });
+    if (again.body !== text) {
+      // The second had already turned: then this scrape rendered anew and counts the first.
+      expect(again.body).to.match(scrapes);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const later = (await app.inject({ url: "/metrics" })).body;
+    expect(Number(scrapes.exec(later)?.[1])).to.be.at.least(2);
+  });
+});
+
+describe("GET /metrics and /readyz guards (PROBE_RATE_LIMIT, METRICS_TOKEN) and the api role's series", function () {
+  this.timeout(30_000);
+  let temp: Awaited<ReturnType<typeof openTempStore>>;
+  const apps: FastifyInstance[] = [];
+  beforeEach(async () => {
+    temp = await openTempStore();
+  });
+  afterEach(async () => {
+    for (const app of apps.splice(0)) await app.close();
+    await temp.cleanup();
+  });
+  const build = async (env: Record<string, string>, role?: "api" | "all") => {
+    const app = await buildOpsApp(temp.store, env, { metrics: createMetrics({ role }) });
+    apps.push(app);
+    return app;
+  };
+
+  it("a flood of /metrics or /readyz from one address is cut at PROBE_RATE_LIMIT a second; another address and /livez are served", async function () {
+    const app = await build({ PROBE_RATE_LIMIT: "3" });
+    for (const url of ["/metrics", "/readyz"]) {
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) statuses.push((await app.inject({ url, remoteAddress: "10.9.9.9" })).statusCode);
+      // A second may turn during the loop: at most two windows' worth pass.
+      expect(statuses.filter((s) => s === 429).length, url).to.be.at.least(1);
+      expect(statuses.filter((s) => s !== 429).length, url).to.be.at.most(6);
+      const refused = await app.inject({ url, remoteAddress: "10.9.9.9" });
+      if (refused.statusCode === 429) expect(refused.json().error.code).to.equal("RATE_LIMITED");
+      expect((await app.inject({ url, remoteAddress: "10.7.7.7" })).statusCode, url).to.not.equal(429);
+    }
+    for (let i = 0; i < 10; i++) {
+      expect((await app.inject({ url: "/livez", remoteAddress: "10.9.9.9" })).statusCode).to.equal(200);
+    }
+  });
+
+  it("PROBE_RATE_LIMIT=0 limits nothing", async function () {
+    const app = await build({ PROBE_RATE_LIMIT: "0" });
+    for (let i = 0; i < 30; i++) expect((await app.inject({ url: "/metrics" })).statusCode).to.equal(200);
+  });
+
+  it("METRICS_TOKEN: /metrics needs the bearer (401 with WWW-Authenticate otherwise); the probes do not", async function () {
+    const token = "s3cret-metrics-token-0123456789";
+    const app = await build({ METRICS_TOKEN: token });
+    const none = await app.inject({ url: "/metrics" });
+    expect(none.statusCode).to.equal(401);
+    expect(none.headers["www-authenticate"]).to.match(/^Bearer/);
+    expect(none.json().error.code).to.equal("UNAUTHORIZED");
+    expect((await app.inject({ url: "/metrics", headers: { authorization: "Bearer wrong" } })).statusCode).to.equal(
+      401,
+    );
+    const ok = await app.inject({ url: "/metrics", headers: { authorization: `Bearer ${token}` } });
+    expect(ok.statusCode).to.equal(200);
+    expect(ok.body).to.match(/^# TYPE attest_http_requests_total /m);
+    expect((await app.inject({ url: "/livez" })).statusCode).to.equal(200);
+  });
+
+  it("an api process exports no ingestion or alert series (it runs no pass and delivers nothing)", async function () {
+    const text = (await (await build({}, "api")).inject({ url: "/metrics" })).body;
+    expect(text).to.match(/^# TYPE attest_http_requests_total /m);
+    for (const name of [
+      "attest_ingest_leader",
+      "attest_ingest_passes_total",
+      "attest_attestations_issued_total",
+      "attest_alert_deliveries_total",
+    ]) {
+      expect(text, name).to.not.include(name);
+    }
   });
 });

@@ -3,6 +3,7 @@ import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { loadConfig } from "../../../src/config/loadConfig";
 import { createMetrics } from "../../../src/service/metrics";
+import { PROBE_CACHE_MS } from "../../../src/service/plugins/app/probes";
 import { checkReadiness } from "../../../src/service/plugins/app/readiness";
 import { startProbeServer } from "../../../src/service/probeServer";
 import { createServiceStatus } from "../../../src/service/serviceStatus";
@@ -15,6 +16,8 @@ import { freePort } from "../../helpers/e2e/mainJob";
 import { openTempStore } from "../../helpers/service/app";
 import { buildOpsApp, listenLoopback, useOpsApp } from "../../helpers/service/opsApp";
 import { startPostgres } from "../../helpers/storage/postgres";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** api and worker roles need a DATABASE_URL to configure; the tests hand the app its store themselves. */
 const UNUSED_DATABASE_URL = "postgres://unused@127.0.0.1:1/unused";
@@ -74,8 +77,11 @@ describe("probes: /livez and /readyz (DESIGN §11)", function () {
     expect(empty.statusCode).to.equal(503);
     expect(empty.json()).to.deep.include({ ready: false, reasons: ["no finished pass"] });
     await startIngestRun(ops.temp.store.db, { id: "p", startedAt: 1 });
+    await sleep(PROBE_CACHE_MS + 50);
     expect((await app.inject({ url: "/readyz" })).json().reasons).to.deep.equal(["no finished pass"]);
     await finishIngestRun(ops.temp.store.db, { id: "p", finishedAt: 2, status: "failed", sources: {} });
+    // The store's answer is reused for up to a second.
+    await sleep(PROBE_CACHE_MS + 50);
     expect((await app.inject({ url: "/readyz" })).json()).to.deep.equal({
       ready: true,
       role: "api",

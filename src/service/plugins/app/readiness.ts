@@ -3,6 +3,7 @@ import fp from "fastify-plugin";
 import type { Store } from "../../../storage/openStore";
 import { latestFinishedIngestRun } from "../../../storage/ingestRuns";
 import { schemaStatus } from "../../../storage/schemaStatus";
+import { PROBE_CACHE_MS, cachedFor } from "./probes";
 import type { ServiceStatus } from "../../serviceStatus";
 
 /** How long `/readyz` waits for the store before it counts it unavailable. */
@@ -55,6 +56,13 @@ export async function checkReadiness(options: ReadinessOptions): Promise<Readine
   const reasons: NotReadyReason[] = [];
   if (options.status.starting) reasons.push(NotReadyReason.starting);
   if (options.status.draining) reasons.push(NotReadyReason.draining);
+  reasons.push(...(await checkStore(options)));
+  return { ready: reasons.length === 0, reasons };
+}
+
+/** The checks of {@link checkReadiness} that ask the store (and, on an api process, the attester and a finished pass). */
+async function checkStore(options: ReadinessOptions): Promise<NotReadyReason[]> {
+  const reasons: NotReadyReason[] = [];
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<"timeout">((done) => {
     timer = setTimeout(() => done("timeout"), options.storeTimeoutMs ?? READY_STORE_TIMEOUT_MS);
@@ -77,14 +85,23 @@ export async function checkReadiness(options: ReadinessOptions): Promise<Readine
   } finally {
     clearTimeout(timer);
   }
-  return { ready: reasons.length === 0, reasons };
+  return reasons;
 }
 
 /** Decorates `fastify.serviceStatus` and `fastify.readiness()` for the probes (`routes/livez`, `routes/readyz`). */
 export default fp(
   async function readiness(fastify: FastifyInstance, options: ReadinessOptions) {
     fastify.decorate("serviceStatus", options.status);
-    fastify.decorate("readiness", () => checkReadiness(options));
+    // The store's answer is reused for up to a second (a flood of /readyz is not a flood of queries); the process's
+    // own flags (starting, draining) are read at every request, so SIGTERM turns /readyz to 503 at once.
+    const store = cachedFor(PROBE_CACHE_MS, () => checkStore(options));
+    fastify.decorate("readiness", async () => {
+      const reasons: NotReadyReason[] = [];
+      if (options.status.starting) reasons.push(NotReadyReason.starting);
+      if (options.status.draining) reasons.push(NotReadyReason.draining);
+      reasons.push(...(await store()));
+      return { ready: reasons.length === 0, reasons };
+    });
   },
   { name: "readiness", fastify: "5.x" },
 );

@@ -5,7 +5,8 @@ import { ReadyzNotReadySchema, ReadyzOkSchema } from "../../schemas/probes";
  * `GET /readyz` (DESIGN §11): 200 `{"ready":true,"role","instance","leader","lastPassAt"}` when the store answers
  * within the timeout, its schema is current and the process is not draining; else 503 with `"ready":false` and the
  * `reasons`. The values come from the process's `ServiceStatus` (`fastify.serviceStatus`), the verdict from
- * `fastify.readiness()` (plugins/app/readiness.ts). Never rate limited; hidden from the OpenAPI document.
+ * `fastify.readiness()` (plugins/app/readiness.ts), whose store checks are reused for up to a second. Outside the
+ * API's rate limit, under its own per-client limit (`PROBE_RATE_LIMIT` a second); hidden from the OpenAPI document.
  */
 const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.get(
@@ -13,6 +14,7 @@ const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
     {
       schema: { hide: true, response: { 200: ReadyzOkSchema, 503: ReadyzNotReadySchema } },
       config: { rateLimit: false },
+      onRequest: fastify.probes.limiter(),
     },
     async function readyz(_request, reply) {
       const { ready, reasons } = await fastify.readiness();
