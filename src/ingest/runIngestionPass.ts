@@ -121,6 +121,7 @@ export async function runIngestionPass(parameters: RunIngestionPassParameters): 
   const runId = `${startedAt}-${randomUUID()}`;
   const staleAfterS = parameters.heartbeat?.staleAfterS ?? HEARTBEAT_STALE_AFTER_S;
   throwIfStopped(fence);
+  await recordUnrecordedEnds(db, log);
   const closed = await closeInterrupted(db, { now: startedAt, staleBefore: startedAt - staleAfterS, fence });
   if (closed > 0)
     log(`closed ${closed} pass(es) left running by a stopped process (no heartbeat for ${staleAfterS} s)`);
@@ -167,14 +168,35 @@ async function closeInterrupted(
   });
 }
 
-/** Records a pass's final status and reports, and its `ingest.pass` event, in one transaction (fenced when given). */
+/**
+ * Records a pass's final status and reports, and its `ingest.pass` event, in one transaction (fenced when given); a
+ * run already closed (by another process, as interrupted) is left as it is, and no second event is written.
+ */
 async function finishRun(db: Kysely<Database>, event: IngestPassEventParameters, fence?: PassFence): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await assertFence(trx, fence);
     const { runId: id, finishedAt, status, sources } = event;
-    await finishIngestRun(trx, { id, finishedAt, status, sources: { ...sources } });
-    await appendActivity(trx, [ingestPassEvent(event)]);
+    if (await finishIngestRun(trx, { id, finishedAt, status, sources: { ...sources } })) {
+      await appendActivity(trx, [ingestPassEvent(event)]);
+    }
   });
+}
+
+/**
+ * The failed runs of this process whose end could not be written because the store did not answer (a database
+ * restart mid-pass), by store. The next pass on that store writes them first, with their own reason, before it looks
+ * for runs left running by stopped processes: this process is alive, so its run is not "interrupted".
+ */
+const unrecordedEnds = new WeakMap<Kysely<Database>, IngestPassEventParameters[]>();
+
+/** Writes the ends {@link unrecordedEnds} holds for `db`, oldest first; stops at the first the store refuses. */
+async function recordUnrecordedEnds(db: Kysely<Database>, log: (line: string) => void): Promise<void> {
+  const pending = unrecordedEnds.get(db);
+  while (pending !== undefined && pending.length > 0) {
+    await finishRun(db, pending[0]);
+    const event = pending.shift()!;
+    log(`pass ${event.runId}: failed (recorded once the store answered again: ${event.sources.pass?.error ?? ""})`);
+  }
 }
 
 /** `work`, or the fence's stop error as soon as its signal aborts (the abandoned work's outcome is ignored). */
@@ -224,14 +246,20 @@ async function runPass(parameters: RunIngestionPassParameters, runId: string, st
     // A store failure, a lost lease or a stop: record this run's own end (not fenced: it writes only this run's row
     // and its event) if the store still answers, then let the caller see the error.
     const failed = { ...sources, pass: { ok: false, error: errorMessage(error) } };
-    await finishRun(store.db, {
+    const end: IngestPassEventParameters = {
       runId,
       instance,
       status: "failed",
       startedAt,
       finishedAt: now(),
       sources: failed,
-    }).catch(() => undefined);
+    };
+    await finishRun(store.db, end).catch(() => {
+      // The store does not answer: the next pass of this process writes this end first.
+      const pending = unrecordedEnds.get(store.db) ?? [];
+      pending.push(end);
+      unrecordedEnds.set(store.db, pending);
+    });
     throw error;
   }
 }

@@ -54,7 +54,11 @@ export async function heartbeatIngestRun(db: Kysely<Database>, parameters: { id:
     .execute();
 }
 
-/** Closes a pass with its final status and per-source report. */
+/**
+ * Closes a pass with its final status and per-source report, if it is still running (a run is closed once).
+ *
+ * @returns whether this call closed it (false: already closed, e.g. as interrupted by another process, or unknown).
+ */
 export async function finishIngestRun(
   db: Kysely<Database>,
   parameters: {
@@ -63,8 +67,8 @@ export async function finishIngestRun(
     status: "ok" | "partial" | "failed";
     sources: Record<string, SourceReport>;
   },
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const result = await db
     .updateTable("ingest_runs")
     .set({
       finished_at: parameters.finishedAt,
@@ -72,7 +76,9 @@ export async function finishIngestRun(
       sources_json: JSON.stringify(parameters.sources),
     })
     .where("id", "=", parameters.id)
-    .execute();
+    .where("status", "=", "running")
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer as createHttpServer } from "node:http";
 import { createServer, type AddressInfo, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,6 +11,7 @@ import { createSubscription } from "../../src/alerts/createSubscription";
 import { startAlertWorker, type AlertWorker } from "../../src/alerts/startAlertWorker";
 import { findStoreUnavailable, isStoreUnreachable, StoreUnavailableError } from "../../src/errors/storage";
 import { toErrorBody } from "../../src/service/errorBodies";
+import { runIngestionPass } from "../../src/ingest/runIngestionPass";
 import { appendActivity } from "../../src/storage/activity";
 import { openStore, type Store } from "../../src/storage/openStore";
 import { startReceiver, waitFor, type Receiver } from "../helpers/alerts/receiver";
@@ -172,6 +174,83 @@ describe("reliability: the database goes away (PostgreSQL restarted under load)"
       ]);
       await waitFor(() => receiver.received.length === 1, "the delivery after the restart");
       expect(receiver.bodies()[0]).to.include({ kind: "pool.stale", summary: "after the restart" });
+    });
+
+    it("a pass that fails because the store went away is recorded with that reason by its own process, not as interrupted", async function () {
+      // A yields feed that holds its answer until released: the pass is in flight while the database goes away.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const feed = createHttpServer((_request, response) => {
+        void held.then(() =>
+          response.writeHead(200, { "content-type": "application/json" }).end('{"status":"success","data":[]}'),
+        );
+      });
+      await new Promise<void>((resolve) => feed.listen(0, "127.0.0.1", resolve));
+      const yieldsUrl = `http://127.0.0.1:${(feed.address() as AddressInfo).port}`;
+      const pool = {
+        chainId: 1,
+        address: "0x00000000000000000000000000000000000000ab" as const,
+        kind: "amm" as const,
+        protocol: "uniswap-v2",
+        symbol: "A-B",
+        defillamaId: "747c1d2a-c668-4682-b9f9-296708a3dd90",
+      };
+      let clock = 1_790_000_000;
+      const pass = () =>
+        runIngestionPass({
+          store,
+          pools: [pool],
+          chains: [],
+          feeds: { defillamaYieldsUrl: yieldsUrl },
+          now: () => clock,
+          issue: false,
+          freshnessWindowS: 3600,
+          instanceId: "alive",
+          log: () => undefined,
+        });
+      try {
+        const first = pass();
+        first.catch(() => undefined);
+        await waitFor(
+          async () =>
+            (await store.db.selectFrom("ingest_runs").select("id").where("status", "=", "running").execute()).length ===
+            1,
+          "the pass in flight",
+        );
+        const restarting = server.restart({ downMs: 2500 });
+        await new Promise((resolve) => setTimeout(resolve, 800));
+        release(); // the pass goes on to write while the database is down
+        const error = await first.then(
+          () => null,
+          (caught: unknown) => caught,
+        );
+        expect(findStoreUnavailable(error), "the pass fails as a store outage").to.not.equal(null);
+        await restarting;
+        // The next pass of the same (live) process, past the heartbeat's staleness: the first run gets its own reason.
+        clock += 300;
+        await pass();
+        const runs = await store.db
+          .selectFrom("ingest_runs")
+          .selectAll()
+          .where("instance_id", "=", "alive")
+          .orderBy("started_at")
+          .execute();
+        expect(runs.map((run) => run.status)).to.deep.equal(["failed", "partial"]);
+        const reason = (JSON.parse(runs[0].sources_json) as { pass: { error: string } }).pass.error;
+        expect(reason).to.not.match(/^interrupted/);
+        const events = await store.db
+          .selectFrom("activity_events")
+          .select("data_json")
+          .where("kind", "=", "ingest.pass")
+          .execute();
+        const ofFirst = events.filter(
+          (event) => (JSON.parse(event.data_json) as { runId: string }).runId === runs[0].id,
+        );
+        expect(ofFirst.length, "one ingest.pass event for the failed run").to.equal(1);
+      } finally {
+        release();
+        await new Promise((resolve) => feed.close(resolve));
+      }
     });
 
     it("a server that accepts but never answers: connecting gives up after connectTimeoutMs, as a store outage", async function () {
