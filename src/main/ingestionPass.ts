@@ -8,6 +8,7 @@ import type { ServiceMetrics } from "../service/metrics";
 import type { ServiceStatus } from "../service/serviceStatus";
 import type { PassFence } from "../storage/leaderLease";
 import type { Store } from "../storage/openStore";
+import { utcDay } from "../storage/poolDaily";
 import type { LoadAttesterKeyReturnType } from "./attesterKey";
 
 /** Runs the service's ingestion passes over one source. */
@@ -63,6 +64,8 @@ export function createPassRunner({
   status,
 }: CreatePassRunnerParameters): PassRunner {
   let lastPrunedAt: number | null = null;
+  // The last complete day the model evaluation was computed through (null: not yet in this process).
+  let evaluatedThrough: string | null = null;
   const run = async (
     label: string,
     options: {
@@ -118,12 +121,21 @@ export function createPassRunner({
       metrics?.ingestPasses.inc({ status: report.status });
       metrics?.attestationsIssued.inc(report.issuance.filter((outcome) => outcome.action === "issued").length);
       if (status) status.lastPassAt = report.finishedAt;
-      // DESIGN §15: the process that issues re-evaluates the model on what the store now holds. A failure is logged;
-      // the pass stands.
-      await refreshModelEvaluation(store.db, { now: Math.floor(Date.now() / 1000) }).then(
-        (evaluation) => log(`  model evaluation: ${evaluation.scored} of ${evaluation.claims} claims scored`),
-        (error: unknown) => log(`  model evaluation failed: ${errorLine(error)}`),
-      );
+      // The process that issues re-evaluates the model on what the store now holds, when that can have changed: after
+      // a pass that issued, or once a new day is complete (the evaluation reads complete days only). A steady pass
+      // between the two writes nothing of it. A failure is logged; the pass stands.
+      const evaluatedNow = Math.floor(Date.now() / 1000);
+      const through = utcDay(evaluatedNow - 86_400);
+      const issued = report.issuance.some((outcome) => outcome.action === "issued");
+      if (issued || through !== evaluatedThrough) {
+        await refreshModelEvaluation(store.db, { now: evaluatedNow }).then(
+          (evaluation) => {
+            evaluatedThrough = through;
+            log(`  model evaluation: ${evaluation.scored} of ${evaluation.claims} claims scored`);
+          },
+          (error: unknown) => log(`  model evaluation failed: ${errorLine(error)}`),
+        );
+      }
       // Retention (docs/operations.md): the leader prunes what has served its purpose, once a day.
       const now = Math.floor(Date.now() / 1000);
       if (pruneDue({ now, lastPrunedAt })) {

@@ -354,6 +354,8 @@ async function openServiceStore(config: ServiceConfig, log: (line: string) => vo
   const store = await openStore({
     ...config.database,
     migrate: config.migrateOnStart,
+    // The passes' connections are reused from one pass to the next (an interval up to 15 min; at most 5 are kept).
+    idleTimeoutMs: Math.min(config.ingestIntervalS, 900) * 1000 + 60_000,
     onConnectionError: (error) => log(`store: a connection broke (${errorLine(error)}); the next query reconnects`),
   });
   const migrated = store.migrated?.length ? ` (migrated: ${store.migrated.join(", ")})` : "";

@@ -35,6 +35,12 @@ export interface OpenStoreParameters {
    */
   connectTimeoutMs?: number;
   /**
+   * PostgreSQL: how long an idle connection is kept, in ms. Default 10000 (pg's). A process whose work comes in
+   * passes sets it above the pass interval, so each pass reuses the connections of the one before instead of opening
+   * new ones.
+   */
+  idleTimeoutMs?: number;
+  /**
    * PostgreSQL: told when one of the pool's connections breaks (the server restarted or went away), idle or in use.
    * The error is handled whatever this does: the broken connection is dropped and the next query connects again.
    */
@@ -150,10 +156,11 @@ export async function openStore(parameters: OpenStoreParameters): Promise<Store>
 
 /** The PostgreSQL store: a `pg` pool behind {@link guardPool}, `int8` parsed to numbers. */
 function openPostgres(parameters: OpenStoreParameters & { databaseUrl: string; readOnly: boolean }): Store {
-  const { databaseUrl, readOnly, connectTimeoutMs = 5000, onConnectionError } = parameters;
+  const { databaseUrl, readOnly, connectTimeoutMs = 5000, idleTimeoutMs = 10_000, onConnectionError } = parameters;
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: 5,
+    idleTimeoutMillis: idleTimeoutMs,
     // While the server is down or unreachable a query fails after this, instead of waiting for a connection forever.
     connectionTimeoutMillis: connectTimeoutMs,
     // A peer that vanished without closing the socket (a network partition) is noticed by TCP keep-alive.

@@ -330,6 +330,23 @@ describe("openStore", () => {
   });
 
   describe("PostgreSQL (throwaway local cluster)", function () {
+    it("keeps an idle connection for idleTimeoutMs: a later query reuses it (same backend), a short timeout closes it", async function () {
+      const url = await freshPostgresUrl();
+      const backend = async (store: Store) =>
+        (await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(store.db)).rows[0].pid;
+      const kept = await openStore({ databaseUrl: url, idleTimeoutMs: 60_000 });
+      const brief = await openStore({ databaseUrl: url, idleTimeoutMs: 100 });
+      try {
+        const [keptFirst, briefFirst] = [await backend(kept), await backend(brief)];
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        expect(await backend(kept), "the idle connection was kept and reused").to.equal(keptFirst);
+        expect(await backend(brief), "the idle connection was closed: a new one answers").to.not.equal(briefFirst);
+      } finally {
+        await kept.close();
+        await brief.close();
+      }
+    });
+
     it("applies the same migrations and reports the postgres dialect", async function () {
       const store = await openStore({ databaseUrl: await freshPostgresUrl() });
       expect(store.dialect).to.equal("postgres");
