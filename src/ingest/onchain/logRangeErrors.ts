@@ -105,7 +105,8 @@ export function providerError(error: unknown): ProviderError {
  */
 export function providerErrorText(error: unknown): string {
   const { code, message, status } = providerError(error);
-  const head = [status !== undefined && (status < 200 || status > 299) ? `HTTP ${status}` : "", code ?? ""]
+  const http = status !== undefined && (status < 200 || status > 299) ? `HTTP ${status}` : "";
+  const head = [http, code !== undefined && !(http !== "" && code === status) ? code : ""]
     .filter((part) => part !== "")
     .join(" ");
   return head === "" ? message : `${head} ${message}`;

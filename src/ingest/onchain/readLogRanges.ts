@@ -39,11 +39,14 @@ export interface ReadLogRangesParameters {
   /** The events to read (topic 0 filter); logs are decoded strictly against them. */
   events: readonly AbiEvent[];
   /**
-   * Most `eth_getLogs` requests (narrowed retries included), all groups together; default: the plan's range count.
+   * Most `eth_getLogs` requests (narrowed retries included), all groups together; default: 200, or the plan's range
+   * count when larger.
    * When it runs out, what was read is kept and the rest is left to the next pass (`budgetSpent`).
    */
   maxRequests?: number;
 }
+
+const DEFAULT_MAX_REQUESTS = 200;
 
 /** What {@link readLogRanges} read. */
 export interface ReadLogRangesResult {
@@ -75,7 +78,8 @@ export interface ReadLogRangesResult {
  */
 export async function readLogRanges(parameters: ReadLogRangesParameters): Promise<ReadLogRangesResult> {
   const { client, batch, groups, events } = parameters;
-  const budget = parameters.maxRequests ?? groups.reduce((n, g) => n + g.ranges.length, 0);
+  const planned = groups.reduce((n, g) => n + g.ranges.length, 0);
+  const budget = parameters.maxRequests ?? Math.max(planned, DEFAULT_MAX_REQUESTS);
   const members: MemberLogs[] = [];
   let error: unknown;
   let requests = 0;
