@@ -263,7 +263,7 @@ async function readingsBehindStoredDepth(
       const storedBlock = stored[index]?.depth_block;
       if (storedBlock === null || storedBlock === undefined || BigInt(reading.block) >= BigInt(storedBlock)) continue;
       older.add(poolKey(reading.observation.chainId, reading.observation.address));
-      behind.push(`${reading.observation.address} (stored ${storedBlock})`);
+      behind.push(`${reading.observation.address.toLowerCase()} (stored ${storedBlock})`);
     }
     if (behind.length === 0 || !step.report) return;
     const block = step.data.readings[0]?.block;

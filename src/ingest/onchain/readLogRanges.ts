@@ -39,8 +39,8 @@ export interface ReadLogRangesParameters {
   /** The events to read (topic 0 filter); logs are decoded strictly against them. */
   events: readonly AbiEvent[];
   /**
-   * Most `eth_getLogs` requests (narrowed retries included), all groups together; default: 200, or the plan's range
-   * count when larger.
+   * Most `eth_getLogs` requests, all groups together, narrowed retries included beyond the first ones (the bit length
+   * of the first span: at most 11 more for 2,000 blocks); default: 200, or the plan's range count when larger.
    * When it runs out, what was read is kept and the rest is left to the next pass (`budgetSpent`).
    */
   maxRequests?: number;
@@ -53,7 +53,7 @@ export interface ReadLogRangesResult {
   members: MemberLogs[];
   /** The first error that stopped the reading (a provider's error, or a {@link NodeBehindError}). */
   error?: unknown;
-  /** `eth_getLogs` requests sent, narrowed retries included. */
+  /** `eth_getLogs` requests sent, refused ones included. */
   requests: number;
   /** Narrowed retries after a provider's range or size error. */
   narrowed: number;
@@ -71,7 +71,9 @@ export interface ReadLogRangesResult {
  * The span starts at the plan's (`LOG_RANGE_BLOCKS`). On a provider's range or size error
  * ({@link classifyLogRangeError}) the request is retried with the range the provider suggests, else with half of it,
  * down to one block; the narrowed span is kept for the rest of this call. A rate limit or any other error stops the
- * reading. Every request, narrowed retries included, counts against `maxRequests`. What was read before a stop is
+ * reading. Every request counts against `maxRequests`, except the refusals of a first narrowing down to one block (at
+ * most the bit length of the first span): a pass always reads at least one range, and sends at most `maxRequests`
+ * plus that many. What was read before a stop is
  * returned (each contract up to the last range read whole) with the error; the rest is left to the next pass.
  *
  * @param {@link ReadLogRangesParameters}
@@ -86,6 +88,11 @@ export async function readLogRanges(parameters: ReadLogRangesParameters): Promis
   let narrowed = 0;
   let budgetSpent = false;
   let span: bigint | undefined;
+  // Narrowing from the first span down to one block takes at most its bit length in refused requests: those do not
+  // count against the budget, so that a pass always reads at least one range (a budget spent on halving alone would
+  // never progress). Further refusals count.
+  let allowance = 0;
+  const spent = () => requests - Math.min(narrowed, allowance);
   for (const group of groups) {
     const logs: RangedLog[] = [];
     let readTo: bigint | null = null;
@@ -94,9 +101,12 @@ export async function readLogRanges(parameters: ReadLogRangesParameters): Promis
     const last = group.ranges[group.ranges.length - 1];
     let from = first?.fromBlock ?? 0n;
     const end = last?.toBlock ?? -1n;
-    span ??= first ? first.toBlock - first.fromBlock + 1n : undefined;
+    if (span === undefined && first) {
+      span = first.toBlock - first.fromBlock + 1n;
+      allowance = span.toString(2).length;
+    }
     while (error === undefined && !budgetSpent && span !== undefined && from <= end) {
-      if (requests >= budget) {
+      if (spent() >= budget) {
         budgetSpent = true;
         break;
       }

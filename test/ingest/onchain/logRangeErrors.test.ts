@@ -209,12 +209,24 @@ describe("eth_getLogs range splitting", function () {
       events: [swapEvent],
       maxRequests: 6,
     });
-    expect(node.spans).to.have.length(6);
-    // 41 → 20 → 10 → 5 refused, then two ranges of 2 blocks.
+    // 41 → 20 → 10 → 5 refused (within the narrowing allowance: 41 is 6 bits), then six ranges of 2 blocks.
+    expect(node.spans).to.have.length(10);
+    expect(node.spans.filter(([, , refused]) => !refused)).to.have.length(6);
     expect(read.budgetSpent).to.equal(true);
     expect(read.error).to.equal(undefined);
-    expect(read.members[0].readTo).to.equal(3n);
-    expect(read.members[0].logs).to.have.length(4);
+    expect(read.members[0].readTo).to.equal(11n);
+    expect(read.members[0].logs).to.have.length(12);
+    // Refusals beyond the allowance count: with a budget of 1, a node refusing everything above one block still
+    // gets one block read.
+    const tight = fakeNode({ head: 40n, maxSpan: 1, refuse: () => PROVIDER_RANGE_ERRORS.ankr() });
+    const one = await readLogRanges({
+      client: tight.client,
+      groups: plan(tight.address, 40n),
+      events: [swapEvent],
+      maxRequests: 1,
+    });
+    expect(one.members[0].readTo).to.equal(0n);
+    expect(tight.spans.filter(([, , refused]) => !refused)).to.have.length(1);
   });
 
   it("never takes a range as read when the node has no header for its last block", async () => {
