@@ -61,7 +61,7 @@ export const PROVIDER_RANGE_ERRORS = {
   geth: (): RpcErrorBody => ({ code: -32000, message: "query returned more than 10000 results" }),
   /** Ankr: -32600 "block range is too wide", no range given. */
   ankr: (): RpcErrorBody => ({ code: -32600, message: "block range is too wide" }),
-  /** Chainstack: -32000 "Block range limit exceeded.", no range given. */
+  /** Chainstack: "Block range limit exceeded.", no range given (its code is not documented; -32000 here). */
   chainstack: (): RpcErrorBody => ({ code: -32000, message: "Block range limit exceeded." }),
 } as const;
 
