@@ -123,7 +123,7 @@ export function providerErrorText(error: unknown): string {
 export function classifyLogRangeError(error: unknown, requested: BlockRange): LogRangeErrorKind {
   const { code, message, data, status } = providerError(error);
   const text = message.trim();
-  if (status === 429 || code === 429 || code === -32007 || code === -32029) return { kind: "rate-limited" };
+  if (status === 429 || code === 429 || code === -32007) return { kind: "rate-limited" };
   const range = RANGE_MESSAGES.map((pattern) => pattern.exec(text)).find((match) => match !== null);
   if (!range) {
     if (RATE_MESSAGES.some((pattern) => pattern.test(text))) return { kind: "rate-limited" };
