@@ -159,6 +159,12 @@ export const EnvSchema = Type.Object({
     maximum: 10_000,
     description: "blocks behind the head that log reads stop at where a node does not serve the `safe` tag",
   }),
+  LOG_RANGE_BLOCKS: integer({
+    default: 2000,
+    minimum: 1,
+    maximum: 1_000_000,
+    description: "blocks in one eth_getLogs request; narrowed within a pass on a provider's range or size error",
+  }),
   RETENTION_DAYS: integer({
     default: 90,
     minimum: 1,
@@ -255,6 +261,8 @@ export interface ServiceConfig {
   priceMinConfidence: number;
   /** `LOG_CONFIRMATIONS`: where a node has no `safe` block, log reads stop this many blocks behind the head. */
   logConfirmations: number;
+  /** `LOG_RANGE_BLOCKS`: the span of one `eth_getLogs` request, narrowed within a pass on a provider's range error. */
+  logRangeBlocks: number;
   /** `RETENTION_DAYS`: what has served its purpose is pruned after this many days (docs/operations.md). */
   retentionDays: number;
   alerts: {
@@ -384,6 +392,7 @@ export function loadConfig({ env, cwd = process.cwd() }: LoadConfigParameters): 
         ? { url: parsed.ATTESTER_SIGNER_URL, address: getAddress(parsed.ATTESTER_ADDRESS.toLowerCase()) }
         : null,
     logConfirmations: parsed.LOG_CONFIRMATIONS,
+    logRangeBlocks: parsed.LOG_RANGE_BLOCKS,
     priceMinConfidence: parsed.PRICE_MIN_CONFIDENCE,
     retentionDays: parsed.RETENTION_DAYS,
     alerts: {

@@ -2,6 +2,7 @@ import type { Address, PublicClient } from "viem";
 import type { PoolConfig } from "../model/poolConfig";
 import type { SourceReport } from "../storage/ingestRuns";
 import type { Store } from "../storage/openStore";
+import { getPools } from "../storage/pools";
 import type { FeedRequestOptions } from "./feeds/fetchJson";
 import { poolKey } from "./poolKey";
 import type { OnchainReading } from "./rows/poolValues";
@@ -85,7 +86,7 @@ export async function readSources(parameters: ReadSourcesParameters): Promise<Re
   return { sources, data, ...(failure ? { failure } : {}) };
 }
 
-type OnchainData = Pick<PassData, "onchain" | "swaps" | "registry" | "tokenPrices">;
+type OnchainData = Pick<PassData, "onchain" | "swaps" | "registry" | "tokenPrices" | "olderReadings">;
 type FeedData = Omit<PassData, keyof OnchainData>;
 
 /** The chains, their coin prices, their `Swap` logs and the registry's events. */
@@ -103,6 +104,7 @@ async function readOnchain(parameters: ReadSourcesParameters): Promise<{ named: 
       ),
     ),
   );
+  const older = await readingsBehindStoredDepth(store, reads, chainIds, log);
   const raw = reads.flatMap((step) => step.data.readings);
   const tokens = raw.flatMap((r) => readingTokens(r).map((token) => ({ chainId: r.observation.chainId, token })));
   const coins = await settle(
@@ -169,6 +171,7 @@ async function readOnchain(parameters: ReadSourcesParameters): Promise<{ named: 
       swaps: swaps.flatMap((step) => (step?.data ? [step.data] : [])),
       registry: registryRead?.data ?? null,
       tokenPrices: coins.data?.rows ?? [],
+      olderReadings: older,
     },
   };
 }
@@ -232,6 +235,52 @@ async function registryWrongChain(
   if (read !== undefined) return read.wrongChain ?? null;
   if (client === undefined) return null;
   return wrongChainId({ chainId, client }).catch(() => null);
+}
+
+/**
+ * The readings taken at a block older than the depth block their pool has stored (a node behind, or a load balancer
+ * answering from one): they are not stored (their keys are returned for the write) and not taken for a
+ * reorganisation. Each chain that gave one has its report turned failing, naming the blocks, with the count in
+ * `dropped`; the rest of its readings are used.
+ */
+async function readingsBehindStoredDepth(
+  store: Store,
+  reads: readonly Settled<ChainRead>[],
+  chainIds: readonly number[],
+  log: (line: string) => void,
+): Promise<Set<string>> {
+  const older = new Set<string>();
+  const readings = reads.flatMap((step) => step.data.readings);
+  if (readings.length === 0) return older;
+  const stored = await getPools(
+    store.db,
+    readings.map((r) => ({ chainId: r.observation.chainId, address: r.observation.address })),
+  );
+  reads.forEach((step, i) => {
+    const behind: string[] = [];
+    for (const reading of step.data.readings) {
+      const index = readings.indexOf(reading);
+      const storedBlock = stored[index]?.depth_block;
+      if (storedBlock === null || storedBlock === undefined || BigInt(reading.block) >= BigInt(storedBlock)) continue;
+      older.add(poolKey(reading.observation.chainId, reading.observation.address));
+      behind.push(`${reading.observation.address.toLowerCase()} (stored ${storedBlock})`);
+    }
+    if (behind.length === 0 || !step.report) return;
+    const block = step.data.readings[0]?.block;
+    const cause =
+      `RPC node is behind: read at block ${block}, older than the stored depth of ${behind.length} pool(s): ` +
+      `${behind.join(", ")}; not stored`;
+    log(`chain:${chainIds[i]}: ${cause}`);
+    const error = [cause, step.report.error].filter((e) => e !== undefined).join("; ");
+    step.report = {
+      ...step.report,
+      ok: false,
+      rows: (step.report.rows ?? 0) - behind.length,
+      dropped: (step.report.dropped ?? 0) + behind.length,
+      error: error.slice(0, 500),
+    };
+  });
+  return older;
 }
 
 /** A reading re-valued with the coin prices (this pass's, else cached). */

@@ -51,6 +51,11 @@ export interface PassData {
   registry: RegistryRead | null;
   /** Coin prices from this pass's answer, to cache. */
   tokenPrices: readonly TokenPrice[];
+  /**
+   * Keys ({@link poolKey}) of on-chain readings taken at a block older than the pool's stored depth block: not stored
+   * (their prices still value this pass's swaps).
+   */
+  olderReadings?: ReadonlySet<string>;
 }
 
 /** Parameters of {@link writePass}. */
@@ -135,7 +140,7 @@ async function writePools(
   pools.forEach((config, i) => {
     const { chainId, address, kind, symbol, protocol } = config;
     const key = poolKey(chainId, address);
-    const reading = data.onchain.get(key);
+    const reading = currentReading(data, key, existing[i]?.depth_block ?? null);
     const llama = config.defillamaId ? data.llamaPools?.get(config.defillamaId) : undefined;
     const values = poolValues({ config, reading, llama, feedsObservedAt: now, volume: volumes.get(key) });
     const depthObservedAt = values.depth_observed_at ?? existing[i]?.depth_observed_at ?? null;
@@ -163,6 +168,17 @@ async function writePools(
   if (events.length > 0) await appendActivity(trx, events);
   await recordDailyDepths(trx, lows);
   await backfillDailyDepths(trx, backfills);
+}
+
+/**
+ * A pool's on-chain reading of this pass, unless it was taken at a block older than the pool's stored depth block (a
+ * node behind): a depth never moves back to an older block, and such a reading is no reorganisation.
+ */
+function currentReading(data: PassData, key: string, storedBlock: string | null): OnchainReading | undefined {
+  const reading = data.onchain.get(key);
+  if (!reading || data.olderReadings?.has(key)) return undefined;
+  if (storedBlock !== null && BigInt(reading.block) < BigInt(storedBlock)) return undefined;
+  return reading;
 }
 
 /**

@@ -31,6 +31,7 @@ export type CreatePassRunnerParameters = {
     | "ingestIntervalS"
     | "retentionDays"
     | "logConfirmations"
+    | "logRangeBlocks"
     | "priceMinConfidence"
   >;
   key: Pick<LoadAttesterKeyReturnType, "signer">;
@@ -93,7 +94,7 @@ export function createPassRunner({
       log: (line: string) => log(`  ${line}`),
       instanceId: config.instanceId,
       heartbeat: heartbeatFor(config.ingestIntervalS),
-      logs: { confirmations: config.logConfirmations },
+      logs: { confirmations: config.logConfirmations, rangeBlocks: config.logRangeBlocks },
       priceMinConfidence: config.priceMinConfidence,
       fence: options.fence,
     });

@@ -90,4 +90,11 @@ describe("service configuration: running on several machines (DESIGN §11)", fun
     fails({ PRICE_MIN_CONFIDENCE: "1.5" }, "PRICE_MIN_CONFIDENCE", /1/);
     fails({ LOG_CONFIRMATIONS: "-1" }, "LOG_CONFIRMATIONS", /0/);
   });
+
+  it("LOG_RANGE_BLOCKS: default 2000, at least 1", function () {
+    expect(load({})).to.deep.include({ logRangeBlocks: 2000 });
+    expect(load({ LOG_RANGE_BLOCKS: "500" })).to.deep.include({ logRangeBlocks: 500 });
+    fails({ LOG_RANGE_BLOCKS: "0" }, "LOG_RANGE_BLOCKS", /1/);
+    fails({ LOG_RANGE_BLOCKS: "1.5" }, "LOG_RANGE_BLOCKS", /integer/);
+  });
 });

@@ -11,7 +11,7 @@ import { blockHashes, findOrphanedCursors } from "../onchain/orphanedCursors";
 import { readLogRanges } from "../onchain/readLogRanges";
 import { planLogRanges } from "../rows/logRanges";
 import { errorMessage, type StepResult } from "./stepResult";
-import { confirmedLogTarget, type LogReadOptions, type PinnedBlock } from "./swapLogs";
+import { confirmedLogTarget, logReadError, type LogReadOptions, type PinnedBlock } from "./swapLogs";
 
 /** The `log_cursors.source` (and report name) of the AttestationRegistry's events. */
 export const REGISTRY_SOURCE = "registry";
@@ -96,15 +96,12 @@ export async function readRegistryStep(
   }
   const address = registry.address.toLowerCase();
   const stored = (await getLogCursors(db, { source: REGISTRY_SOURCE, chainId: registry.chainId })).get(address);
-  const { counted, requests } = countingClient(parameters.client);
+  const { counted, requests, batch } = countingClient(parameters.client);
   try {
     // DESIGN §12: read only up to the confirmed block, never the unconfirmed tail.
-    const pinned = await confirmedLogTarget(
-      counted,
-      parameters.pinned ?? (await latestBlock(counted)),
-      options.confirmations,
-    );
-    const { from, replacing } = await startOfRead({ client: counted, registry, stored, pinned, options });
+    const head = parameters.pinned ?? (await latestBlock(counted));
+    const pinned = await confirmedLogTarget(counted, head, options.confirmations);
+    const { from, replacing } = await startOfRead({ client: counted, registry, stored, pinned, head, options });
     if (replacing) log(`${REGISTRY_SOURCE}: read again from block ${from.nextBlock} after a reorganisation`);
     const groups = planLogRanges({
       members: [from],
@@ -112,20 +109,33 @@ export async function readRegistryStep(
       rangeBlocks: options.rangeBlocks,
       maxRanges: options.maxRangesPerPass,
     });
-    const read = await readLogRanges({ client: counted, groups, events: registryEvents });
+    const read = await readLogRanges({
+      client: counted,
+      batch,
+      groups,
+      events: registryEvents,
+      maxRequests: options.maxRangesPerPass,
+    });
+    if (read.narrowed > 0)
+      log(`${REGISTRY_SOURCE}: ${read.narrowed} eth_getLogs range(s) narrowed on the provider's range error`);
     const member = read.members[0];
     if (!member || member.readTo === null) {
-      if (read.error !== undefined) throw read.error;
+      if (read.error !== undefined) throw new Error(logReadError(read.error));
       return { report: { ok: true, rows: 0 }, data: null }; // already read past the pinned block
     }
     const known = new Map<bigint, number>([[pinned.block, pinned.time]]);
+    const knownHashes = new Map<bigint, string>([[pinned.block, pinned.hash]]);
     for (const l of member.logs) if (l.blockTimestamp !== undefined) known.set(l.blockNumber, l.blockTimestamp);
+    if (member.readToHeader) {
+      known.set(member.readTo, member.readToHeader.timestamp);
+      knownHashes.set(member.readTo, member.readToHeader.hash);
+    }
     const times = await getBlockTimes({
       client: counted,
       blocks: [member.readTo, ...member.logs.map((l) => l.blockNumber)],
       known,
     });
-    const hashes = await blockHashes(counted, [member.readTo], pinned);
+    const hashes = await blockHashes(counted, [member.readTo], knownHashes);
     const events = member.logs
       .map((l): RegistryLogEvent => ({
         eventName: l.eventName as RegistryEventName, // decoded against registryEvents only
@@ -149,14 +159,8 @@ export async function readRegistryStep(
       ...(replacing ? { replacing } : {}),
     };
     if (read.error !== undefined) {
-      return {
-        report: {
-          ok: false,
-          rows: events.length,
-          error: `eth_getLogs failed: ${errorMessage(read.error)}`.slice(0, 500),
-        },
-        data,
-      };
+      log(`${REGISTRY_SOURCE}: ${logReadError(read.error)}`);
+      return { report: { ok: false, rows: events.length, error: logReadError(read.error).slice(0, 500) }, data };
     }
     return { report: { ok: true, rows: events.length }, data };
   } catch (error) {
@@ -174,6 +178,8 @@ async function startOfRead(parameters: {
   registry: { address: Address };
   stored: LogCursorPosition | undefined;
   pinned: PinnedBlock;
+  /** The block the pass read the chain at: the node's head. */
+  head: PinnedBlock;
   options: LogReadOptions;
 }): Promise<{ from: LogCursorPosition; replacing?: RegistryReplace }> {
   const { client, registry, stored, pinned } = parameters;
@@ -188,6 +194,7 @@ async function startOfRead(parameters: {
     cursors: [stored],
     confirmations: parameters.options.confirmations,
     targetBlock: pinned.block,
+    headBlock: parameters.head.block,
   });
   if (orphaned === null) return { from: stored };
   const nextBlock = orphaned.restartBlock;

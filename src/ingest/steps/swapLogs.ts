@@ -8,6 +8,7 @@ import { findFirstBlockAtOrAfter } from "../onchain/blockSearch";
 import { getBlockTimes, resolveBlockHours } from "../onchain/blockTimes";
 import { countingClient } from "../onchain/countingClient";
 import { blockHashes, findOrphanedCursors } from "../onchain/orphanedCursors";
+import { NodeBehindError, providerErrorText } from "../onchain/logRangeErrors";
 import { readLogRanges, type MemberLogs } from "../onchain/readLogRanges";
 import { planLogRanges } from "../rows/logRanges";
 import type { SwapEvent } from "../rows/swapVolume";
@@ -120,7 +121,7 @@ export interface ReadSwapLogsStepParameters {
  */
 export async function readSwapLogsStep(parameters: ReadSwapLogsStepParameters): Promise<StepResult<SwapRead>> {
   const { db, chainId, pools, pinned, options, log } = parameters;
-  const { counted, requests } = countingClient(parameters.client);
+  const { counted, requests, batch } = countingClient(parameters.client);
   const stored = await getLogCursors(db, { source: SWAPS_SOURCE, chainId });
   const data: SwapRead = { chainId, pinned, pools: [], rpcRequests: 0 };
   if (pools.length === 0) return { report: undefined, data };
@@ -128,7 +129,7 @@ export async function readSwapLogsStep(parameters: ReadSwapLogsStepParameters): 
     const target = await confirmedLogTarget(counted, pinned, options.confirmations);
     data.pinned = target;
     const mine = new Map([...stored].filter(([address]) => pools.includes(address)));
-    const recounts = await recountStarts({ db, client: counted, chainId, stored: mine, options, target });
+    const recounts = await recountStarts({ db, client: counted, chainId, stored: mine, options, target, head: pinned });
     if (recounts.size > 0) log(`swaps:${chainId}: ${recounts.size} pool(s) recounted after a reorganisation`);
     const resumed = new Map([...stored].map(([address, cursor]) => [address, recounts.get(address)?.from ?? cursor]));
     const cursors = await startingCursors(counted, pools, resumed, target, options.lookbackS);
@@ -138,18 +139,26 @@ export async function readSwapLogsStep(parameters: ReadSwapLogsStepParameters): 
       rangeBlocks: options.rangeBlocks,
       maxRanges: options.maxRangesPerPass,
     });
-    const read = await readLogRanges({ client: counted, groups, events: [swapEvent] });
+    const read = await readLogRanges({
+      client: counted,
+      batch,
+      groups,
+      events: [swapEvent],
+      maxRequests: options.maxRangesPerPass,
+    });
     data.pools = await poolReads(counted, { starting: cursors, stored, recounts }, read.members, target);
     data.rpcRequests = requests();
-    const behind = groups.filter((g) => !g.complete).reduce((n, g) => n + g.members.length, 0);
+    if (read.narrowed > 0)
+      log(`swaps:${chainId}: ${read.narrowed} eth_getLogs range(s) narrowed on the provider's range error`);
+    const behind = read.budgetSpent
+      ? data.pools.filter((p) => !p.reachedPinned).length
+      : groups.filter((g) => !g.complete).reduce((n, g) => n + g.members.length, 0);
     if (behind > 0)
-      log(`swaps:${chainId}: ${behind} pool(s) still catching up (${options.maxRangesPerPass} ranges a pass)`);
+      log(`swaps:${chainId}: ${behind} pool(s) still catching up (${options.maxRangesPerPass} requests a pass)`);
     const reached = data.pools.filter((p) => p.reachedPinned).length;
     if (read.error !== undefined) {
-      return {
-        report: { ok: false, rows: reached, error: `eth_getLogs failed: ${errorMessage(read.error)}`.slice(0, 500) },
-        data,
-      };
+      log(`swaps:${chainId}: ${logReadError(read.error)}`);
+      return { report: { ok: false, rows: reached, error: logReadError(read.error).slice(0, 500) }, data };
     }
     return { report: { ok: true, rows: reached }, data };
   } catch (error) {
@@ -201,8 +210,14 @@ async function poolReads(
   pinned: PinnedBlock,
 ): Promise<PoolSwapRead[]> {
   const known = new Map<bigint, number>([[pinned.block, pinned.time]]);
-  for (const m of members)
+  const knownHashes = new Map<bigint, string>(pinned.hash !== undefined ? [[pinned.block, pinned.hash]] : []);
+  for (const m of members) {
     for (const l of m.logs) if (l.blockTimestamp !== undefined) known.set(l.blockNumber, l.blockTimestamp);
+    if (m.readTo !== null && m.readToHeader) {
+      known.set(m.readTo, m.readToHeader.timestamp);
+      knownHashes.set(m.readTo, m.readToHeader.hash);
+    }
+  }
   const ends = await getBlockTimes({
     client,
     blocks: members.flatMap((m) => (m.readTo === null ? [] : [m.readTo])),
@@ -216,7 +231,7 @@ async function poolReads(
   const hashes = await blockHashes(
     client,
     members.flatMap((m) => (m.readTo === null ? [] : [m.readTo])),
-    pinned,
+    knownHashes,
   );
   const byAddress = new Map(members.map((m) => [m.address, m]));
   const reads: PoolSwapRead[] = [];
@@ -310,6 +325,8 @@ async function recountStarts(parameters: {
   stored: ReadonlyMap<string, LogCursorPosition>;
   options: LogReadOptions;
   target: PinnedBlock;
+  /** The block the pass read the chain at: the node's head. */
+  head: PinnedBlock;
 }): Promise<Map<string, RecountStart>> {
   const { db, client, chainId, stored, options, target } = parameters;
   const recounts = new Map<string, RecountStart>();
@@ -318,6 +335,7 @@ async function recountStarts(parameters: {
     cursors: stored.values(),
     confirmations: options.confirmations,
     targetBlock: target.block,
+    headBlock: parameters.head.block,
   });
   if (found === null) return recounts;
   const orphaned = found.cursors;
@@ -345,4 +363,13 @@ async function recountStarts(parameters: {
     });
   }
   return recounts;
+}
+
+/**
+ * The report text of an error that stopped a log read: a node behind as such ("RPC node is behind: it does not know
+ * block N"), a provider's error with its own code and message ("eth_getLogs failed: -32005 query returned more than
+ * 10000 results. …").
+ */
+export function logReadError(error: unknown): string {
+  return error instanceof NodeBehindError ? error.message : `eth_getLogs failed: ${providerErrorText(error)}`;
 }
