@@ -351,6 +351,20 @@ describe("JSON-RPC providers: range-limited and lagging nodes (DESIGN §16)", fu
     expect(await stored(faulty)).to.deep.equal(await stored(control));
   });
 
+  it("a transient HTTP 503 on a log batch is retried as a single request would be: the pass matches the control", async () => {
+    const d = await start();
+    await both(d + HOUR);
+    await activity(d, 2 * HOUR, [700, 70], alice);
+    proxy.setFault({ kind: "http503", times: 2 });
+    const mark = proxy.calls.length;
+    const { f } = await both(d + 3 * HOUR);
+    const refused = proxy.calls.slice(mark).filter((call) => call.method === "eth_getLogs" && call.error?.code === 503);
+    expect(refused, "both 503s were met").to.have.length(2);
+    expect(f["swaps:1"].ok, f["swaps:1"].error).to.equal(true);
+    expect(f.registry.ok, f.registry.error).to.equal(true);
+    expect(await stored(faulty)).to.deep.equal(await stored(control));
+  });
+
   describe("rate limits and other errors are not split", function () {
     const cases: [string, RpcFault, string][] = [
       [

@@ -1,4 +1,4 @@
-import { createPublicClient, custom, RpcRequestError, type PublicClient } from "viem";
+import { createPublicClient, custom, HttpRequestError, RpcRequestError, TimeoutError, type PublicClient } from "viem";
 import { getHttpRpcClient } from "viem/utils";
 
 /** One call of a JSON-RPC batch. */
@@ -55,7 +55,11 @@ export function countingClient(client: PublicClient): {
             method: call.method,
             params: call.params,
           }));
-          const responses = (await http.request({ body })) as { id?: unknown; result?: unknown; error?: unknown }[];
+          const responses = (await withTransportRetries(() => http.request({ body }))) as {
+            id?: unknown;
+            result?: unknown;
+            error?: unknown;
+          }[];
           return body.map((request, i): RpcCallResult => {
             // A server refusing the whole batch answers one error (no id) for every call.
             const response =
@@ -70,4 +74,26 @@ export function countingClient(client: PublicClient): {
           });
         };
   return { counted: counted as PublicClient, requests: () => rpcRequests, batch };
+}
+
+/** Retries of a batch whose transport failed, as the chains' HTTP clients retry a single request (`retryCount: 2`). */
+const BATCH_RETRIES = 2;
+
+/**
+ * `send`, again after 150 ms and 300 ms when the transport failed (a network error, a timeout, HTTP 5xx), as viem's
+ * HTTP transport retries a single request. A provider's JSON-RPC error and HTTP 4xx (429 included: a rate limit is
+ * reported, not hammered) are not retried.
+ */
+async function withTransportRetries<T>(send: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await send();
+    } catch (error) {
+      const status = error instanceof HttpRequestError ? error.status : undefined;
+      const transient =
+        error instanceof TimeoutError || (error instanceof HttpRequestError && (status === undefined || status >= 500));
+      if (!transient || attempt >= BATCH_RETRIES) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 150 * 2 ** attempt));
+    }
+  }
 }

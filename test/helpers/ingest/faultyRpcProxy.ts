@@ -86,7 +86,9 @@ export type RpcFault =
   /** Every `eth_getLogs` answered with this JSON-RPC error (HTTP 200). */
   | { kind: "logsError"; error: RpcErrorBody }
   /** Every `eth_getLogs` (alone or in a batch) answered with HTTP 429 and Alchemy's capacity error. */
-  | { kind: "http429" };
+  | { kind: "http429" }
+  /** The next `times` HTTP requests that carry an `eth_getLogs` answered with HTTP 503 (a transient outage). */
+  | { kind: "http503"; times: number };
 
 /** A fault-injecting JSON-RPC proxy in front of a real node. */
 export interface FaultyRpcProxy {
@@ -191,6 +193,18 @@ export async function startFaultyRpcProxy(upstream: string): Promise<FaultyRpcPr
     const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
     const list = (Array.isArray(body) ? body : [body]) as { id?: unknown; method: string; params?: unknown[] }[];
     const hasLogs = list.some((c) => c.method === "eth_getLogs");
+    if (fault?.kind === "http503" && fault.times > 0 && hasLogs) {
+      fault = { ...fault, times: fault.times - 1 };
+      for (const c of list)
+        calls.push({
+          method: c.method,
+          params: c.params ?? [],
+          batch: Array.isArray(body),
+          error: { code: 503, message: "HTTP 503" },
+        });
+      res.writeHead(503, { "content-type": "text/plain" }).end("Service Unavailable");
+      return;
+    }
     if (fault?.kind === "http429" && hasLogs) {
       for (const c of list)
         calls.push({
