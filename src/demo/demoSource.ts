@@ -98,6 +98,7 @@ export async function startDemoSource({
     feeds: { ...feeds.server.urls, ...definedOnly(config.feeds) },
     registry: config.registry ?? demo.registry,
     localChains: demo.chains,
+    ...(dayEnds.length > 0 ? { keepSince: dayEnds[0].time } : {}),
     replayHistory: (ingest) =>
       replayDays({
         chains: demo.chains,

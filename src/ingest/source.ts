@@ -29,6 +29,12 @@ export interface IngestSource {
   feeds: FeedUrls;
   /** The AttestationRegistry that v2 attestations name, if any (the demo deploys its own). */
   registry: { chainId: number; address: Address } | null;
+  /**
+   * Unix seconds: retention keeps every run and attestation from this moment on, whatever `RETENTION_DAYS` says
+   * (the demo's simulated history starts months back: its replayed passes are its record, not old data). Unset for a
+   * configured deployment.
+   */
+  keepSince?: number;
   /** Local chains the source started, for the log (the demo's); empty for a configured deployment. */
   localChains: readonly { chainId: number; rpcUrl: string }[];
   /**

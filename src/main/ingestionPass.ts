@@ -141,7 +141,10 @@ export function createPassRunner({
       const now = Math.floor(Date.now() / 1000);
       if (pruneDue({ now, lastPrunedAt })) {
         lastPrunedAt = now;
-        await pruneStore(store.db, { now, retentionDays: config.retentionDays }).then(
+        await pruneStore(store.db, {
+          now,
+          retentionDays: retentionDaysFor(config.retentionDays, source.keepSince, now),
+        }).then(
           (counts) => log(`  retention: pruned ${describeCounts(counts)}`),
           (error: unknown) => log(`  retention failed: ${errorLine(error)}`),
         );
@@ -151,6 +154,17 @@ export function createPassRunner({
       await run(label, { chains, now: () => time, issue: false, fence });
     },
   };
+}
+
+/**
+ * `RETENTION_DAYS`, lengthened so that nothing from `keepSince` on is pruned (the demo's replayed history).
+ *
+ * @example
+ * retentionDaysFor(90, now - 121 * 86_400, now); // 122
+ */
+export function retentionDaysFor(retentionDays: number, keepSince: number | undefined, now: number): number {
+  if (keepSince === undefined) return retentionDays;
+  return Math.max(retentionDays, Math.ceil((now - keepSince) / 86_400) + 1);
 }
 
 /** `alert_outbox 3, ingest_runs 12`, or `nothing`. */

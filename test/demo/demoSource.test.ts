@@ -76,6 +76,14 @@ describe("startDemoSource (the demo as the service's IngestSource)", function ()
     }
   });
 
+  it("asks retention to keep its whole simulated history (keepSince: the first replayed day's end, DAYS − 1 days back)", async function () {
+    expect(source.keepSince).to.be.a("number");
+    const first = replayed.length > 0 ? await source.chains[0].client.getBlock() : null;
+    expect(first).to.not.equal(null);
+    const days = (Number(first!.timestamp) - source.keepSince!) / 86_400;
+    expect(days).to.be.within(DAYS - 2, DAYS);
+  });
+
   it("keeps the silent pool tracked, and reports it until silentDays before the present", function () {
     expect(DEMO_STALE_POOL.silentDays).to.equal(3);
     const lastReported = DAYS - 1 - DEMO_STALE_POOL.silentDays;

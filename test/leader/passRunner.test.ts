@@ -1,8 +1,20 @@
 import { expect } from "chai";
-import { createPassRunner } from "../../src/main/ingestionPass";
+import { createPassRunner, retentionDaysFor } from "../../src/main/ingestionPass";
 import { loadConfig } from "../../src/config/loadConfig";
 import type { IngestSource } from "../../src/ingest/source";
 import { openTempStore } from "../helpers/service/app";
+
+describe("retentionDaysFor: RETENTION_DAYS lengthened to keep a source's history", function () {
+  const now = 1_790_000_000;
+  it("is RETENTION_DAYS without keepSince, or when the history is shorter", function () {
+    expect(retentionDaysFor(90, undefined, now)).to.equal(90);
+    expect(retentionDaysFor(90, now - 30 * 86_400, now)).to.equal(90);
+  });
+  it("covers the whole history when it is longer (the demo's 121 days are never pruned by its own first pass)", function () {
+    expect(retentionDaysFor(90, now - 121 * 86_400, now)).to.equal(122);
+    expect(retentionDaysFor(90, now - 121 * 86_400 - 5, now)).to.equal(123);
+  });
+});
 
 describe("the pass runner: the model evaluation is written when it can have changed", function () {
   it("a steady live pass (nothing issued, the same complete day) writes no evaluation; the first pass of the process does", async function () {
