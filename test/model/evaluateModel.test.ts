@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { evaluateModel, walkForward, SAMPLE_SIZE } from "../../src/model/evaluateModel";
+import { fitCalibration, PooledCalibrations } from "../../src/model/pooledCalibration";
 import {
   HORIZON_MODELS,
   MODEL_V1,
@@ -96,18 +97,29 @@ describe("walk-forward evaluation of the horizon model (DESIGN §15)", function 
   }
 
   function walkForwardMatchesComputeHorizon(model: (typeof HORIZON_MODELS)[number]): void {
-    for (const [seed, gap] of [
+    const sets = [
       [1, 0],
       [7, 11],
       [42, 37],
-    ]) {
-      const daily = series(seed, 150, gap);
-      const lastDay = day(149);
-      const claims = new Map(walkForward({ pool: "p", daily }, { ...RULE, model }, lastDay).map((c) => [c.asOf, c]));
+    ];
+    const lastDay = day(149);
+    // A pooled version reads other pools' windows: the three series and two more are the tracked pools.
+    const pools = [...sets, [5, 0], [9, 13]].map(([seed, gap]) => ({
+      pool: `p${seed}`,
+      daily: series(seed, 150, gap),
+    }));
+    const pooled = new PooledCalibrations(pools, RULE, lastDay);
+    for (const [seed] of sets) {
+      const { daily } = pools.find((p) => p.pool === `p${seed}`)!;
+      const calibrationAt = model.pooled ? pooled.forPool(`p${seed}`) : undefined;
+      const claims = new Map(
+        walkForward({ pool: `p${seed}`, daily }, { ...RULE, model }, lastDay, calibrationAt).map((c) => [c.asOf, c]),
+      );
       let made = 0;
       for (const entry of daily) {
         const upTo = daily.filter((d) => d.day <= entry.day);
-        const expected = computeHorizon({ daily: upTo, depthNow: entry.minDepthUsd, ...RULE, model });
+        const calibration = model.pooled ? fitCalibration(pools, RULE, entry.day, `p${seed}`) : undefined;
+        const expected = computeHorizon({ daily: upTo, depthNow: entry.minDepthUsd, ...RULE, model, calibration });
         const claim = claims.get(entry.day);
         if (expected.horizonDays === null) {
           expect(claim, `${seed} ${entry.day}`).to.equal(undefined);
