@@ -16,8 +16,11 @@ export const SCORE_BINS = 2 + Math.round((SCORE_MAX - SCORE_MIN) / SCORE_BIN_WID
 
 /** The probability used where the pooled evidence is thin: below any issuing target, so thin evidence issues nothing. */
 export const PRIOR_PROBABILITY = 0.5;
-/** The weight of the prior, in effective windows: a block of the fit with W effective windows keeps W / (W + this). */
-export const PRIOR_WEIGHT = 2;
+/**
+ * The weight, in effective windows, with which each block of the fit is shrunk towards the horizon's pooled hold rate:
+ * a block of W effective windows keeps W / (W + this) of its own rate.
+ */
+export const PRIOR_WEIGHT = 10;
 /** Below this many effective pooled windows for a horizon, the whole map is the prior: too little to fit on. */
 export const MIN_EFFECTIVE_WINDOWS = 30;
 
@@ -87,10 +90,11 @@ export function isotonicFit(values: readonly number[], weights: readonly number[
 }
 
 /**
- * The calibration of one horizon from its counted windows: the isotonic fit of the bins' hold rates (weighted by their
- * effective windows); each fitted block then shrunk towards {@link PRIOR_PROBABILITY} with weight
- * {@link PRIOR_WEIGHT} (a block on few effective windows says little), and fitted again so the map stays monotone.
- * With fewer than {@link MIN_EFFECTIVE_WINDOWS} effective windows in all, the map is the prior everywhere.
+ * The calibration of one horizon from its counted windows. With fewer than {@link MIN_EFFECTIVE_WINDOWS} effective
+ * windows in all, the map is {@link PRIOR_PROBABILITY} everywhere (no claim). Else: the isotonic fit of the bins' hold
+ * rates (weighted by their effective windows); each fitted block shrunk towards the horizon's pooled hold rate with
+ * weight {@link PRIOR_WEIGHT} (a block on few effective windows says little beyond the pooled rate), and fitted again
+ * so the map stays monotone.
  * Empty bins take the value of the nearest non-empty bin below (below the first, the prior or that bin's value if
  * lower): a score beyond the
  * evidence gets no more than the evidence below it shows.
@@ -111,13 +115,6 @@ export function calibrate(counts: BinCounts): Calibration {
     for (let k = i; k < j; k++) blockWeights.push(w);
     i = j;
   }
-  const shrunk = fitted.map(
-    (p, i) => (p * blockWeights[i] + PRIOR_PROBABILITY * PRIOR_WEIGHT) / (blockWeights[i] + PRIOR_WEIGHT),
-  );
-  const monotone = isotonicFit(
-    shrunk,
-    weights.map((w) => w + PRIOR_WEIGHT),
-  );
   const effectiveWindows = weights.reduce((sum, w) => sum + w, 0);
   if (effectiveWindows < MIN_EFFECTIVE_WINDOWS) {
     return {
@@ -126,6 +123,14 @@ export function calibrate(counts: BinCounts): Calibration {
       probabilities: new Array(SCORE_BINS).fill(PRIOR_PROBABILITY),
     };
   }
+  const pooledRate = rates.reduce((sum, rate, i) => sum + rate * weights[i], 0) / effectiveWindows;
+  const shrunk = fitted.map(
+    (p, i) => (p * blockWeights[i] + pooledRate * PRIOR_WEIGHT) / (blockWeights[i] + PRIOR_WEIGHT),
+  );
+  const monotone = isotonicFit(
+    shrunk,
+    weights.map((w) => w + PRIOR_WEIGHT),
+  );
   const probabilities = new Array<number>(SCORE_BINS);
   let current = Math.min(PRIOR_PROBABILITY, monotone[0] ?? PRIOR_PROBABILITY);
   let next = 0;

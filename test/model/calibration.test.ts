@@ -6,6 +6,7 @@ import {
   isotonicFit,
   MIN_EFFECTIVE_WINDOWS,
   PRIOR_PROBABILITY,
+  PRIOR_WEIGHT,
   scoreBin,
   SCORE_BINS,
   type Calibration,
@@ -88,17 +89,17 @@ describe("pooled calibration (model v4)", function () {
       thin.held[scoreBin(6)] = 2000;
       expect(calibrate(thin).effectiveWindows).to.be.below(MIN_EFFECTIVE_WINDOWS);
       expect(calibrate(thin).probabilities.every((p) => p === PRIOR_PROBABILITY)).to.equal(true);
-      // Enough in all, but the top block is small: it is pulled below its raw 100 % towards the prior.
+      // Enough in all, but the top block is small: 7 windows of 7 days that all held are 2 effective windows, shrunk
+      // towards the pooled rate (≈ 0.90) with weight 10: (1 × 2 + 0.90 × 10) / 12 ≈ 0.917, not 1.
       const counts = emptyCounts(7);
       counts.windows[scoreBin(2)] = 1000;
       counts.held[scoreBin(2)] = 900;
       counts.windows[scoreBin(7)] = 7;
       counts.held[scoreBin(7)] = 7;
-      // 7 windows of 7 days are 2 effective windows: (1 × 2 + 0.5 × 2) / 4 = 0.75, below the 0.9 block under it, so the
-      // monotone refit pools the two, a little under 0.9.
       const map = calibrate(counts).probabilities;
-      expect(map[scoreBin(7)]).to.equal(map[scoreBin(2)]);
-      expect(map[scoreBin(7)]).to.be.within(0.89, 0.9);
+      const pooled = 907 / 1007;
+      expect(map[scoreBin(7)]).to.be.closeTo((2 + pooled * PRIOR_WEIGHT) / (2 + PRIOR_WEIGHT), 1e-9);
+      expect(map[scoreBin(2)]).to.be.closeTo(0.9, 0.001);
     });
   });
 
