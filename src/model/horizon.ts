@@ -32,7 +32,7 @@ export interface HorizonModelVersion {
   rule: string;
   /**
    * True when the version reads a pooled calibration (one {@link Calibration} per horizon, fitted on other pools'
-   * closed windows): the caller passes it as `calibration`. Without one it falls back to its prior.
+   * closed windows): the caller passes it as `calibration`. Without one it makes no claim.
    */
   pooled?: boolean;
   /** The confidence in hundredths (0–100, rounded down). */
@@ -155,13 +155,13 @@ function marginConfidence(stats: WindowStats, floor: number): number {
  * v4 (docs/model.md): v3's margin score, without the cap by v1's share, mapped to a probability per horizon by a pooled
  * calibration: an isotonic fit of how often other pools' closed windows with such a score held (`./calibration`,
  * fitted by `fitCalibration` in `./pooledCalibration` on windows closed by the claim's day, never the pool's own). One
- * pool's clean history says little about rare falls; how often clean histories broke across pools says more. With
- * thin pooled evidence the map is shrunk towards a prior of one half, below the target: no claim. Rounded down to
- * hundredths.
+ * pool's clean history says little about rare falls; how often clean histories broke across pools says more. A block
+ * of the fit on few windows is shrunk towards the horizon's pooled hold rate; a horizon with too few pooled windows
+ * gets one half, below the target: no claim. Rounded down to hundredths.
  */
 export const MODEL_V4: HorizonModelVersion = {
   id: "daily-min-margin-pooled/v4",
-  rule: "the share of other pools' past windows that held among those whose margin score (v3's, uncapped) was like this pool's, by a monotone fit per horizon on windows closed by the day, shrunk towards one half where that evidence is thin",
+  rule: "the share of other pools' past windows that held among those whose margin score (v3's, uncapped) was like this pool's, by a monotone fit per horizon on windows closed by the day, shrunk towards the horizon's pooled hold rate where that evidence is thin, and one half (no claim) where there is too little of it",
   pooled: true,
   confidenceHundredths: (stats, floor, calibration) =>
     Math.floor(pooledConfidence(stats, floor, calibration) * 100 + 1e-9),
