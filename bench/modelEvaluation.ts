@@ -2,7 +2,9 @@
  * `npm run bench:model`: the walk-forward evaluation of the horizon model (DESIGN §15).
  * 1. Its figures on a store: `DATA_DIR` (default ./data, the demo's after `npm start`), when it holds one.
  * 2. Its cost as pools × days grow: synthetic pools (mean-reverting depth with withdrawals that return), up to
- *    1,000 pools × 365 days, timed in this process (the target: well within one pass interval, 900 s by default).
+ *    1,000 pools × 365 days, timed in this process (the target: well within one pass interval, 900 s by default);
+ *    every version on the largest set, with its time (v4 fits a pooled calibration per pool and day).
+ * The process families (bench/families.ts) are judged by `npm run bench:families` (bench/modelFamilies.ts).
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -85,7 +87,10 @@ async function main(): Promise<void> {
     );
     if (pools === 1000) {
       for (const model of HORIZON_MODELS) {
-        describe(`  ${model.id} on synthetic 1,000 × 365`, evaluateModel(input, { ...ISSUER_RULE, model }, lastDay));
+        const modelStarted = process.hrtime.bigint();
+        const evaluation = evaluateModel(input, { ...ISSUER_RULE, model }, lastDay);
+        const modelMs = Number(process.hrtime.bigint() - modelStarted) / 1e6;
+        describe(`  ${model.id} on synthetic 1,000 × 365 (${modelMs.toFixed(0)} ms)`, evaluation);
       }
     }
   }

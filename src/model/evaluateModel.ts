@@ -1,12 +1,13 @@
-import { HorizonInputError } from "../errors/horizon";
+import type { Calibration } from "./calibration";
 import {
   DEFAULT_CANDIDATES,
   ISSUING_MODEL,
-  drawdownRatio,
   type DailyDepth,
   type HorizonModelVersion,
   type WindowStats,
 } from "./horizon";
+import { PooledCalibrations } from "./pooledCalibration";
+import { candidateSums, dayNumber, dayString, daySeries } from "./windowSeries";
 
 /** Confidence buckets of the calibration table: [from, to) in hundredths, the last one closed at 1. */
 export const CALIBRATION_BUCKET_WIDTH = 0.05;
@@ -68,10 +69,6 @@ export interface ModelEvaluation {
   sample: (EvaluatedClaim & { held: boolean })[];
 }
 
-const DAY_MS = 86_400_000;
-const dayNumber = (day: string) => Date.parse(`${day}T00:00:00Z`) / DAY_MS;
-const dayString = (n: number) => new Date(n * DAY_MS).toISOString().slice(0, 10);
-
 /**
  * The claims the horizon model would have made for one pool, walking forward day by day (DESIGN §15): as of each day d
  * with a low, the rule of `computeHorizon` (the version `rule.model`) on the days up to d (windows d' … d'+h that closed by d), anchored on d's
@@ -82,59 +79,31 @@ const dayString = (n: number) => new Date(n * DAY_MS).toISOString().slice(0, 10)
  * @param pool the pool's observed daily lows, any order.
  * @param rule the floor, target, candidates and minimum windows the issuer uses.
  * @param lastDay the last complete day (`YYYY-MM-DD`): windows ending after it are not scored.
+ * @param calibrationAt for a pooled version (v4): the calibration of this pool as of a day number, fitted on other
+ *   pools' windows closed by that day (`PooledCalibrations.forPool`); called with increasing days.
  * @returns every claim the rule makes, oldest first (days with no horizon make none).
  */
-export function walkForward(pool: EvaluatedPool, rule: ModelRule, lastDay: string): EvaluatedClaim[] {
+export function walkForward(
+  pool: EvaluatedPool,
+  rule: ModelRule,
+  lastDay: string,
+  calibrationAt?: (day: number) => readonly Calibration[],
+): EvaluatedClaim[] {
   const candidates = [...(rule.candidates ?? DEFAULT_CANDIDATES)].sort((a, b) => a - b);
   const minWindows = rule.minWindows ?? 7;
   const targetMillionths = Math.round(rule.target * 1e6);
   const model = rule.model ?? ISSUING_MODEL;
-  const days = [...pool.daily].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
-  if (days.length === 0) return [];
-  const first = dayNumber(days[0].day);
   const last = dayNumber(lastDay);
-  const span = Math.max(last, dayNumber(days[days.length - 1].day)) - first + 1;
-  // low[i] = the low of day first+i, or NaN where the day was not observed.
-  const low = new Float64Array(span).fill(Number.NaN);
-  for (const entry of days) {
-    const i = dayNumber(entry.day) - first;
-    if (!Number.isNaN(low[i]))
-      throw new HorizonInputError({ field: "daily[].day", value: entry.day, expected: "each day once" });
-    low[i] = entry.minDepthUsd;
-  }
-  // observedBefore[i] = observed days among 0 … i−1.
-  const observedBefore = new Int32Array(span + 1);
-  for (let i = 0; i < span; i++) observedBefore[i + 1] = observedBefore[i] + (Number.isNaN(low[i]) ? 0 : 1);
-
-  // For each candidate h, prefix sums over the end day e of the windows that start at e−h (observed) with days
-  // e−h+1 … e all observed: how many, how many held, and their log drawdown ratios. Any day's windows are read at once.
-  const perCandidate = candidates.map((h) => {
-    const min = slidingMin(low, h);
-    const windows = new Int32Array(span + 1);
-    const held = new Int32Array(span + 1);
-    // Σ ln ratio and Σ ln² ratio, added in day order as computeHorizon adds them, so both give the same floats.
-    const sumLog = new Float64Array(span + 1);
-    const sumLogSquared = new Float64Array(span + 1);
-    for (let e = 0; e < span; e++) {
-      const s = e - h;
-      windows[e + 1] = windows[e];
-      held[e + 1] = held[e];
-      sumLog[e + 1] = sumLog[e];
-      sumLogSquared[e + 1] = sumLogSquared[e];
-      if (s >= 0 && !Number.isNaN(low[s]) && observedBefore[e + 1] - observedBefore[s + 1] === h) {
-        const log = Math.log(drawdownRatio(min[e], low[s]));
-        windows[e + 1]++;
-        if (min[e] >= rule.floor * low[s]) held[e + 1]++;
-        sumLog[e + 1] += log;
-        sumLogSquared[e + 1] += log * log;
-      }
-    }
-    return { h, windows, held, sumLog, sumLogSquared };
-  });
+  const series = daySeries(pool.daily, last);
+  if (series === null) return [];
+  const { first, span, low, observedBefore } = series;
+  // Each candidate's windows as prefix sums over their end day: any day's windows are read at once.
+  const perCandidate = candidates.map((h) => candidateSums(series, h, rule.floor));
 
   const claims: EvaluatedClaim[] = [];
   for (let d = 0; d < span && first + d <= last; d++) {
     if (Number.isNaN(low[d]) || !(low[d] > 0)) continue;
+    const calibration = model.pooled ? calibrationAt?.(first + d) : undefined;
     let chosen: { h: number; share: number } | null = null;
     for (const c of perCandidate) {
       const stats: WindowStats = {
@@ -144,8 +113,8 @@ export function walkForward(pool: EvaluatedPool, rule: ModelRule, lastDay: strin
         sumLogRatio: c.sumLog[d + 1],
         sumLogRatioSquared: c.sumLogSquared[d + 1],
       };
-      if (stats.windows < minWindows || !model.meetsTarget(stats, rule.floor, targetMillionths)) continue;
-      chosen = { h: c.h, share: model.confidenceHundredths(stats, rule.floor) };
+      if (stats.windows < minWindows || !model.meetsTarget(stats, rule.floor, targetMillionths, calibration)) continue;
+      chosen = { h: c.h, share: model.confidenceHundredths(stats, rule.floor, calibration) };
     }
     if (chosen === null) continue;
     const floorUsd = rule.floor * low[d];
@@ -176,22 +145,6 @@ function outcome(
   return true;
 }
 
-/** min[e] = the smallest observed value of e−h+1 … e (NaN skipped; +Infinity when none): a monotone deque, O(n). */
-function slidingMin(values: Float64Array, h: number): Float64Array {
-  const out = new Float64Array(values.length);
-  const deque: number[] = [];
-  let head = 0;
-  for (let e = 0; e < values.length; e++) {
-    if (!Number.isNaN(values[e])) {
-      while (deque.length > head && values[deque[deque.length - 1]] >= values[e]) deque.pop();
-      deque.push(e);
-    }
-    while (deque.length > head && deque[head] <= e - h) head++;
-    out[e] = deque.length > head ? values[deque[head]] : Number.POSITIVE_INFINITY;
-  }
-  return out;
-}
-
 /**
  * The walk-forward evaluation of the horizon model over every pool (DESIGN §15): its claims, the scored ones and how
  * many held, the Brier score beside the baseline's, calibration buckets, a per-horizon breakdown and a sample anyone
@@ -203,7 +156,9 @@ function slidingMin(values: Float64Array, h: number): Float64Array {
  * @returns the {@link ModelEvaluation}.
  */
 export function evaluateModel(pools: readonly EvaluatedPool[], rule: ModelRule, lastDay: string): ModelEvaluation {
-  const claims = pools.flatMap((pool) => walkForward(pool, rule, lastDay));
+  const model = rule.model ?? ISSUING_MODEL;
+  const pooled = model.pooled ? new PooledCalibrations(pools, rule, lastDay) : null;
+  const claims = pools.flatMap((pool) => walkForward(pool, rule, lastDay, pooled?.forPool(pool.pool)));
   const scored = claims.filter((claim): claim is EvaluatedClaim & { held: boolean } => claim.held !== null);
   const held = scored.filter((claim) => claim.held).length;
   const rate = scored.length > 0 ? held / scored.length : null;

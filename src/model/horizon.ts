@@ -1,4 +1,5 @@
 import { HorizonInputError } from "../errors/horizon";
+import { calibratedProbability, type Calibration } from "./calibration";
 
 /**
  * What a candidate horizon's past windows show, as every model version reads them. A window of h days starts on an
@@ -29,10 +30,20 @@ export interface HorizonModelVersion {
   id: string;
   /** One sentence: the rule, for people (the model page, docs/model.md). */
   rule: string;
+  /**
+   * True when the version reads a pooled calibration (one {@link Calibration} per horizon, fitted on other pools'
+   * closed windows): the caller passes it as `calibration`. Without one it makes no claim.
+   */
+  pooled?: boolean;
   /** The confidence in hundredths (0–100, rounded down). */
-  confidenceHundredths(stats: WindowStats, floor: number): number;
+  confidenceHundredths(stats: WindowStats, floor: number, calibration?: readonly Calibration[]): number;
   /** Whether the confidence meets the target (in millionths). */
-  meetsTarget(stats: WindowStats, floor: number, targetMillionths: number): boolean;
+  meetsTarget(
+    stats: WindowStats,
+    floor: number,
+    targetMillionths: number,
+    calibration?: readonly Calibration[],
+  ): boolean;
 }
 
 /** v1 (DESIGN §5): the plain share of past windows in which the claim held. Integer arithmetic. */
@@ -69,12 +80,17 @@ export const MARGIN_MIN_SPREAD = 0.1;
  * less than one that never moved: the margin, not only the count, tells them apart.
  */
 export function marginProbability(stats: WindowStats, floor: number): number {
+  return normalCdf(marginScore(stats, floor));
+}
+
+/** v3's margin z: (μ − ln floor) / (s·√(1 + 1/n)), as {@link marginProbability} describes; v4's per-pool score. */
+export function marginScore(stats: WindowStats, floor: number): number {
   const { windows, horizonDays: h } = stats;
   const mean = stats.sumLogRatio / windows;
   const variance = Math.max(0, stats.sumLogRatioSquared / windows - mean * mean);
   const independent = Math.max(1, (2 * windows) / h);
   const spread = Math.max(MARGIN_MIN_SPREAD, Math.sqrt(variance)) * Math.sqrt(1 + 1 / independent);
-  return normalCdf((mean - Math.log(floor)) / spread);
+  return (mean - Math.log(floor)) / spread;
 }
 
 /**
@@ -135,8 +151,34 @@ function marginConfidence(stats: WindowStats, floor: number): number {
   return Math.min(marginProbability(stats, floor), stats.held / stats.windows);
 }
 
+/**
+ * v4 (docs/model.md): v3's margin score, without the cap by v1's share, mapped to a probability per horizon by a pooled
+ * calibration: an isotonic fit of how often other pools' closed windows with such a score held (`./calibration`,
+ * fitted by `fitCalibration` in `./pooledCalibration` on windows closed by the claim's day, never the pool's own). One
+ * pool's clean history says little about rare falls; how often clean histories broke across pools says more. A block
+ * of the fit on few windows is shrunk towards the horizon's pooled hold rate; a horizon with too few pooled windows
+ * gets one half, below the target: no claim. Rounded down to hundredths.
+ */
+export const MODEL_V4: HorizonModelVersion = {
+  id: "daily-min-margin-pooled/v4",
+  rule: "the share of other pools' past windows that held among those whose margin score (v3's, uncapped) was like this pool's, by a monotone fit per horizon on windows closed by the day, shrunk towards the horizon's pooled hold rate where that evidence is thin, and one half (no claim) where there is too little of it",
+  pooled: true,
+  confidenceHundredths: (stats, floor, calibration) =>
+    Math.floor(pooledConfidence(stats, floor, calibration) * 100 + 1e-9),
+  meetsTarget: (stats, floor, target, calibration) => pooledConfidence(stats, floor, calibration) * 1e6 >= target,
+};
+
+/** v4 with no calibration for a horizon: no pooled evidence at all, so no claim. */
+const PRIOR_WITHOUT_CALIBRATION = 0;
+
+/** v4's confidence in [0, 1]: the calibrated probability of the margin score; the prior without a calibration. */
+function pooledConfidence(stats: WindowStats, floor: number, calibration?: readonly Calibration[]): number {
+  const map = calibration?.find((c) => c.horizonDays === stats.horizonDays);
+  return map === undefined ? PRIOR_WITHOUT_CALIBRATION : calibratedProbability(map, marginScore(stats, floor));
+}
+
 /** Every version, oldest first: each is evaluated side by side (`GET /api/v1/model`). */
-export const HORIZON_MODELS: readonly HorizonModelVersion[] = [MODEL_V1, MODEL_V2, MODEL_V3];
+export const HORIZON_MODELS: readonly HorizonModelVersion[] = [MODEL_V1, MODEL_V2, MODEL_V3, MODEL_V4];
 
 /** The version that issues attestations (docs/model.md says why). */
 export const ISSUING_MODEL: HorizonModelVersion = MODEL_V3;
@@ -174,6 +216,8 @@ export interface ComputeHorizonParameters {
   now?: number;
   /** The model version. Default {@link ISSUING_MODEL}. */
   model?: HorizonModelVersion;
+  /** A pooled model's calibration, one per horizon (`fitCalibration` in ./pooledCalibration); others ignore it. */
+  calibration?: readonly Calibration[];
 }
 
 /** How one candidate horizon scored. */
@@ -284,10 +328,11 @@ export function computeHorizon(parameters: ComputeHorizonParameters): ComputeHor
       countWindow(stats, lowest >= threshold, drawdownRatio(lowest, reference));
     }
     const { windows, held } = stats;
-    const shareHundredths = windows >= minWindows ? model.confidenceHundredths(stats, floor) : null;
+    const calibration = parameters.calibration;
+    const shareHundredths = windows >= minWindows ? model.confidenceHundredths(stats, floor, calibration) : null;
     const result: HorizonCandidateResult = { horizonDays: h, windows, held, shareHundredths };
     if (shareHundredths === null) result.excludedBy = "too-few-windows";
-    else if (!model.meetsTarget(stats, floor, targetMillionths)) result.excludedBy = "below-target";
+    else if (!model.meetsTarget(stats, floor, targetMillionths, calibration)) result.excludedBy = "below-target";
     return result;
   });
 

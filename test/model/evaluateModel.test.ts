@@ -1,10 +1,12 @@
 import { expect } from "chai";
 import { evaluateModel, walkForward, SAMPLE_SIZE } from "../../src/model/evaluateModel";
+import { fitCalibration, PooledCalibrations } from "../../src/model/pooledCalibration";
 import {
   HORIZON_MODELS,
   MODEL_V1,
   MODEL_V2,
   MODEL_V3,
+  MODEL_V4,
   computeHorizon,
   countWindow,
   normalCdf,
@@ -39,6 +41,25 @@ describe("walk-forward evaluation of the horizon model (DESIGN §15)", function 
       walkForwardMatchesComputeHorizon(model);
     });
   }
+
+  it("v4 in evaluateModel reads each pool's calibration from the other pools, and claims nothing without one", function () {
+    const lastDay = day(149);
+    const pools = [1, 7, 42, 5, 9].map((seed) => ({
+      pool: `p${seed}`,
+      daily: series(seed, 150, seed % 3 === 0 ? 0 : 11),
+    }));
+    const rule = { ...RULE, model: MODEL_V4 };
+    const evaluation = evaluateModel(pools, rule, lastDay);
+    const pooled = new PooledCalibrations(pools, rule, lastDay);
+    const claims = pools.flatMap((pool) => walkForward(pool, rule, lastDay, pooled.forPool(pool.pool)));
+    expect(evaluation.claims).to.equal(claims.length);
+    expect(evaluation.claims).to.be.greaterThan(50);
+    expect(evaluation.scored).to.equal(claims.filter((c) => c.held !== null).length);
+    // Alone, a pool has no other pools to read: v4 makes no claim (v3 does).
+    expect(evaluateModel([pools[0]], rule, lastDay).claims).to.equal(0);
+    expect(evaluateModel([pools[0]], { ...RULE, model: MODEL_V3 }, lastDay).claims).to.be.greaterThan(0);
+    expect(walkForward(pools[0], rule, lastDay)).to.deep.equal([]);
+  });
 
   it("v2 shrinks a share measured on few independent windows: v1's certainty on a long horizon is not v2's", function () {
     // 30 windows of 90 days that all held: v1 says 1.00; v2 counts them as 2·30/90 trials: (60 + 90) / (60 + 180).
@@ -96,18 +117,29 @@ describe("walk-forward evaluation of the horizon model (DESIGN §15)", function 
   }
 
   function walkForwardMatchesComputeHorizon(model: (typeof HORIZON_MODELS)[number]): void {
-    for (const [seed, gap] of [
+    const sets = [
       [1, 0],
       [7, 11],
       [42, 37],
-    ]) {
-      const daily = series(seed, 150, gap);
-      const lastDay = day(149);
-      const claims = new Map(walkForward({ pool: "p", daily }, { ...RULE, model }, lastDay).map((c) => [c.asOf, c]));
+    ];
+    const lastDay = day(149);
+    // A pooled version reads other pools' windows: the three series and two more are the tracked pools.
+    const pools = [...sets, [5, 0], [9, 13]].map(([seed, gap]) => ({
+      pool: `p${seed}`,
+      daily: series(seed, 150, gap),
+    }));
+    const pooled = new PooledCalibrations(pools, RULE, lastDay);
+    for (const [seed] of sets) {
+      const { daily } = pools.find((p) => p.pool === `p${seed}`)!;
+      const calibrationAt = model.pooled ? pooled.forPool(`p${seed}`) : undefined;
+      const claims = new Map(
+        walkForward({ pool: `p${seed}`, daily }, { ...RULE, model }, lastDay, calibrationAt).map((c) => [c.asOf, c]),
+      );
       let made = 0;
       for (const entry of daily) {
         const upTo = daily.filter((d) => d.day <= entry.day);
-        const expected = computeHorizon({ daily: upTo, depthNow: entry.minDepthUsd, ...RULE, model });
+        const calibration = model.pooled ? fitCalibration(pools, RULE, entry.day, `p${seed}`) : undefined;
+        const expected = computeHorizon({ daily: upTo, depthNow: entry.minDepthUsd, ...RULE, model, calibration });
         const claim = claims.get(entry.day);
         if (expected.horizonDays === null) {
           expect(claim, `${seed} ${entry.day}`).to.equal(undefined);

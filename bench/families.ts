@@ -1,0 +1,131 @@
+/**
+ * Process families of daily-low series for judging the horizon model on data it was not written for. Each family draws
+ * its parameters per pool from a seeded PRNG (`src/demo/prng.ts`, mulberry32), so a (family, seed, pool) triple always
+ * gives the same series. Written independently of the demo's simulation: nothing here reads it.
+ *
+ * Benchmark and test code only: nothing under src/ imports this file.
+ */
+import { createPrng, type Prng } from "../src/demo/prng";
+import type { EvaluatedPool } from "../src/model/evaluateModel";
+
+export const FAMILIES = ["drift", "meanReversion", "regimes", "jumps", "cliffs", "heavyTails", "uptrend"] as const;
+export type Family = (typeof FAMILIES)[number];
+
+/** One standard normal draw (Box–Muller; `1 − u` keeps the logarithm finite). */
+function normal(rng: Prng): number {
+  return Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
+}
+
+/** One Student-t draw with `nu` (integer) degrees of freedom: Z / √(χ²ν / ν). */
+function studentT(rng: Prng, nu: number): number {
+  let chi = 0;
+  for (let i = 0; i < nu; i++) chi += normal(rng) ** 2;
+  return normal(rng) / Math.sqrt(chi / nu);
+}
+
+/** A day's log-depth step: returns the next log depth from the current one. */
+type Step = (logDepth: number, day: number) => number;
+
+/** Each family's per-pool parameters (drawn from `rng`) and its daily step, in log depth. */
+const STEPS: Record<Family, (rng: Prng, base: number, days: number) => Step> = {
+  // A random walk that bleeds: drift −0.05 % to −0.4 % a day, volatility 1–5 % a day.
+  drift: (rng) => {
+    const mu = rng.between(-0.004, -0.0005);
+    const sigma = rng.between(0.01, 0.05);
+    return (x) => x + mu + sigma * normal(rng);
+  },
+  // Mean reversion of log depth towards the pool's level: speed 2–20 % a day, volatility 2–10 % a day.
+  meanReversion: (rng, base) => {
+    const kappa = rng.between(0.02, 0.2);
+    const sigma = rng.between(0.02, 0.1);
+    return (x) => x + kappa * (base - x) + sigma * normal(rng);
+  },
+  // Two regimes: calm (1–2 % a day, no drift) and stress (5–12 % a day, drifting down 1–3 % a day).
+  regimes: (rng) => {
+    const calmSigma = rng.between(0.01, 0.02);
+    const stressSigma = rng.between(0.05, 0.12);
+    const stressDrift = rng.between(-0.03, -0.01);
+    const enter = rng.between(0.003, 0.02);
+    const leave = rng.between(0.05, 0.2);
+    let stress = false;
+    return (x) => {
+      stress = stress ? !rng.chance(leave) : rng.chance(enter);
+      return stress ? x + stressDrift + stressSigma * normal(rng) : x + calmSigma * normal(rng);
+    };
+  },
+  // Rare large withdrawals: a calm pool (0.5–2 % a day) loses 40–85 % on 0.2–1 % of days, and returns towards its
+  // level at 0–5 % a day (some never come back).
+  jumps: (rng, base) => {
+    const sigma = rng.between(0.005, 0.02);
+    const p = rng.between(0.002, 0.01);
+    const recovery = rng.between(0, 0.05);
+    return (x) => {
+      let next = x + recovery * (base - x) + sigma * normal(rng);
+      if (rng.chance(p)) next += Math.log(1 - rng.between(0.4, 0.85));
+      return next;
+    };
+  },
+  // Incentive cliffs: a calm pool (0.5–2 % a day) with one or two campaign ends at random days, each a sudden lasting
+  // drop of 50–90 % (the liquidity that came for the rewards leaves and stays gone).
+  cliffs: (rng, _base, days) => {
+    const sigma = rng.between(0.005, 0.02);
+    const cliffs = new Map<number, number>();
+    for (let i = rng.int(1, 2); i > 0; i--) cliffs.set(rng.int(30, days - 1), Math.log(1 - rng.between(0.5, 0.9)));
+    return (x, day) => x + sigma * normal(rng) + (cliffs.get(day) ?? 0);
+  },
+  // Heavy-tailed days: Student-t steps with 2–4 degrees of freedom, scale 1–4 % a day, weak pull to the level.
+  heavyTails: (rng, base) => {
+    const nu = rng.int(2, 4);
+    const scale = rng.between(0.01, 0.04);
+    const kappa = rng.between(0.005, 0.03);
+    return (x) => x + kappa * (base - x) + scale * studentT(rng, nu);
+  },
+  // Strong uptrends: +0.2 % to +1 % a day, volatility 1–4 % a day.
+  uptrend: (rng) => {
+    const mu = rng.between(0.002, 0.01);
+    const sigma = rng.between(0.01, 0.04);
+    return (x) => x + mu + sigma * normal(rng);
+  },
+};
+
+const DAY_MS = 86_400_000;
+
+/**
+ * One pool of a family: `days` daily lows ending the day before `end` (Unix ms, a UTC midnight). The day's low is the
+ * day's closing depth less an intraday dip of 0–2 %. Deterministic in (family, seed, index).
+ */
+export function familyPool(family: Family, seed: number, index: number, days: number, end: number): EvaluatedPool {
+  const rng = createPrng(mixPoolSeed(seed, FAMILIES.indexOf(family), index));
+  const base = Math.log(rng.between(1e5, 1e7));
+  const step = STEPS[family](rng, base, days);
+  let x = base;
+  const daily = [];
+  for (let i = 0; i < days; i++) {
+    x = step(x, i);
+    const low = Math.exp(x) * (1 - rng.between(0, 0.02));
+    daily.push({ day: new Date(end - (days - i) * DAY_MS).toISOString().slice(0, 10), minDepthUsd: Math.round(low) });
+  }
+  return { pool: `${family}:${index}`, daily };
+}
+
+/** `pools` pools of one family. */
+export function familyPools(family: Family, seed: number, pools: number, days: number, end: number): EvaluatedPool[] {
+  return Array.from({ length: pools }, (_, i) => familyPool(family, seed, i, days, end));
+}
+
+/** A mixed set: pool i is of family i mod 7 (each with its own parameters), so every family is in it. */
+export function mixedPools(seed: number, pools: number, days: number, end: number): EvaluatedPool[] {
+  return Array.from({ length: pools }, (_, i) => {
+    const family = FAMILIES[i % FAMILIES.length];
+    return { ...familyPool(family, seed, 1000 + i, days, end), pool: `mixed:${family}:${i}` };
+  });
+}
+
+function mixPoolSeed(seed: number, family: number, index: number): number {
+  return (
+    (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^
+      Math.imul(family + 1, 0xc2b2ae35) ^
+      Math.imul(index + 1, 0x27d4eb2f)) >>>
+    0
+  );
+}

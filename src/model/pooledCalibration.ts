@@ -1,0 +1,190 @@
+import { calibrate, emptyCounts, scoreBin, SCORE_BINS, type Calibration } from "./calibration";
+import { DEFAULT_CANDIDATES, marginScore, type DailyDepth, type WindowStats } from "./horizon";
+import { candidateSums, dayNumber, daySeries } from "./windowSeries";
+
+/** The rule's parameters that a pooled calibration depends on (as the issuer uses them). */
+export interface CalibrationRule {
+  floor: number;
+  candidates?: readonly number[];
+  minWindows?: number;
+}
+
+/** One pool's observed daily lows. */
+export interface CalibrationPool {
+  pool: string;
+  daily: readonly DailyDepth[];
+}
+
+/** One closed window of a pool, as the calibration counts it. */
+interface PooledWindow {
+  /** Index in the sorted candidates. */
+  candidate: number;
+  /** The score bin of the pool's margin score as of the window's first day (from its windows closed by then). */
+  bin: number;
+  held: boolean;
+  /** The day number of the window's last day: it counts for claims made on that day or later. */
+  closes: number;
+}
+
+function candidatesOf(rule: CalibrationRule): number[] {
+  return [...(rule.candidates ?? DEFAULT_CANDIDATES)].sort((a, b) => a - b);
+}
+
+/**
+ * Every complete window of one pool that closed by `lastDay` (a day number), oldest close first: for each day s with a
+ * positive low and each candidate h where the pool had at least `minWindows` windows closed by s, the window s+1 …
+ * s+h (all observed), whether it held at `floor` × the low of s, and the bin of the margin score the pool showed as of
+ * s. The score reads only windows closed by s; the outcome only s+1 … s+h.
+ */
+function poolWindows(daily: readonly DailyDepth[], rule: CalibrationRule, lastDay: number): PooledWindow[] {
+  const series = daySeries(daily, lastDay);
+  if (series === null) return [];
+  const minWindows = rule.minWindows ?? 7;
+  const out: PooledWindow[] = [];
+  candidatesOf(rule).forEach((h, candidate) => {
+    const sums = candidateSums(series, h, rule.floor);
+    const { low, observedBefore, first } = series;
+    for (let s = 0; s + h < series.span && first + s + h <= lastDay; s++) {
+      const e = s + h;
+      if (!(low[s] > 0) || observedBefore[e + 1] - observedBefore[s + 1] !== h) continue;
+      const stats: WindowStats = {
+        horizonDays: h,
+        windows: sums.windows[s + 1],
+        held: sums.held[s + 1],
+        sumLogRatio: sums.sumLog[s + 1],
+        sumLogRatioSquared: sums.sumLogSquared[s + 1],
+      };
+      if (stats.windows < minWindows) continue;
+      out.push({
+        candidate,
+        bin: scoreBin(marginScore(stats, rule.floor)),
+        held: sums.min[e] >= rule.floor * low[s],
+        closes: first + e,
+      });
+    }
+  });
+  return out.sort((a, b) => a.closes - b.closes);
+}
+
+/**
+ * The pooled calibration, one per candidate horizon, as known on day `asOf` (`YYYY-MM-DD`): fitted on every pool's
+ * windows that closed by `asOf`, except the windows of `excludePool` (the pool the claim is about: its own history
+ * already gave its score). Issuance, the walk-forward evaluation and the benchmark all fit it this way.
+ *
+ * @param pools the tracked pools' observed daily lows (days after `asOf` are never read).
+ * @param rule the floor, candidates and minimum windows of the rule.
+ * @param asOf the claim's day.
+ * @param excludePool the claim's pool.
+ */
+export function fitCalibration(
+  pools: readonly CalibrationPool[],
+  rule: CalibrationRule,
+  asOf: string,
+  excludePool?: string,
+): Calibration[] {
+  const candidates = candidatesOf(rule);
+  const counts = candidates.map((h) => emptyCounts(h));
+  const lastDay = dayNumber(asOf);
+  for (const pool of pools) {
+    if (pool.pool === excludePool) continue;
+    const upTo = pool.daily.filter((entry) => entry.day <= asOf);
+    for (const w of poolWindows(upTo, rule, lastDay)) {
+      counts[w.candidate].windows[w.bin]++;
+      if (w.held) counts[w.candidate].held[w.bin]++;
+    }
+  }
+  return counts.map(calibrate);
+}
+
+/**
+ * {@link fitCalibration} for every pool and every day at once, for the walk-forward evaluation: every pool's windows
+ * are counted once, by the day they close; the calibration of pool p on day d is the count of all windows closed by d
+ * less p's own, fitted. Gives the same maps as `fitCalibration(pools, rule, d, p)`.
+ */
+export class PooledCalibrations {
+  private readonly candidates: number[];
+  private readonly firstDay: number;
+  /** cumulative[(dayIndex × candidates + candidate) × SCORE_BINS + bin]: windows closed by the day, and held. */
+  private readonly cumulativeWindows: Int32Array;
+  private readonly cumulativeHeld: Int32Array;
+  private readonly days: number;
+  private readonly windowsOf = new Map<string, PooledWindow[]>();
+
+  constructor(pools: readonly CalibrationPool[], rule: CalibrationRule, lastDay: string) {
+    this.candidates = candidatesOf(rule);
+    const last = dayNumber(lastDay);
+    let firstDay = last;
+    for (const pool of pools) {
+      const windows = poolWindows(pool.daily, rule, last);
+      this.windowsOf.set(pool.pool, windows);
+      for (const entry of pool.daily) firstDay = Math.min(firstDay, dayNumber(entry.day));
+    }
+    this.firstDay = firstDay;
+    this.days = last - firstDay + 1;
+    const stride = this.candidates.length * SCORE_BINS;
+    this.cumulativeWindows = new Int32Array(this.days * stride);
+    this.cumulativeHeld = new Int32Array(this.days * stride);
+    for (const windows of this.windowsOf.values()) {
+      for (const w of windows) {
+        const index = (w.closes - firstDay) * stride + w.candidate * SCORE_BINS + w.bin;
+        this.cumulativeWindows[index]++;
+        if (w.held) this.cumulativeHeld[index]++;
+      }
+    }
+    for (let d = 1; d < this.days; d++) {
+      for (let k = 0; k < stride; k++) {
+        this.cumulativeWindows[d * stride + k] += this.cumulativeWindows[(d - 1) * stride + k];
+        this.cumulativeHeld[d * stride + k] += this.cumulativeHeld[(d - 1) * stride + k];
+      }
+    }
+  }
+
+  /**
+   * The calibrations of `pool` by day: call with non-decreasing day numbers (the walk forward does); each call gives
+   * the maps of that day, fitted on other pools' windows closed by it.
+   */
+  forPool(pool: string): (day: number) => Calibration[] {
+    const own = this.windowsOf.get(pool) ?? [];
+    const ownCounts = this.candidates.map((h) => emptyCounts(h));
+    let next = 0;
+    const stride = this.candidates.length * SCORE_BINS;
+    return (day) => {
+      while (next < own.length && own[next].closes <= day) {
+        const w = own[next++];
+        ownCounts[w.candidate].windows[w.bin]++;
+        if (w.held) ownCounts[w.candidate].held[w.bin]++;
+      }
+      const d = Math.min(day, this.firstDay + this.days - 1) - this.firstDay;
+      return this.candidates.map((h, candidate) => {
+        const counts = emptyCounts(h);
+        if (d >= 0) {
+          const offset = d * stride + candidate * SCORE_BINS;
+          for (let b = 0; b < SCORE_BINS; b++) {
+            counts.windows[b] = this.cumulativeWindows[offset + b] - ownCounts[candidate].windows[b];
+            counts.held[b] = this.cumulativeHeld[offset + b] - ownCounts[candidate].held[b];
+          }
+        }
+        return calibrate(counts);
+      });
+    };
+  }
+
+  /** The pooled hold rate of all pools' windows closed by `day`, per candidate (null with none): climatology. */
+  holdRates(day: number): Map<number, number | null> {
+    const d = Math.min(day, this.firstDay + this.days - 1) - this.firstDay;
+    const stride = this.candidates.length * SCORE_BINS;
+    return new Map(
+      this.candidates.map((h, candidate) => {
+        let windows = 0;
+        let held = 0;
+        if (d >= 0) {
+          for (let b = 0; b < SCORE_BINS; b++) {
+            windows += this.cumulativeWindows[d * stride + candidate * SCORE_BINS + b];
+            held += this.cumulativeHeld[d * stride + candidate * SCORE_BINS + b];
+          }
+        }
+        return [h, windows > 0 ? held / windows : null];
+      }),
+    );
+  }
+}

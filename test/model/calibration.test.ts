@@ -1,0 +1,170 @@
+import { expect } from "chai";
+import { FAMILIES, familyPool, mixedPools } from "../../bench/families";
+import {
+  calibrate,
+  emptyCounts,
+  isotonicFit,
+  MIN_EFFECTIVE_WINDOWS,
+  PRIOR_PROBABILITY,
+  PRIOR_WEIGHT,
+  scoreBin,
+  SCORE_BINS,
+  type Calibration,
+} from "../../src/model/calibration";
+import { MODEL_V4, computeHorizon, type DailyDepth } from "../../src/model/horizon";
+import { fitCalibration } from "../../src/model/pooledCalibration";
+
+const DAY = 86_400_000;
+const day = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * DAY).toISOString().slice(0, 10);
+const RULE = { floor: 0.5 };
+
+/** A pool of `length` days: mean-reverting around $1M, ±`swing` a day, with a 60 % withdrawal on 1.5 % of days. */
+function series(seed: number, length: number, swing = 0.04): DailyDepth[] {
+  let state = seed;
+  const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const out: DailyDepth[] = [];
+  let depth = 1_000_000;
+  for (let i = 0; i < length; i++) {
+    depth = depth + (1_000_000 - depth) * 0.08;
+    depth = Math.max(1000, depth * (1 - swing + next() * 2 * swing) * (next() < 0.015 ? 0.4 : 1));
+    out.push({ day: day(i), minDepthUsd: Math.round(depth) });
+  }
+  return out;
+}
+
+const isMonotone = (values: readonly number[]) => values.every((v, i) => i === 0 || v >= values[i - 1] - 1e-12);
+
+describe("pooled calibration (model v4)", function () {
+  describe("isotonicFit (pool-adjacent violators)", function () {
+    it("fits known inputs", function () {
+      expect(isotonicFit([1, 3, 2, 4], [1, 1, 1, 1])).to.deep.equal([1, 2.5, 2.5, 4]);
+      expect(isotonicFit([3, 2, 1], [1, 1, 1])).to.deep.equal([2, 2, 2]);
+      // Weighted: the violator pair (1, 0) with weights 1 and 3 pools to 0.25.
+      expect(isotonicFit([0, 1, 0], [1, 1, 3])).to.deep.equal([0, 0.25, 0.25]);
+      // A later violator reaches back over two blocks: (0.9, 0.5, 0.8, 0.1) → one block of mean 0.575.
+      expect(isotonicFit([0.9, 0.5, 0.8, 0.1], [1, 1, 1, 1])).to.deep.equal([0.575, 0.575, 0.575, 0.575]);
+      expect(isotonicFit([0.2, 0.4, 0.9], [5, 1, 2])).to.deep.equal([0.2, 0.4, 0.9]);
+    });
+
+    it("is monotone and keeps the weighted mean on arbitrary inputs", function () {
+      let state = 11;
+      const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+      for (let trial = 0; trial < 50; trial++) {
+        const values = Array.from({ length: 30 }, () => next());
+        const weights = Array.from({ length: 30 }, () => 1 + Math.floor(next() * 10));
+        const fitted = isotonicFit(values, weights);
+        expect(isMonotone(fitted)).to.equal(true);
+        const mean = (xs: number[]) => xs.reduce((sum, x, i) => sum + x * weights[i], 0);
+        expect(mean(fitted)).to.be.closeTo(mean(values), 1e-9);
+      }
+    });
+  });
+
+  describe("calibrate", function () {
+    it("maps every bin monotonically, and a well-evidenced block near its hold rate", function () {
+      const counts = emptyCounts(7);
+      // Low scores held half the time, high scores 95 %, a middle bin 99 %, then 90 %: the fit pools the violation.
+      const fill = (bin: number, windows: number, held: number) => {
+        counts.windows[bin] = windows;
+        counts.held[bin] = held;
+      };
+      fill(scoreBin(0), 2000, 1000);
+      fill(scoreBin(3), 2000, 1980);
+      fill(scoreBin(4), 2000, 1800);
+      fill(scoreBin(6), 4000, 3800);
+      const map = calibrate(counts);
+      expect(map.probabilities).to.have.length(SCORE_BINS);
+      expect(isMonotone(map.probabilities)).to.equal(true);
+      // 3 and 4 pool to (1980 + 1800) / 4000 = 0.945, then 6 (0.95) stays above.
+      expect(map.probabilities[scoreBin(3)]).to.be.closeTo(0.945, 0.01);
+      expect(map.probabilities[scoreBin(6)]).to.be.closeTo(0.95, 0.01);
+      // Beyond the evidence, a score gets what the highest evidence shows, never more.
+      expect(map.probabilities[SCORE_BINS - 1]).to.equal(map.probabilities[scoreBin(6)]);
+    });
+
+    it("thin evidence gives the prior: too few effective windows, and a small block is shrunk towards it", function () {
+      // 180-day windows count 2/180 each: 2,000 of them are 22 effective windows, under the minimum.
+      const thin = emptyCounts(180);
+      thin.windows[scoreBin(6)] = 2000;
+      thin.held[scoreBin(6)] = 2000;
+      expect(calibrate(thin).effectiveWindows).to.be.below(MIN_EFFECTIVE_WINDOWS);
+      expect(calibrate(thin).probabilities.every((p) => p === PRIOR_PROBABILITY)).to.equal(true);
+      // Enough in all, but the top block is small: 7 windows of 7 days that all held are 2 effective windows, shrunk
+      // towards the pooled rate (≈ 0.90) with weight 10: (1 × 2 + 0.90 × 10) / 12 ≈ 0.917, not 1.
+      const counts = emptyCounts(7);
+      counts.windows[scoreBin(2)] = 1000;
+      counts.held[scoreBin(2)] = 900;
+      counts.windows[scoreBin(7)] = 7;
+      counts.held[scoreBin(7)] = 7;
+      const map = calibrate(counts).probabilities;
+      const pooled = 907 / 1007;
+      expect(map[scoreBin(7)]).to.be.closeTo((2 + pooled * PRIOR_WEIGHT) / (2 + PRIOR_WEIGHT), 1e-9);
+      expect(map[scoreBin(2)]).to.be.closeTo(0.9, 0.001);
+    });
+  });
+
+  describe("fitCalibration is out of pool and out of time", function () {
+    const pools = [1, 2, 3, 4, 5, 6].map((seed) => ({ pool: `p${seed}`, daily: series(seed, 200, 0.03 + seed / 100) }));
+    const asOf = day(150);
+    const base = fitCalibration(pools, RULE, asOf, "p1");
+    const rescaled = (daily: DailyDepth[], from: string, factor: number) =>
+      daily.map((d) => (d.day > from ? { ...d, minDepthUsd: Math.round(d.minDepthUsd * factor) } : d));
+    const bumpy = (daily: DailyDepth[], from: string) =>
+      daily.map((d, i) => (d.day > from && i % 3 === 0 ? { ...d, minDepthUsd: Math.round(d.minDepthUsd * 0.3) } : d));
+
+    it("has pooled evidence on the short horizons (so the checks below can see a change)", function () {
+      expect(base.find((c) => c.horizonDays === 7)!.effectiveWindows).to.be.above(MIN_EFFECTIVE_WINDOWS);
+    });
+
+    it("never reads the claim's own pool", function () {
+      const changed = pools.map((p) => (p.pool === "p1" ? { ...p, daily: bumpy(p.daily, day(0)) } : p));
+      expect(fitCalibration(changed, RULE, asOf, "p1")).to.deep.equal(base);
+    });
+
+    it("never reads days after the claim's day, of any pool", function () {
+      const changed = pools.map((p) => ({ ...p, daily: bumpy(rescaled(p.daily, asOf, 0.1), asOf) }));
+      expect(fitCalibration(changed, RULE, asOf, "p1")).to.deep.equal(base);
+    });
+
+    it("does read other pools' windows closed by the claim's day", function () {
+      const changed = pools.map((p) => (p.pool === "p2" ? { ...p, daily: bumpy(p.daily, day(60)) } : p));
+      expect(fitCalibration(changed, RULE, asOf, "p1")).not.to.deep.equal(base);
+    });
+
+    it("v4 claims nothing without a calibration, and computeHorizon passes the calibration to it", function () {
+      const daily = pools[0].daily.filter((d) => d.day <= asOf);
+      const depthNow = daily[daily.length - 1].minDepthUsd;
+      expect(computeHorizon({ daily, depthNow, model: MODEL_V4 }).horizonDays).to.equal(null);
+      const certain: Calibration[] = [7, 14, 30, 60, 90, 180].map((h) => ({
+        horizonDays: h,
+        effectiveWindows: 1000,
+        probabilities: new Array(SCORE_BINS).fill(h <= 14 ? 0.9 : 0.5),
+      }));
+      expect(computeHorizon({ daily, depthNow, model: MODEL_V4, calibration: certain })).to.deep.include({
+        horizonDays: 14,
+        confidence: 90,
+      });
+    });
+  });
+
+  describe("process families (bench/families.ts)", function () {
+    const end = Date.UTC(2026, 0, 1);
+    for (const family of FAMILIES) {
+      it(`${family}: the same series for the same seed, another for another seed or pool`, function () {
+        const a = familyPool(family, 7, 3, 120, end);
+        expect(familyPool(family, 7, 3, 120, end)).to.deep.equal(a);
+        expect(a.daily).to.have.length(120);
+        expect(a.daily.every((d) => Number.isFinite(d.minDepthUsd) && d.minDepthUsd >= 0)).to.equal(true);
+        expect(a.daily.at(-1)!.day).to.equal("2025-12-31");
+        expect(familyPool(family, 8, 3, 120, end).daily).not.to.deep.equal(a.daily);
+        expect(familyPool(family, 7, 4, 120, end).daily).not.to.deep.equal(a.daily);
+      });
+    }
+
+    it("the mixed set holds every family and is deterministic", function () {
+      const mixed = mixedPools(3, 14, 60, end);
+      expect(mixedPools(3, 14, 60, end)).to.deep.equal(mixed);
+      for (const family of FAMILIES) expect(mixed.some((p) => p.pool.startsWith(`mixed:${family}:`))).to.equal(true);
+    });
+  });
+});
