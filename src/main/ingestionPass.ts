@@ -31,6 +31,7 @@ export type CreatePassRunnerParameters = {
     | "retentionDays"
     | "logConfirmations"
     | "priceMinConfidence"
+    | "feedMaxBytes"
   >;
   key: Pick<LoadAttesterKeyReturnType, "signer">;
   store: Store;
@@ -92,6 +93,7 @@ export function createPassRunner({
       heartbeat: heartbeatFor(config.ingestIntervalS),
       logs: { confirmations: config.logConfirmations },
       priceMinConfidence: config.priceMinConfidence,
+      feedOptions: { maxBytes: config.feedMaxBytes },
       fence: options.fence,
     });
     log(`${label}: ${summarize(report)} in ${Date.now() - started} ms`);

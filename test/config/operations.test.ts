@@ -90,4 +90,10 @@ describe("service configuration: running on several machines (DESIGN §11)", fun
     fails({ PRICE_MIN_CONFIDENCE: "1.5" }, "PRICE_MIN_CONFIDENCE", /1/);
     fails({ LOG_CONFIRMATIONS: "-1" }, "LOG_CONFIRMATIONS", /0/);
   });
+
+  it("FEED_MAX_BYTES: default 64 MiB, ranges checked", function () {
+    expect(load({})).to.deep.include({ feedMaxBytes: 67_108_864 });
+    expect(load({ FEED_MAX_BYTES: "1048576" })).to.deep.include({ feedMaxBytes: 1_048_576 });
+    fails({ FEED_MAX_BYTES: "10" }, "FEED_MAX_BYTES", /1024/);
+  });
 });

@@ -17,8 +17,8 @@ describe("fetchDefillamaCoinPrices", () => {
   });
   afterEach(() => server.close());
 
-  const fetchAll = (coinsUrl = server.url) =>
-    fetchDefillamaCoinPrices({ coinsUrl, coins: [USDC, WETH, ARB_USDC], ...fast });
+  const fetchAll = async (coinsUrl = server.url) =>
+    (await fetchDefillamaCoinPrices({ coinsUrl, coins: [USDC, WETH, ARB_USDC], ...fast })).coins;
 
   it("asks for every coin in one request and returns the documented shape, keyed in lower case", async () => {
     const prices = await fetchAll(`${server.url}/`);
@@ -39,7 +39,7 @@ describe("fetchDefillamaCoinPrices", () => {
   });
 
   it("returns nothing without a request when asked for no coin", async () => {
-    expect((await fetchDefillamaCoinPrices({ coinsUrl: server.url, coins: [], ...fast })).size).to.equal(0);
+    expect((await fetchDefillamaCoinPrices({ coinsUrl: server.url, coins: [], ...fast })).coins.size).to.equal(0);
     expect(server.counts.size).to.equal(0);
   });
 
