@@ -70,14 +70,18 @@ describe("fetchDefillamaCoinPrices", () => {
     expect(server.counts.get(PATH)).to.equal(1);
   });
 
-  it("rejects the whole response when one coin breaks the shape", async () => {
+  it("skips and counts a coin that breaks the shape, and uses the others", async () => {
     const body = fixture("defillama-coins.json") as { coins: Record<string, Record<string, unknown>> };
     body.coins[WETH].price = "3187.42";
     server.routes.set(PATH, () => ({ body }));
-    const error = await rejection(fetchAll());
-    expect(error).to.be.instanceOf(FeedValidationError);
-    expect((error as FeedValidationError).issues.join("\n")).to.include(`coins.${WETH}.price`);
-    for (const bad of [{ coins: [] }, { data: {} }, { coins: { [USDC]: { price: 1, symbol: "USDC" } } }]) {
+    const answer = await fetchDefillamaCoinPrices({ coinsUrl: server.url, coins: [USDC, WETH, ARB_USDC], ...fast });
+    expect([...answer.coins.keys()]).to.deep.equal([USDC.toLowerCase(), ARB_USDC.toLowerCase()]);
+    expect(answer.rejectedRows).to.equal(1);
+    expect(answer.reasons).to.deep.equal([`coins["${WETH}"].price: Expected number, received string`]);
+  });
+
+  it("rejects the whole response when its envelope is wrong", async () => {
+    for (const bad of [{ coins: [] }, { data: {} }, { coins: "none" }]) {
       server.routes.set(PATH, () => ({ body: bad }));
       expect(await rejection(fetchAll()), JSON.stringify(bad)).to.be.instanceOf(FeedValidationError);
     }

@@ -40,13 +40,17 @@ describe("feed adapters", () => {
       expect(pools[1].underlyingTokens).to.deep.equal(["0xaf88d065e77c8cC2239327C5EDb3A432268e5831"]);
     });
 
-    it("rejects the whole response when one pool breaks the schema", async () => {
+    it("skips and counts a pool that breaks the schema, and uses the others", async () => {
       const body = fixture("defillama-pools.json") as { data: Record<string, unknown>[] };
       body.data[2].tvlUsd = "12004011";
       server.routes.set("/pools", () => ({ body }));
-      const error = await rejection(fetchDefillamaPools({ yieldsUrl: server.url, ...fast }));
-      expect(error).to.be.instanceOf(FeedValidationError);
-      expect((error as FeedValidationError).issues.join("\n")).to.match(/^data\.2\.tvlUsd: /);
+      const answer = await fetchDefillamaPools({ yieldsUrl: server.url, ...fast });
+      expect(answer.rows.map((p) => p.pool)).to.deep.equal([
+        "a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601",
+        "d9e8f7a6-b5c4-4d3e-9f21-0a1b2c3d4e02",
+      ]);
+      expect(answer).to.deep.include({ rejectedRows: 1, conflicts: 0, answered: 3 });
+      expect(answer.reasons).to.deep.equal(["data[2].tvlUsd: Expected number, received string"]);
       expect(server.counts.get("/pools")).to.equal(1);
     });
 

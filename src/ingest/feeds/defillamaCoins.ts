@@ -54,20 +54,22 @@ export async function fetchDefillamaCoinPrices(
     schema: defillamaCoinsResponseSchema,
   });
   const entries = Object.entries(body.coins);
-  const coinSchema = z.tuple([z.string(), defillamaCoinSchema]);
-  const checked = checkRows({
-    items: entries,
+  // Each coin carries its key, so that the reasons name it and two spellings of one key can be compared.
+  const items = entries.map(([key, coin]) =>
+    coin !== null && typeof coin === "object" && !Array.isArray(coin) ? { ...coin, key } : coin,
+  );
+  const { rows, rejectedRows, conflicts, reasons } = checkRows({
+    items,
     path: "coins",
-    schema: coinSchema,
-    key: ([key]) => key.toLowerCase(),
+    schema: defillamaCoinSchema.extend({ key: z.string() }),
+    key: (coin) => coin.key.toLowerCase(),
     keyName: "coin",
     label: (i) => `coins[${JSON.stringify(entries[i][0])}]`,
   });
-  const { rows, ...counts } = checked;
   return {
-    coins: new Map(rows.map(([key, coin]) => [key.toLowerCase(), coin])),
-    rejectedRows: counts.rejectedRows,
-    conflicts: counts.conflicts,
-    reasons: counts.reasons,
+    coins: new Map(rows.map(({ key, ...coin }) => [key.toLowerCase(), coin])),
+    rejectedRows,
+    conflicts,
+    reasons,
   };
 }

@@ -78,7 +78,12 @@ export async function fetchDexOverview(
     schema: dexOverviewResponseSchema,
   });
   const byTime = { key: ([ts]: readonly [number, unknown]) => String(ts), keyName: "timestamp" };
-  const chart = checkRows({ items: body.totalDataChart, path: "totalDataChart", schema: dexChartPointSchema, ...byTime });
+  const chart = checkRows({
+    items: body.totalDataChart,
+    path: "totalDataChart",
+    schema: dexChartPointSchema,
+    ...byTime,
+  });
   const breakdown = checkRows({
     items: body.totalDataChartBreakdown,
     path: "totalDataChartBreakdown",

@@ -82,7 +82,8 @@ export async function fetchJson<T>(parameters: FetchJsonParameters<T>): Promise<
       }
       if (!response.ok) {
         await response.body?.cancel().catch(() => undefined);
-        const wait = status === 429 || status === 503 ? retryAfterMs(response.headers.get("retry-after"), Date.now()) : null;
+        const wait =
+          status === 429 || status === 503 ? retryAfterMs(response.headers.get("retry-after"), Date.now()) : null;
         if (wait !== null) {
           const until = Date.now() + wait;
           hostBlocks.block(origin, until);

@@ -101,9 +101,16 @@ export async function fetchMerklOpportunities(
       if (parsed.success) opportunities.push(parsed.data);
       else {
         const id = (item as { id?: unknown } | null)?.id;
-        const issue = firstIssue(`page ${page} [${i}]${typeof id === "string" ? ` (opportunity ${id})` : ""}`, parsed.error);
+        const issue = firstIssue(
+          `page ${page} [${i}]${typeof id === "string" ? ` (opportunity ${id})` : ""}`,
+          parsed.error,
+        );
         options.log?.(`merkl: rejected ${url}: ${issue}`);
-        throw new FeedValidationError({ source: "merkl", url, issues: [`${issue}: a campaign that cannot be read fails the read`] });
+        throw new FeedValidationError({
+          source: "merkl",
+          url,
+          issues: [`${issue}: a campaign that cannot be read fails the read`],
+        });
       }
     });
     if (batch.length < items) {
@@ -120,7 +127,10 @@ export async function fetchMerklOpportunities(
  */
 function withoutConflicts(opportunities: MerklOpportunity[]): Omit<MerklListing, "complete"> {
   const listed = opportunities.flatMap((o, index) =>
-    o.campaigns.map((campaign) => ({ index, campaign: { ...campaign, distributionChainId: campaignDistributionChainId(campaign, o) } })),
+    o.campaigns.map((campaign) => ({
+      index,
+      campaign: { ...campaign, distributionChainId: campaignDistributionChainId(campaign, o) },
+    })),
   );
   const { rows, conflictKeys } = refuseConflicts(
     listed,
@@ -139,6 +149,9 @@ function withoutConflicts(opportunities: MerklOpportunity[]): Omit<MerklListing,
     conflicts: conflictKeys.length,
     reasons: conflictKeys
       .slice(0, MAX_REPORT_REASONS)
-      .map((key) => `campaign ${JSON.stringify(key)} (distribution chain:campaign id) answered twice with different values`),
+      .map(
+        (key) =>
+          `campaign ${JSON.stringify(key)} (distribution chain:campaign id) answered twice with different values`,
+      ),
   };
 }

@@ -112,6 +112,10 @@ export async function readCoinPricesStep(
   const missing = keys.filter((key) => !priced.has(key));
   if (missing.length > 0 && errors.length === 0) log(`${COINS_SOURCE}: no price for ${missing.join(", ")}`);
   if (dropped > 0) log(`${COINS_SOURCE}: ${dropped} price(s) below confidence ${minConfidence} not used`);
-  const report = { ...requestsReport(rows.length, errors), ...(dropped > 0 ? { dropped } : {}), ...countsReport(counts) };
+  const report = {
+    ...requestsReport(rows.length, errors),
+    ...(dropped > 0 ? { dropped } : {}),
+    ...countsReport(counts),
+  };
   return { report, data: { quotes, rows } };
 }

@@ -44,6 +44,10 @@ export async function readDexVolumesStep(parameters: {
       errors.push(`${chain.slug}: ${errorMessage(error)}`);
     }
   }
-  const report = { ...requestsReport(rows.length, errors), ...(dropped > 0 ? { dropped } : {}), ...countsReport(counts) };
+  const report = {
+    ...requestsReport(rows.length, errors),
+    ...(dropped > 0 ? { dropped } : {}),
+    ...countsReport(counts),
+  };
   return { report, data: rows };
 }
