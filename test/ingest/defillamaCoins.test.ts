@@ -80,6 +80,18 @@ describe("fetchDefillamaCoinPrices", () => {
     expect(answer.reasons).to.deep.equal([`coins["${WETH}"].price: Expected number, received string`]);
   });
 
+  it("skips a coin whose timestamp is in milliseconds, and refuses both spellings of one key with two prices", async () => {
+    const body = fixture("defillama-coins.json") as { coins: Record<string, Record<string, unknown>> };
+    body.coins[WETH].timestamp = Number(body.coins[WETH].timestamp) * 1000;
+    body.coins[USDC.toLowerCase()] = { ...body.coins[USDC], price: 0.5 };
+    server.routes.set(PATH, () => ({ body }));
+    const answer = await fetchDefillamaCoinPrices({ coinsUrl: server.url, coins: [USDC, WETH, ARB_USDC], ...fast });
+    expect([...answer.coins.keys()]).to.deep.equal([ARB_USDC.toLowerCase()]);
+    expect(answer).to.deep.include({ rejectedRows: 1, conflicts: 1 });
+    expect(answer.reasons[0]).to.match(new RegExp(`^coins\\["${WETH}"\\]\\.timestamp: \\d{13} is not Unix seconds`));
+    expect(answer.reasons[1]).to.equal(`coins: coin "${USDC.toLowerCase()}" answered twice with different values`);
+  });
+
   it("rejects the whole response when its envelope is wrong", async () => {
     for (const bad of [{ coins: [] }, { data: {} }, { coins: "none" }]) {
       server.routes.set(PATH, () => ({ body: bad }));
