@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { demoDefillamaId, demoPoolConfigs, startFeedServer, type FeedServer } from "../../src/demo/feedServer";
+import { createLocalSigner } from "../../src/attest/signer";
 import { processHostBlocks } from "../../src/ingest/feeds/hostBlocks";
 import type { FeedUrls } from "../../src/ingest/readSources";
 import { runIngestionPass } from "../../src/ingest/runIngestionPass";
@@ -18,6 +19,7 @@ import { startRouteServer, type RouteServer } from "../helpers/ingest/routeServe
 const DAY = 86_400;
 const T0 = Date.UTC(2026, 9, 1, 12) / 1000;
 const WINDOW = 3600;
+const KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d" as const;
 
 type Json = Record<string, unknown>;
 type PoolsBody = { status: string; data: Json[] };
@@ -51,8 +53,12 @@ describe("reliability: real providers' bad rows, conflicts, bounds and HTTP", fu
     feeds = await startFeedServer({
       pools: described,
       now: () => clock,
-      // Three completed days of history before T0, at DefiLlama's usual 23:01 UTC snapshot.
-      history: () => [3, 2, 1].map((d) => ({ time: T0 - 12 * 3600 - d * DAY + 23 * 3600 + 60, tvlUsd: 1e6 + d })),
+      // 20 completed days of history before T0 (enough to issue), at DefiLlama's usual 23:01 UTC snapshot.
+      history: () =>
+        Array.from({ length: 20 }, (_, i) => 20 - i).map((d) => ({
+          time: T0 - 12 * 3600 - d * DAY + 23 * 3600 + 60,
+          tvlUsd: 1e6 + d,
+        })),
     });
     const target = new URL(feeds.urls.defillamaYieldsUrl).origin;
     proxy = await startFaultyFeedProxy({ target });
@@ -87,14 +93,14 @@ describe("reliability: real providers' bad rows, conflicts, bounds and HTTP", fu
     processHostBlocks.clear();
   });
 
-  async function pass(store: Store, parameters: { feeds?: FeedUrls; maxBytes?: number } = {}) {
+  async function pass(store: Store, parameters: { feeds?: FeedUrls; maxBytes?: number; issue?: boolean } = {}) {
     return runIngestionPass({
       store,
       pools,
       chains: [{ chainId: 1, client: market.client }],
       feeds: parameters.feeds ?? proxy.urls,
       now: () => clock,
-      issue: false,
+      issue: parameters.issue ? { signer: createLocalSigner(KEY), lifetimeS: DAY } : false,
       freshnessWindowS: WINDOW,
       feedOptions: { timeoutMs: 2000, retries: 1, backoffMs: 5, maxBytes: parameters.maxBytes },
       log: () => undefined,
@@ -127,7 +133,14 @@ describe("reliability: real providers' bad rows, conflicts, bounds and HTTP", fu
    * Two passes into each store at the same blocks and clock (the next day's noon, then 10 minutes later): the
    * control's without faults, the faulted store's with `first` / `second` set on the proxy for its pass.
    */
-  async function twin(parameters: { first?: () => void; second?: () => void; feeds?: FeedUrls; maxBytes?: number }) {
+  async function twin(parameters: {
+    first?: () => void;
+    second?: () => void;
+    feeds?: FeedUrls;
+    maxBytes?: number;
+    /** Both second passes issue attestations too. */
+    issue?: boolean;
+  }) {
     const base = Math.ceil((clock + 1) / DAY) * DAY + 12 * 3600;
     clock = base;
     await market.mineAt(base);
@@ -139,9 +152,9 @@ describe("reliability: real providers' bad rows, conflicts, bounds and HTTP", fu
     const faultedFirst = await snapshot(faulted);
     clock = base + 600;
     await market.mineAt(clock);
-    const c2 = await pass(control);
+    const c2 = await pass(control, { issue: parameters.issue });
     parameters.second?.();
-    const f2 = await pass(faulted, { feeds: parameters.feeds, maxBytes: parameters.maxBytes });
+    const f2 = await pass(faulted, { feeds: parameters.feeds, maxBytes: parameters.maxBytes, issue: parameters.issue });
     proxy.clearFaults();
     return {
       base,
@@ -215,7 +228,11 @@ describe("reliability: real providers' bad rows, conflicts, bounds and HTTP", fu
               "/merkl/",
               onMerkl((list) => change(list[0].campaigns[0])),
             ),
+          issue: true,
         });
+        // The signed claims are the control's: the stored campaigns still cap the horizons.
+        expect(run.c2.issuance.some((outcome) => outcome.action === "issued")).to.equal(true);
+        expect(run.f2.issuance).to.deep.equal(run.c2.issuance);
         expect(run.c2.sources.merkl.ok).to.equal(true);
         expect(run.f2.sources.merkl).to.include({ ok: false, rows: 0 });
         expect(run.f2.sources.merkl.error).to.match(cause);
