@@ -109,7 +109,7 @@ export async function fetchMerklOpportunities(
         throw new FeedValidationError({
           source: "merkl",
           url,
-          issues: [`${issue}: a campaign that cannot be read fails the read`],
+          issues: [`${issue}: an opportunity or campaign that cannot be read fails the whole read`],
         });
       }
     });
