@@ -54,9 +54,9 @@ export async function fetchDefillamaCoinPrices(
     schema: defillamaCoinsResponseSchema,
   });
   const entries = Object.entries(body.coins);
-  // Each coin carries its key, so that the reasons name it and two spellings of one key can be compared.
+  // Each coin carries its key in lower case: two spellings of one key with the same values are one coin.
   const items = entries.map(([key, coin]) =>
-    coin !== null && typeof coin === "object" && !Array.isArray(coin) ? { ...coin, key } : coin,
+    coin !== null && typeof coin === "object" && !Array.isArray(coin) ? { ...coin, key: key.toLowerCase() } : coin,
   );
   const { rows, rejectedRows, conflicts, reasons } = checkRows({
     items,
