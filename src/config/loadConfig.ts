@@ -153,6 +153,12 @@ export const EnvSchema = Type.Object({
     maximum: 1,
     description: "a DefiLlama coin price whose confidence is below this is not used (0 to 1)",
   }),
+  FEED_MAX_BYTES: integer({
+    default: 67_108_864,
+    minimum: 1024,
+    maximum: 1_073_741_824,
+    description: "largest feed response body read, in bytes (64 MiB); a longer one is refused while it streams",
+  }),
   LOG_CONFIRMATIONS: integer({
     default: 12,
     minimum: 0,
@@ -259,6 +265,8 @@ export interface ServiceConfig {
   attesterAddress: Address | null;
   /** `PRICE_MIN_CONFIDENCE`: coin prices with a lower DefiLlama `confidence` are not used. */
   priceMinConfidence: number;
+  /** `FEED_MAX_BYTES`: a feed body longer than this is refused while it streams. */
+  feedMaxBytes: number;
   /** `LOG_CONFIRMATIONS`: where a node has no `safe` block, log reads stop this many blocks behind the head. */
   logConfirmations: number;
   /** `LOG_RANGE_BLOCKS`: the span of one `eth_getLogs` request, narrowed within a pass on a provider's range error. */
@@ -394,6 +402,7 @@ export function loadConfig({ env, cwd = process.cwd() }: LoadConfigParameters): 
     logConfirmations: parsed.LOG_CONFIRMATIONS,
     logRangeBlocks: parsed.LOG_RANGE_BLOCKS,
     priceMinConfidence: parsed.PRICE_MIN_CONFIDENCE,
+    feedMaxBytes: parsed.FEED_MAX_BYTES,
     retentionDays: parsed.RETENTION_DAYS,
     alerts: {
       retryScheduleS: parseRetrySchedule(parsed.ALERTS_RETRY_SCHEDULE_S),

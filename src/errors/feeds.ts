@@ -52,7 +52,9 @@ export class FeedValidationError extends BaseError {
   readonly url: string;
   readonly issues: string[];
   constructor({ source, url, issues }: { source: string; url: string; issues: string[] }) {
-    super(`Feed ${source} returned a response that does not match its schema; it was rejected whole.`, {
+    const first =
+      issues.length > 0 ? ` (${issues[0]}${issues.length > 1 ? `, and ${issues.length - 1} more` : ""})` : "";
+    super(`Feed ${source} returned a response that does not match its schema${first}; it was rejected whole.`, {
       code: "FEED_RESPONSE_INVALID",
       docsPath: `${DOCS}#feeds`,
       metaMessages: [`URL: ${url}`, ...issues.slice(0, 5).map((issue) => `Issue: ${issue}`)],

@@ -182,7 +182,7 @@ async function readFeeds(parameters: ReadSourcesParameters): Promise<{ named: Na
   const feedOptions: FeedRequestOptions = { ...parameters.feedOptions, log };
   const chainIds = [...new Set(pools.map((p) => p.chainId))].sort((a, b) => a - b);
   const [yields, chart, dex, merkl] = await Promise.all([
-    settle(readYieldsStep({ pools, yieldsUrl: feeds.defillamaYieldsUrl, feedOptions }), null),
+    settle(readYieldsStep({ db: store.db, pools, yieldsUrl: feeds.defillamaYieldsUrl, feedOptions }), null),
     settle(
       readChartStep({
         db: store.db,
@@ -203,7 +203,7 @@ async function readFeeds(parameters: ReadSourcesParameters): Promise<{ named: Na
       }),
       [],
     ),
-    settle(readMerklStep({ chainIds, merklUrl: feeds.merklApiUrl, feedOptions }), null),
+    settle(readMerklStep({ db: store.db, pools, chainIds, merklUrl: feeds.merklApiUrl, feedOptions, now }), null),
   ]);
   return {
     named: [

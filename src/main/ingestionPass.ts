@@ -33,6 +33,7 @@ export type CreatePassRunnerParameters = {
     | "logConfirmations"
     | "logRangeBlocks"
     | "priceMinConfidence"
+    | "feedMaxBytes"
   >;
   key: Pick<LoadAttesterKeyReturnType, "signer">;
   store: Store;
@@ -96,6 +97,7 @@ export function createPassRunner({
       heartbeat: heartbeatFor(config.ingestIntervalS),
       logs: { confirmations: config.logConfirmations, rangeBlocks: config.logRangeBlocks },
       priceMinConfidence: config.priceMinConfidence,
+      feedOptions: { maxBytes: config.feedMaxBytes },
       fence: options.fence,
     });
     log(`${label}: ${summarize(report)} in ${Date.now() - started} ms`);

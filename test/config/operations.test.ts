@@ -97,4 +97,10 @@ describe("service configuration: running on several machines (DESIGN §11)", fun
     fails({ LOG_RANGE_BLOCKS: "0" }, "LOG_RANGE_BLOCKS", /1/);
     fails({ LOG_RANGE_BLOCKS: "1.5" }, "LOG_RANGE_BLOCKS", /integer/);
   });
+
+  it("FEED_MAX_BYTES: default 64 MiB, ranges checked", function () {
+    expect(load({})).to.deep.include({ feedMaxBytes: 67_108_864 });
+    expect(load({ FEED_MAX_BYTES: "1048576" })).to.deep.include({ feedMaxBytes: 1_048_576 });
+    fails({ FEED_MAX_BYTES: "10" }, "FEED_MAX_BYTES", /1024/);
+  });
 });

@@ -190,7 +190,7 @@ describe("startFeedServer with the demo's campaigns", function () {
     expect(weth.campaigns).to.have.length(1);
     expect(all.some((o) => o.identifier === poolOf(42161, "sushiswap-v2", "ARB-WETH").address)).to.equal(false);
     // The yields feed's reward APY follows the campaigns running then.
-    const pools = await fetchDefillamaPools({ yieldsUrl: server.urls.defillamaYieldsUrl, ...fast });
+    const pools = (await fetchDefillamaPools({ yieldsUrl: server.urls.defillamaYieldsUrl, ...fast })).rows;
     expect(pools.find((p) => p.symbol === "ARB-WETH")!.apyReward).to.equal(0);
     clock = PRESENT;
   });
@@ -199,7 +199,7 @@ describe("startFeedServer with the demo's campaigns", function () {
     const pool = poolOf(1, "aave-v3", "USDC");
     hidden = pool.address;
     try {
-      const pools = await fetchDefillamaPools({ yieldsUrl: server.urls.defillamaYieldsUrl, ...fast });
+      const pools = (await fetchDefillamaPools({ yieldsUrl: server.urls.defillamaYieldsUrl, ...fast })).rows;
       expect(pools).to.have.length(POOLS.length - 1);
       expect(pools.map((p) => p.pool)).to.not.include(demoDefillamaId(1, pool.address));
       expect((await opportunities([1])).some((o) => o.identifier === pool.address)).to.equal(false);
@@ -208,11 +208,11 @@ describe("startFeedServer with the demo's campaigns", function () {
         poolId: demoDefillamaId(1, pool.address),
         ...fast,
       });
-      expect(chart).to.have.length(1);
+      expect(chart.rows).to.have.length(1);
     } finally {
       hidden = null;
     }
-    expect(await fetchDefillamaPools({ yieldsUrl: server.urls.defillamaYieldsUrl, ...fast })).to.have.length(
+    expect((await fetchDefillamaPools({ yieldsUrl: server.urls.defillamaYieldsUrl, ...fast })).rows).to.have.length(
       POOLS.length,
     );
   });

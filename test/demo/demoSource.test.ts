@@ -34,7 +34,7 @@ describe("startDemoSource (the demo as the service's IngestSource)", function ()
         ...result.failures.map((f) => ({ address: `${chainId}:${f.address.toLowerCase()}`, error: f.error })),
       );
     }
-    seen.yields = (await fetchDefillamaPools({ yieldsUrl: source.feeds.defillamaYieldsUrl!, ...fast })).map(
+    seen.yields = (await fetchDefillamaPools({ yieldsUrl: source.feeds.defillamaYieldsUrl!, ...fast })).rows.map(
       (p) => p.pool,
     );
     seen.merkl = (

@@ -17,8 +17,8 @@ describe("fetchDefillamaCoinPrices", () => {
   });
   afterEach(() => server.close());
 
-  const fetchAll = (coinsUrl = server.url) =>
-    fetchDefillamaCoinPrices({ coinsUrl, coins: [USDC, WETH, ARB_USDC], ...fast });
+  const fetchAll = async (coinsUrl = server.url) =>
+    (await fetchDefillamaCoinPrices({ coinsUrl, coins: [USDC, WETH, ARB_USDC], ...fast })).coins;
 
   it("asks for every coin in one request and returns the documented shape, keyed in lower case", async () => {
     const prices = await fetchAll(`${server.url}/`);
@@ -39,7 +39,7 @@ describe("fetchDefillamaCoinPrices", () => {
   });
 
   it("returns nothing without a request when asked for no coin", async () => {
-    expect((await fetchDefillamaCoinPrices({ coinsUrl: server.url, coins: [], ...fast })).size).to.equal(0);
+    expect((await fetchDefillamaCoinPrices({ coinsUrl: server.url, coins: [], ...fast })).coins.size).to.equal(0);
     expect(server.counts.size).to.equal(0);
   });
 
@@ -70,14 +70,30 @@ describe("fetchDefillamaCoinPrices", () => {
     expect(server.counts.get(PATH)).to.equal(1);
   });
 
-  it("rejects the whole response when one coin breaks the shape", async () => {
+  it("skips and counts a coin that breaks the shape, and uses the others", async () => {
     const body = fixture("defillama-coins.json") as { coins: Record<string, Record<string, unknown>> };
     body.coins[WETH].price = "3187.42";
     server.routes.set(PATH, () => ({ body }));
-    const error = await rejection(fetchAll());
-    expect(error).to.be.instanceOf(FeedValidationError);
-    expect((error as FeedValidationError).issues.join("\n")).to.include(`coins.${WETH}.price`);
-    for (const bad of [{ coins: [] }, { data: {} }, { coins: { [USDC]: { price: 1, symbol: "USDC" } } }]) {
+    const answer = await fetchDefillamaCoinPrices({ coinsUrl: server.url, coins: [USDC, WETH, ARB_USDC], ...fast });
+    expect([...answer.coins.keys()]).to.deep.equal([USDC.toLowerCase(), ARB_USDC.toLowerCase()]);
+    expect(answer.rejectedRows).to.equal(1);
+    expect(answer.reasons).to.deep.equal([`coins["${WETH}"].price: Expected number, received string`]);
+  });
+
+  it("skips a coin whose timestamp is in milliseconds, and refuses both spellings of one key with two prices", async () => {
+    const body = fixture("defillama-coins.json") as { coins: Record<string, Record<string, unknown>> };
+    body.coins[WETH].timestamp = Number(body.coins[WETH].timestamp) * 1000;
+    body.coins[USDC.toLowerCase()] = { ...body.coins[USDC], price: 0.5 };
+    server.routes.set(PATH, () => ({ body }));
+    const answer = await fetchDefillamaCoinPrices({ coinsUrl: server.url, coins: [USDC, WETH, ARB_USDC], ...fast });
+    expect([...answer.coins.keys()]).to.deep.equal([ARB_USDC.toLowerCase()]);
+    expect(answer).to.deep.include({ rejectedRows: 1, conflicts: 1 });
+    expect(answer.reasons[0]).to.match(new RegExp(`^coins\\["${WETH}"\\]\\.timestamp: \\d{13} is not Unix seconds`));
+    expect(answer.reasons[1]).to.equal(`coins: coin "${USDC.toLowerCase()}" answered twice with different values`);
+  });
+
+  it("rejects the whole response when its envelope is wrong", async () => {
+    for (const bad of [{ coins: [] }, { data: {} }, { coins: "none" }]) {
       server.routes.set(PATH, () => ({ body: bad }));
       expect(await rejection(fetchAll()), JSON.stringify(bad)).to.be.instanceOf(FeedValidationError);
     }

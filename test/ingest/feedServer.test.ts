@@ -66,21 +66,23 @@ describe("startFeedServer", () => {
   });
 
   it("serves responses the adapters accept, describing the given pools", async () => {
-    const pools = await fetchDefillamaPools({ yieldsUrl: server.urls.defillamaYieldsUrl, ...fast });
+    const pools = (await fetchDefillamaPools({ yieldsUrl: server.urls.defillamaYieldsUrl, ...fast })).rows;
     expect(pools.map((p) => [p.pool, p.chain, p.project])).to.deep.equal([
       [demoDefillamaId(1, POOLS[0].address), "Ethereum", "uniswap-v2"],
       [demoDefillamaId(8453, POOLS[1].address), "Base", "aave-v3"],
     ]);
     expect(pools[0].tvlUsd).to.equal(1234567);
     expect(pools[1].volumeUsd1d).to.equal(null);
-    const chart = await fetchDefillamaChart({
-      yieldsUrl: server.urls.defillamaYieldsUrl,
-      poolId: pools[0].pool,
-      ...fast,
-    });
+    const chart = (
+      await fetchDefillamaChart({
+        yieldsUrl: server.urls.defillamaYieldsUrl,
+        poolId: pools[0].pool,
+        ...fast,
+      })
+    ).rows;
     expect(chart).to.have.length(1);
     expect(Date.parse(chart[0].timestamp) / 1000).to.equal(NOW);
-    const dexs = await fetchDexOverview({ apiUrl: server.urls.defillamaApiUrl, chain: "ethereum", ...fast });
+    const dexs = (await fetchDexOverview({ apiUrl: server.urls.defillamaApiUrl, chain: "ethereum", ...fast })).overview;
     expect(dexs.totalDataChart).to.have.length(30);
     expect(dexs.protocols.map((p) => p.name)).to.deep.equal(["Uniswap V2"]);
     const { opportunities } = await fetchMerklOpportunities({
@@ -118,7 +120,10 @@ describe("startFeedServer", () => {
     server.setFault("pools", "garbage");
     expect(await attempt()).to.be.instanceOf(FeedValidationError);
     server.setFault("pools", "invalid");
-    expect(await attempt()).to.be.instanceOf(FeedValidationError);
+    // A row of the wrong shape is skipped and counted, not the whole answer.
+    const invalid = await fetchDefillamaPools({ yieldsUrl: server.urls.defillamaYieldsUrl, ...fast });
+    expect(invalid).to.deep.include({ rows: [], rejectedRows: 1, answered: 1 });
+    expect(invalid.reasons).to.deep.equal(["data[0].pool: Expected string, received number"]);
     server.setFault("pools", "timeout");
     expect(((await attempt()) as FeedRequestError).shortMessage).to.match(/timed out/);
     server.setFault("pools", "none");

@@ -24,7 +24,7 @@ describe("feed adapters", () => {
 
   describe("fetchDefillamaPools", () => {
     it("returns every pool of the documented /pools shape", async () => {
-      const pools = await fetchDefillamaPools({ yieldsUrl: server.url, ...fast });
+      const pools = (await fetchDefillamaPools({ yieldsUrl: server.url, ...fast })).rows;
       expect(pools.map((p) => p.pool)).to.deep.equal([
         "a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601",
         "d9e8f7a6-b5c4-4d3e-9f21-0a1b2c3d4e02",
@@ -40,13 +40,17 @@ describe("feed adapters", () => {
       expect(pools[1].underlyingTokens).to.deep.equal(["0xaf88d065e77c8cC2239327C5EDb3A432268e5831"]);
     });
 
-    it("rejects the whole response when one pool breaks the schema", async () => {
+    it("skips and counts a pool that breaks the schema, and uses the others", async () => {
       const body = fixture("defillama-pools.json") as { data: Record<string, unknown>[] };
       body.data[2].tvlUsd = "12004011";
       server.routes.set("/pools", () => ({ body }));
-      const error = await rejection(fetchDefillamaPools({ yieldsUrl: server.url, ...fast }));
-      expect(error).to.be.instanceOf(FeedValidationError);
-      expect((error as FeedValidationError).issues.join("\n")).to.match(/^data\.2\.tvlUsd: /);
+      const answer = await fetchDefillamaPools({ yieldsUrl: server.url, ...fast });
+      expect(answer.rows.map((p) => p.pool)).to.deep.equal([
+        "a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601",
+        "d9e8f7a6-b5c4-4d3e-9f21-0a1b2c3d4e02",
+      ]);
+      expect(answer).to.deep.include({ rejectedRows: 1, conflicts: 0, answered: 3 });
+      expect(answer.reasons).to.deep.equal(["data[2].tvlUsd: Expected number, received string"]);
       expect(server.counts.get("/pools")).to.equal(1);
     });
 
@@ -59,7 +63,7 @@ describe("feed adapters", () => {
   });
 
   it("fetchDefillamaChart returns the history points", async () => {
-    const points = await fetchDefillamaChart({
+    const { rows: points } = await fetchDefillamaChart({
       yieldsUrl: `${server.url}/`,
       poolId: "a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601",
       ...fast,
@@ -69,7 +73,7 @@ describe("feed adapters", () => {
   });
 
   it("fetchDexOverview returns the chart, its per-protocol breakdown and the protocols", async () => {
-    const overview = await fetchDexOverview({ apiUrl: server.url, chain: "ethereum", ...fast });
+    const { overview } = await fetchDexOverview({ apiUrl: server.url, chain: "ethereum", ...fast });
     expect(overview.totalDataChart[2]).to.deep.equal([1763683200, 1902223001]);
     expect(overview.totalDataChartBreakdown[0][1]["Uniswap V2"]).to.equal(120334455);
     expect(overview.protocols.map((p) => p.name)).to.deep.equal(["Uniswap V2", "Uniswap V3", "Curve DEX"]);
@@ -77,7 +81,7 @@ describe("feed adapters", () => {
 
   it("fetchDexOverview keeps a chain whose series hold negative and missing values, each value dropped alone", async () => {
     // The fixture carries them as a recorded response does: a protocol total1y of -6212564, a negative day, a null.
-    const overview = await fetchDexOverview({ apiUrl: server.url, chain: "ethereum", ...fast });
+    const { overview } = await fetchDexOverview({ apiUrl: server.url, chain: "ethereum", ...fast });
     expect(overview.totalDataChartBreakdown[1][1]).to.deep.equal({
       "Uniswap V2": 110012334,
       "Uniswap V3": 1445000000,

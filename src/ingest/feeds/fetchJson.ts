@@ -1,5 +1,9 @@
 import type { ZodType, ZodTypeDef } from "zod";
 import { FeedRequestError, FeedValidationError } from "../../errors/feeds";
+import { processHostBlocks, retryAfterMs, type HostBlocks } from "./hostBlocks";
+
+/** Default largest feed body read (`FEED_MAX_BYTES`): 64 MiB. */
+export const DEFAULT_FEED_MAX_BYTES = 64 * 1024 * 1024;
 
 /** Retry and timeout policy shared by every feed adapter. */
 export interface FeedRequestOptions {
@@ -11,6 +15,10 @@ export interface FeedRequestOptions {
   backoffMs?: number;
   /** Receives one line per retry and per rejection. */
   log?: (line: string) => void;
+  /** Largest body read, in bytes (`FEED_MAX_BYTES`); a longer one is refused while it streams. Default 64 MiB. */
+  maxBytes?: number;
+  /** Hosts waiting out a `Retry-After`; default the process-wide ones. */
+  hostBlocks?: HostBlocks;
 }
 
 /** Parameters of {@link fetchJson}. */
@@ -18,7 +26,10 @@ export interface FetchJsonParameters<T> extends FeedRequestOptions {
   /** Feed name for errors and logs, e.g. `defillama-yields`. */
   source: string;
   url: string;
-  /** The response's documented shape. A body that does not match is rejected whole. */
+  /**
+   * The response's documented envelope (rows typed `unknown`, checked one by one afterwards with `checkRows`). A body
+   * that does not match is rejected whole.
+   */
   schema: ZodType<T, ZodTypeDef, unknown>;
 }
 export type FetchJsonErrorType = FeedRequestError | FeedValidationError;
@@ -27,8 +38,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * GETs a JSON feed with a timeout per attempt (AbortSignal), bounded retries with exponential backoff on network
- * errors, timeouts, 5xx and 429 (never on other 4xx), and validates the body against a zod schema. A body that is
- * not JSON or fails validation is rejected whole (FeedValidationError) and never partly used.
+ * errors, timeouts, 5xx and 429 (never on other 4xx), and validates the body against a zod schema of its envelope. A
+ * body that is not JSON or whose envelope fails validation is rejected whole (FeedValidationError).
+ *
+ * HTTP rules: a redirect is never followed (the request fails naming its `Location`); a 429 or 503 with a
+ * `Retry-After` (seconds or HTTP-date, at most 10 minutes) blocks every request to that origin until it passes and
+ * fails with "rate limited until <ISO time>"; a body above `maxBytes` is refused while it streams (no more than the cap
+ * is held), naming the cap. None of these is retried.
  *
  * @param {@link FetchJsonParameters}
  * @returns the validated body.
@@ -39,19 +55,42 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export async function fetchJson<T>(parameters: FetchJsonParameters<T>): Promise<T> {
   const { source, url, schema, timeoutMs = 15_000, retries = 2, backoffMs = 250, log } = parameters;
+  const { maxBytes = DEFAULT_FEED_MAX_BYTES, hostBlocks = processHostBlocks } = parameters;
+  const origin = new URL(url).origin;
   let attempt = 0;
   for (;;) {
     attempt++;
     let status: number | null = null;
     let text: string;
+    const blockedUntil = hostBlocks.until(origin, Date.now());
+    if (blockedUntil !== undefined) {
+      const reason = `rate limited until ${new Date(blockedUntil).toISOString()} (${origin} asked to wait)`;
+      throw new FeedRequestError({ source, url, status: null, attempts: attempt - 1, reason });
+    }
     try {
       const response = await fetch(url, {
         headers: { accept: "application/json" },
+        redirect: "manual",
         signal: AbortSignal.timeout(timeoutMs),
       });
       status = response.status;
+      if (status >= 300 && status < 400) {
+        await response.body?.cancel().catch(() => undefined);
+        const location = response.headers.get("location");
+        const reason = `redirect (HTTP ${status}) to ${location === null ? "no Location" : JSON.stringify(location)} not followed`;
+        throw new FeedRequestError({ source, url, status, attempts: attempt, reason });
+      }
       if (!response.ok) {
         await response.body?.cancel().catch(() => undefined);
+        const wait =
+          status === 429 || status === 503 ? retryAfterMs(response.headers.get("retry-after"), Date.now()) : null;
+        if (wait !== null) {
+          const until = Date.now() + wait;
+          hostBlocks.block(origin, until);
+          const reason = `rate limited until ${new Date(until).toISOString()} (HTTP ${status}, Retry-After ${response.headers.get("retry-after")})`;
+          log?.(`${source}: ${reason} from ${url}`);
+          throw new FeedRequestError({ source, url, status, attempts: attempt, reason });
+        }
         const retryable = status >= 500 || status === 429;
         if (!retryable || attempt > retries) {
           throw new FeedRequestError({ source, url, status, attempts: attempt, reason: `HTTP ${status}` });
@@ -60,7 +99,12 @@ export async function fetchJson<T>(parameters: FetchJsonParameters<T>): Promise<
         await sleep(backoffMs * 2 ** (attempt - 1));
         continue;
       }
-      text = await response.text();
+      const body = await readCapped(response, maxBytes);
+      if (body === null) {
+        const reason = `body above FEED_MAX_BYTES (${maxBytes} bytes), refused`;
+        throw new FeedRequestError({ source, url, status, attempts: attempt, reason });
+      }
+      text = body;
     } catch (error) {
       if (error instanceof FeedRequestError) throw error;
       const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
@@ -92,6 +136,33 @@ export async function fetchJson<T>(parameters: FetchJsonParameters<T>): Promise<
     }
     return parsed.data;
   }
+}
+
+/**
+ * A response's body as text, or null when it is longer than `maxBytes` (a declared `Content-Length` above the cap is
+ * refused before reading; otherwise the stream is cancelled as soon as it passes the cap).
+ */
+async function readCapped(response: Response, maxBytes: number): Promise<string | null> {
+  const declared = Number(response.headers.get("content-length") ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    return null;
+  }
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 /** Joins a base URL (with or without a trailing slash, possibly with a path) and a path. */

@@ -16,8 +16,8 @@ export interface DailyFeedPoint {
  * The real `/chart` already gives one point a day (DefiLlama groups by date and keeps the latest, about 23:01 UTC), so
  * its value is an end-of-day snapshot, not the day's lowest depth; it is stored as such, marked `feed-daily` (a
  * `pool_daily` row with a null `min_block`), never as an observed low. DefiLlama's tvlUsd is the same measure as the
- * on-chain depth (AMM reserves value; lending supplied − borrowed). Of two points at the same time the later in the
- * chart is kept. Days come out in the order they first appear in the chart.
+ * on-chain depth (AMM reserves value; lending supplied − borrowed). Two different points at one time never reach
+ * here (the feed's reader refuses both); of a day's points the latest in time is kept. Days come out in the order they first appear in the chart.
  *
  * @example
  * dailyFeedPoints({ chart, today: "2026-10-05" }); // [{ day: "2026-10-01", depthUsd: 1.9e6, observedAt: … }, …]

@@ -3,9 +3,10 @@ import type { PoolConfig } from "../../model/poolConfig";
 import { countDailyHistoryDays } from "../../storage/poolDaily";
 import type { Database } from "../../storage/schema";
 import { fetchDefillamaChart, type DefillamaChartPoint } from "../feeds/defillamaYields";
+import { addCounts, NO_COUNTS, type RowCounts } from "../feeds/checkRows";
 import type { FeedRequestOptions } from "../feeds/fetchJson";
 import { poolKey } from "../poolKey";
-import { errorMessage, requestsReport, type StepResult } from "./stepResult";
+import { countsReport, errorMessage, requestsReport, type StepResult } from "./stepResult";
 
 /** Chart requests in flight at once. */
 const CONCURRENCY = 4;
@@ -24,7 +25,8 @@ export interface ReadChartStepParameters {
 /**
  * Source `defillama-chart`: DefiLlama `/chart` history of the pools (with a `defillamaId`) whose stored daily history
  * is shorter than `backfillBelowDays`, a few requests at a time. Not configured (no report) without a URL or when no
- * pool needs it. The uuid is sent in lower case, as DefiLlama spells it. Rows: pools whose chart was read. Throws only when the store cannot be read.
+ * pool needs it. The uuid is sent in lower case, as DefiLlama spells it. Rows: pools whose chart was read. Points left
+ * out (wrong shape, implausible value, two different points at one time) are counted in the report. Throws only when the store cannot be read.
  *
  * @returns the chart points by {@link poolKey}.
  */
@@ -39,17 +41,20 @@ export async function readChartStep(
   const wanted: PoolConfig[] = candidates.filter((_, i) => days[i] < backfillBelowDays);
   if (wanted.length === 0) return { report: undefined, data: charts };
   const errors: string[] = [];
+  let counts: RowCounts = NO_COUNTS;
   const queue = [...wanted];
   const worker = async () => {
     for (let p = queue.shift(); p !== undefined; p = queue.shift()) {
       try {
-        const points = await fetchDefillamaChart({ ...feedOptions, yieldsUrl, poolId: p.defillamaId!.toLowerCase() });
-        charts.set(poolKey(p.chainId, p.address), points);
+        const poolId = p.defillamaId!.toLowerCase();
+        const answer = await fetchDefillamaChart({ ...feedOptions, yieldsUrl, poolId });
+        charts.set(poolKey(p.chainId, p.address), answer.rows);
+        counts = addCounts(counts, { ...answer, reasons: answer.reasons.map((reason) => `${poolId}: ${reason}`) });
       } catch (error) {
         errors.push(`${p.defillamaId}: ${errorMessage(error)}`);
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, wanted.length) }, worker));
-  return { report: requestsReport(charts.size, errors), data: charts };
+  return { report: { ...requestsReport(charts.size, errors), ...countsReport(counts) }, data: charts };
 }

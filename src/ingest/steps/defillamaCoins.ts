@@ -3,9 +3,10 @@ import type { Database, TokenPrice } from "../../storage/schema";
 import { getTokenPrices } from "../../storage/tokenPrices";
 import { DEFILLAMA_CHAINS } from "../feeds/defillamaDexVolumes";
 import { fetchDefillamaCoinPrices } from "../feeds/defillamaCoins";
+import { addCounts, NO_COUNTS, type RowCounts } from "../feeds/checkRows";
 import type { FeedRequestOptions } from "../feeds/fetchJson";
 import type { PriceQuote } from "../rows/priceReading";
-import { errorMessage, requestsReport, type StepResult } from "./stepResult";
+import { countsReport, errorMessage, requestsReport, type StepResult } from "./stepResult";
 
 /** The source name of DefiLlama's coin prices in reports and in `token_prices.source`. */
 export const COINS_SOURCE = "defillama-coins";
@@ -47,7 +48,9 @@ export interface ReadCoinPricesStepParameters {
  * lacks, or every token when the API fails, falls back to its cached price, whose older timestamp makes what it
  * prices stale after the freshness window. A price whose `confidence` is below `minConfidence` is not used and is
  * counted (report `dropped`); a price without a confidence is used. A token on a chain with no DefiLlama name is named
- * in the report's error (not ok). Rows: tokens priced by this pass's answer. Throws only when the store cannot be read.
+ * in the report's error (not ok). A coin of the wrong shape, an implausible price or timestamp, or one key answered
+ * twice with different values is left out (its token falls back to its cached price) and counted (`rejectedRows`,
+ * `conflicts`). Rows: tokens priced by this pass's answer. Throws only when the store cannot be read.
  *
  * @param {@link ReadCoinPricesStepParameters}
  */
@@ -75,10 +78,12 @@ export async function readCoinPricesStep(
   const priced = new Set<string>();
   const errors: string[] = [...unmapped].map((chainId) => `chain ${chainId}: no DefiLlama chain name known`);
   let dropped = 0;
+  let counts: RowCounts = NO_COUNTS;
   for (let i = 0; i < keys.length; i += COINS_PER_REQUEST) {
     const chunk = keys.slice(i, i + COINS_PER_REQUEST);
     try {
-      const answer = await fetchDefillamaCoinPrices({ ...feedOptions, coinsUrl, coins: chunk });
+      const { coins: answer, ...left } = await fetchDefillamaCoinPrices({ ...feedOptions, coinsUrl, coins: chunk });
+      counts = addCounts(counts, left);
       for (const key of chunk) {
         const coin = answer.get(key);
         const { chainId, token } = wanted.get(key)!;
@@ -107,6 +112,10 @@ export async function readCoinPricesStep(
   const missing = keys.filter((key) => !priced.has(key));
   if (missing.length > 0 && errors.length === 0) log(`${COINS_SOURCE}: no price for ${missing.join(", ")}`);
   if (dropped > 0) log(`${COINS_SOURCE}: ${dropped} price(s) below confidence ${minConfidence} not used`);
-  const report = { ...requestsReport(rows.length, errors), ...(dropped > 0 ? { dropped } : {}) };
+  const report = {
+    ...requestsReport(rows.length, errors),
+    ...(dropped > 0 ? { dropped } : {}),
+    ...countsReport(counts),
+  };
   return { report, data: { quotes, rows } };
 }

@@ -1,14 +1,16 @@
 import type { DexVolume } from "../../storage/schema";
 import { DEFILLAMA_CHAINS, fetchDexOverview } from "../feeds/defillamaDexVolumes";
+import { addCounts, NO_COUNTS, type RowCounts } from "../feeds/checkRows";
 import type { FeedRequestOptions } from "../feeds/fetchJson";
 import { dexVolumeRows } from "../rows/dexVolumeRows";
-import { errorMessage, requestsReport, type StepResult } from "./stepResult";
+import { countsReport, errorMessage, requestsReport, type StepResult } from "./stepResult";
 
 /**
  * Source `defillama-dexs`: DefiLlama's dex volume overview of each tracked chain DefiLlama knows, one chain after the
  * other, the last `days` completed days each. Not configured (no report) without a URL. A chain DefiLlama has no name
 for is named in the report's error (not ok), never skipped in silence. Values dropped as negative or missing are
-counted in the report's `dropped`. Never throws.
+counted in the report's `dropped`; rows left out (wrong shape, implausible value, conflicting points) in its
+ * `rejectedRows` and `conflicts`. Never throws.
  *
  * @returns the `dex_volumes` rows of the chains read.
  */
@@ -25,6 +27,7 @@ export async function readDexVolumesStep(parameters: {
   const rows: DexVolume[] = [];
   const errors: string[] = [];
   let dropped = 0;
+  let counts: RowCounts = NO_COUNTS;
   for (const chainId of chainIds) {
     const chain = DEFILLAMA_CHAINS[chainId];
     if (!chain) {
@@ -32,7 +35,8 @@ export async function readDexVolumesStep(parameters: {
       continue;
     }
     try {
-      const overview = await fetchDexOverview({ ...feedOptions, apiUrl, chain: chain.slug });
+      const { overview, ...answer } = await fetchDexOverview({ ...feedOptions, apiUrl, chain: chain.slug });
+      counts = addCounts(counts, { ...answer, reasons: answer.reasons.map((reason) => `${chain.slug}: ${reason}`) });
       const result = dexVolumeRows({ chain: chain.name, overview, days, observedAt: now() });
       rows.push(...result.rows);
       dropped += result.dropped;
@@ -40,5 +44,10 @@ export async function readDexVolumesStep(parameters: {
       errors.push(`${chain.slug}: ${errorMessage(error)}`);
     }
   }
-  return { report: { ...requestsReport(rows.length, errors), ...(dropped > 0 ? { dropped } : {}) }, data: rows };
+  const report = {
+    ...requestsReport(rows.length, errors),
+    ...(dropped > 0 ? { dropped } : {}),
+    ...countsReport(counts),
+  };
+  return { report, data: rows };
 }

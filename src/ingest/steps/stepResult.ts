@@ -1,4 +1,5 @@
-import type { SourceReport } from "../../storage/ingestRuns";
+import { MAX_REPORT_REASONS, type SourceReport } from "../../storage/ingestRuns";
+import type { RowCounts } from "../feeds/checkRows";
 
 /**
  * What one step of a pass returns: its report for `ingest_runs` (undefined when the source is not configured, so
@@ -29,4 +30,13 @@ export function requestsReport(rows: number, errors: readonly string[]): SourceR
 /** The report of a source that failed whole. */
 export function failedReport(error: unknown): SourceReport {
   return { ok: false, error: errorMessage(error), rows: 0 };
+}
+
+/** A report's `rejectedRows`, `conflicts` and `reasons`, each only when not zero or empty. */
+export function countsReport(counts: RowCounts): Pick<SourceReport, "rejectedRows" | "conflicts" | "reasons"> {
+  return {
+    ...(counts.rejectedRows > 0 ? { rejectedRows: counts.rejectedRows } : {}),
+    ...(counts.conflicts > 0 ? { conflicts: counts.conflicts } : {}),
+    ...(counts.reasons.length > 0 ? { reasons: counts.reasons.slice(0, MAX_REPORT_REASONS) } : {}),
+  };
 }

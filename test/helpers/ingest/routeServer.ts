@@ -3,9 +3,10 @@ import type { AddressInfo } from "node:net";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
-/** What a route answers: status (200), body (string or JSON value), delay before answering in ms. */
+/** What a route answers: status (200), headers, body (string or JSON value), delay before answering in ms. */
 export interface RouteAnswer {
   status?: number;
+  headers?: Record<string, string>;
   body?: unknown;
   delayMs?: number;
 }
@@ -45,7 +46,7 @@ export async function startRouteServer(routes: Record<string, Route> = {}): Prom
     const send = () => {
       if (res.destroyed) return;
       const body = typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body ?? null);
-      res.writeHead(answer.status ?? 200, { "content-type": "application/json" });
+      res.writeHead(answer.status ?? 200, { "content-type": "application/json", ...answer.headers });
       res.end(body);
     };
     if (answer.delayMs) {

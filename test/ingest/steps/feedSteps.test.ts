@@ -17,6 +17,17 @@ const READ_AT = Date.UTC(2025, 10, 22, 12) / 1000;
 
 describe("feed steps on real response shapes", () => {
   let server: RouteServer;
+  /** An empty store, for the steps that read one (nothing stored from the feeds yet). */
+  let scratch: Store;
+  let scratchDir: string;
+  beforeEach(async () => {
+    scratchDir = mkdtempSync(join(tmpdir(), "feed-steps-scratch-"));
+    scratch = await openStore({ file: join(scratchDir, "service.sqlite") });
+  });
+  afterEach(async () => {
+    await scratch.close();
+    rmSync(scratchDir, { recursive: true, force: true });
+  });
   beforeEach(async () => {
     server = await startRouteServer({
       "/overview/dexs/ethereum": () => ({ body: fixture("defillama-dexs-ethereum.json") }),
@@ -60,15 +71,19 @@ describe("feed steps on real response shapes", () => {
         return { body: page < 50 ? Array.from({ length: 100 }, () => all[0]) : [] };
       });
       const { report, data } = await readMerklStep({
+        db: scratch.db,
+        pools: [],
+        now: () => READ_AT,
         chainIds: [1],
         merklUrl: server.url,
         feedOptions: fast,
         maxPages: 3,
       });
       expect(data).to.have.length(300);
+      // The one campaign repeated identically on every opportunity is kept once.
       expect(report).to.deep.equal({
         ok: false,
-        rows: 300,
+        rows: 1,
         error: "partial: stopped after 300 opportunities at the page bound",
       });
     });
@@ -78,7 +93,12 @@ describe("feed steps on real response shapes", () => {
     it("matches a pool whose configured DefiLlama uuid is in another letter case", async () => {
       const configured = "A3F1C2D4-5B6E-4F70-8A91-B2C3D4E5F601";
       const pools = [{ chainId: 1, address: "0x1", defillamaId: configured }] as unknown as PoolConfig[];
-      const { report, data } = await readYieldsStep({ pools, yieldsUrl: server.url, feedOptions: fast });
+      const { report, data } = await readYieldsStep({
+        db: scratch.db,
+        pools,
+        yieldsUrl: server.url,
+        feedOptions: fast,
+      });
       expect(report).to.deep.equal({ ok: true, rows: 1 });
       expect(data!.get(configured)).to.include({ pool: "a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601", tvlUsd: 41235877 });
     });
