@@ -210,9 +210,13 @@ describe("cluster: PostgreSQL restarted under load", function () {
     // Everything at the same moment on an empty database, as an orchestrator starts it; the api processes have no
     // ATTESTER_ADDRESS: they learn the attester from the first attestation a worker issues. Every read goes to the
     // database (no response cache) and the load is not rate limited.
-    const apiEnv = { API_CACHE_TTL_MS: "0", RATE_LIMIT_MAX: "0", ATTESTER_ADDRESS: "" };
+    // The test polls each /readyz 20 times a second: above the probes' own per-client limit, which is off here.
+    const probes = { PROBE_RATE_LIMIT: "0" };
+    const apiEnv = { ...probes, API_CACHE_TTL_MS: "0", RATE_LIMIT_MAX: "0", ATTESTER_ADDRESS: "" };
     const started = await Promise.all([
-      ...["worker-1", "worker-2"].map((name) => cluster.start({ name, role: "worker", intervalS: INTERVAL_S })),
+      ...["worker-1", "worker-2"].map((name) =>
+        cluster.start({ name, role: "worker", intervalS: INTERVAL_S, env: probes }),
+      ),
       ...["api-1", "api-2"].map((name) => cluster.start({ name, role: "api", env: apiEnv })),
     ]);
     workers = started.slice(0, 2);
