@@ -104,7 +104,7 @@ contract AttestationRegistry is IAttestationRegistry, Ownable2Step, EIP712, Reen
         uint64 unbondingPeriod
     ) Ownable(owner) EIP712("AttestationRegistry", "1") {
         if (minBond == 0 || minBond > type(uint96).max) revert InvalidMinBond(minBond);
-        if (unbondingPeriod > _MAX_UNBONDING_PERIOD) {
+        if (unbondingPeriod == 0 || unbondingPeriod > _MAX_UNBONDING_PERIOD) {
             revert InvalidUnbondingPeriod(unbondingPeriod, _MAX_UNBONDING_PERIOD);
         }
         _MIN_BOND = minBond;

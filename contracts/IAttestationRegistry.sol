@@ -82,8 +82,9 @@ interface IAttestationRegistry {
     /// @param minBond The rejected minimum bond.
     error InvalidMinBond(uint256 minBond);
 
-    /// @notice Constructor: the unbonding period exceeds the maximum (3,650 days), which keeps `now + unbondingPeriod`
-    /// far inside 64 bits so that unbonding can never overflow and lock bonds.
+    /// @notice Constructor: the unbonding period is 0 (an attester could withdraw its bond in the block it unbonds,
+    /// before any slash of a bad claim could land) or exceeds the maximum (3,650 days), which keeps
+    /// `now + unbondingPeriod` far inside 64 bits so that unbonding can never overflow and lock bonds.
     /// @param unbondingPeriod The rejected period, in seconds.
     /// @param maxUnbondingPeriod The largest accepted period, in seconds (3,650 days).
     error InvalidUnbondingPeriod(uint64 unbondingPeriod, uint64 maxUnbondingPeriod);

@@ -11,7 +11,8 @@ export const DEFAULT_UNBONDING_PERIOD = 7n * 24n * 60n * 60n;
  * Parameters (module `AttestationRegistryModule`): `owner` (default: the first account), `minBond` in wei
  * (default 1 ether), `unbondingPeriod` in seconds (default 7 days). Per-network values live in
  * `ignition/parameters/<network>.json`. The constructor rejects `minBond` of 0 or above 2^96 - 1 wei
- * (`InvalidMinBond`) and `unbondingPeriod` above 3,650 days (`InvalidUnbondingPeriod`); the defaults are inside both.
+ * (`InvalidMinBond`) and an `unbondingPeriod` of 0 or above 3,650 days (`InvalidUnbondingPeriod`); the defaults are
+ * inside both.
  *
  * @example
  * npx hardhat ignition deploy ignition/modules/AttestationRegistry.ts --network localhost \

@@ -141,10 +141,10 @@ describe("AttestationRegistry", function () {
         }
       });
 
-      it("reverts with InvalidUnbondingPeriod one second above 3,650 days and at 2^64 - 1", async function () {
+      it("reverts with InvalidUnbondingPeriod at 0 (nothing left to slash), one second above 3,650 days and at 2^64 - 1", async function () {
         const { owner } = await loadFixture(deployRegistryFixture);
         const factory = new AttestationRegistry__factory(owner);
-        for (const period of [MAX_UNBONDING_PERIOD + 1n, (1n << 64n) - 1n]) {
+        for (const period of [0n, MAX_UNBONDING_PERIOD + 1n, (1n << 64n) - 1n]) {
           await expect(factory.deploy(owner.address, MIN_BOND, period))
             .to.be.revertedWithCustomError(factory, "InvalidUnbondingPeriod")
             .withArgs(period, MAX_UNBONDING_PERIOD);
