@@ -3,7 +3,7 @@ import { deleteExpiredSessions, deleteSession, insertSession } from "../storage/
 import { consumeSiweNonce } from "../storage/siweNonces";
 import { parseDateTime } from "./internal/rfc3339";
 import { parseSiweMessage } from "./parseSiweMessage";
-import { ISSUED_AT_SKEW_S, MAX_EXPIRATION_S } from "./policy";
+import { ISSUED_AT_SKEW_S, MAX_EXPIRATION_S, MAX_ISSUED_AGE_S } from "./policy";
 import { createSessionId, hashSessionId, isSessionIdFormat } from "./sessionId";
 import type { AuthContext, Session } from "./types";
 import { verifySiweMessage, type VerifySiweMessageErrorType } from "./verifySiweMessage";
@@ -72,6 +72,7 @@ export async function signInWithEthereum(
     nonce: fields.nonce,
     chainIds,
     issuedAtSkewS: ISSUED_AT_SKEW_S,
+    maxIssuedAgeS: MAX_ISSUED_AGE_S,
     maxExpirationS: MAX_EXPIRATION_S,
   });
 

@@ -4,6 +4,7 @@ import {
   SiweDomainMismatchError,
   SiweExpirationTooFarError,
   SiweIssuedInFutureError,
+  SiweIssuedTooLongAgoError,
   SiweMessageExpiredError,
   SiweMessageNotYetValidError,
   SiweNonceInvalidError,
@@ -14,6 +15,7 @@ import {
   type SiweDomainMismatchErrorType,
   type SiweExpirationTooFarErrorType,
   type SiweIssuedInFutureErrorType,
+  type SiweIssuedTooLongAgoErrorType,
   type SiweMessageExpiredErrorType,
   type SiweMessageNotYetValidErrorType,
   type SiweNonceInvalidErrorType,
@@ -45,6 +47,8 @@ export type VerifySiweMessageParameters = {
   chainIds?: readonly number[];
   /** Refuse an `Issued At` later than `time` plus this many seconds. Unchecked when absent. */
   issuedAtSkewS?: number;
+  /** Refuse an `Issued At` earlier than `time` minus this many seconds. Unchecked when absent. */
+  maxIssuedAgeS?: number;
   /** Refuse an `Expiration Time` later than `time` plus this many seconds. Unchecked when absent. */
   maxExpirationS?: number;
 };
@@ -64,6 +68,7 @@ export type VerifySiweMessageErrorType =
   | SiweMessageExpiredErrorType
   | SiweMessageNotYetValidErrorType
   | SiweIssuedInFutureErrorType
+  | SiweIssuedTooLongAgoErrorType
   | SiweExpirationTooFarErrorType;
 
 /**
@@ -118,6 +123,7 @@ function checkSiweTimes({
   fields,
   time,
   issuedAtSkewS,
+  maxIssuedAgeS,
   maxExpirationS,
 }: VerifySiweMessageParameters & { fields: SiweMessage }): void {
   const now = time.getTime();
@@ -130,6 +136,9 @@ function checkSiweTimes({
   if (notBefore !== undefined && now < notBefore) throw new SiweMessageNotYetValidError();
   if (issuedAtSkewS !== undefined && issuedAt > now + issuedAtSkewS * 1000) {
     throw new SiweIssuedInFutureError({ skewS: issuedAtSkewS });
+  }
+  if (maxIssuedAgeS !== undefined && issuedAt < now - maxIssuedAgeS * 1000) {
+    throw new SiweIssuedTooLongAgoError({ maxAgeS: maxIssuedAgeS });
   }
   if (maxExpirationS !== undefined && expirationTime !== undefined && expirationTime > now + maxExpirationS * 1000) {
     throw new SiweExpirationTooFarError({ maxS: maxExpirationS });

@@ -122,6 +122,22 @@ export class SiweMessageExpiredError extends BaseError {
   }
 }
 
+export type SiweIssuedTooLongAgoErrorType = SiweIssuedTooLongAgoError & { name: "SiweIssuedTooLongAgoError" };
+/**
+ * The message's `Issued At` lies further back than a sign-in can take (a nonce lives minutes): an old signed message
+ * replayed with a fresh nonce is not a sign-in now. Answered as `SIWE_EXPIRED`.
+ */
+export class SiweIssuedTooLongAgoError extends BaseError {
+  readonly field = "issuedAt";
+  constructor({ maxAgeS }: { maxAgeS: number }) {
+    super(`The message was issued more than ${maxAgeS} s ago; sign a new one.`, {
+      code: "SIWE_EXPIRED",
+      docsPath: `${DOCS}#what-is-checked`,
+      name: "SiweIssuedTooLongAgoError",
+    });
+  }
+}
+
 export type SiweMessageNotYetValidErrorType = SiweMessageNotYetValidError & { name: "SiweMessageNotYetValidError" };
 /** The message's `Not Before` is still in the future. */
 export class SiweMessageNotYetValidError extends BaseError {

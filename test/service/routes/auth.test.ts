@@ -149,6 +149,13 @@ describe("auth routes: Sign-In with Ethereum (real SQLite)", function () {
       ["a Not Before in the future", { notBefore: iso(NOW + 60) }, "SIWE_NOT_YET_VALID", "notBefore"],
       ["an Issued At beyond the 300 s skew", { issuedAt: iso(NOW + 301) }, "SIWE_ISSUED_IN_FUTURE", "issuedAt"],
       [
+        "a message issued a year ago (with a fresh nonce)",
+        { issuedAt: iso(NOW - 365 * 86_400) },
+        "SIWE_EXPIRED",
+        "issuedAt",
+      ],
+      ["a message issued just over 900 s ago", { issuedAt: iso(NOW - 901) }, "SIWE_EXPIRED", "issuedAt"],
+      [
         "an Expiration Time over 7 days ahead",
         { expirationTime: iso(NOW + 7 * 86_400 + 1) },
         "SIWE_EXPIRATION_TOO_FAR",
