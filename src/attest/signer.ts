@@ -9,6 +9,7 @@ import {
 } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { AttesterSignerError } from "../errors/signer";
+import { readBodyCapped } from "../net/readBody";
 import { errorLine, redactRpcUrl } from "../errors/utils";
 import { createAttestationMessage } from "../lib/createAttestationMessage";
 import { getAttestationTypedData } from "../lib/getAttestationTypedData";
@@ -58,7 +59,25 @@ export type CreateJsonRpcSignerParameters = {
   address: Address;
   /** Per request, in ms. Default 30 000 (a signer may ask a human or an HSM). */
   timeoutMs?: number;
+  /** Largest answer read, in bytes (a signature answer is about 200). Default {@link MAX_SIGNER_ANSWER_BYTES}. */
+  maxAnswerBytes?: number;
 };
+
+/** Largest answer read from a remote signer: 64 KiB (a JSON-RPC signature answer is about 200 bytes). */
+export const MAX_SIGNER_ANSWER_BYTES = 64 * 1024;
+
+/**
+ * `fetch`, with the answer's body read through the one bounded reader: a body above `maxBytes` is cancelled as soon as
+ * it passes the cap and the request fails, never buffered whole.
+ */
+function cappedFetch(maxBytes: number): typeof fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    const text = await readBodyCapped(response, maxBytes);
+    if (text === null) throw new Error(`the signer's answer is larger than ${maxBytes} bytes`);
+    return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
 
 /** The JSON-RPC methods tried, in order, for each kind of signature: the first the signer knows is used. */
 export const SIGNER_METHODS = {
@@ -88,8 +107,11 @@ export function createJsonRpcSigner({
   url,
   address,
   timeoutMs = 30_000,
+  maxAnswerBytes = MAX_SIGNER_ANSWER_BYTES,
 }: CreateJsonRpcSignerParameters): AttestationSigner {
-  const client = createClient({ transport: http(url, { timeout: timeoutMs, retryCount: 0 }) });
+  const client = createClient({
+    transport: http(url, { timeout: timeoutMs, retryCount: 0, fetchFn: cappedFetch(maxAnswerBytes) }),
+  });
   const request = client.request as unknown as (args: { method: string; params: unknown[] }) => Promise<unknown>;
   const where = redactRpcUrl(url);
   /** Asks each method in turn until one is known; returns its answer and the method that gave it. */

@@ -12,6 +12,8 @@ const LAYERS: Record<string, number> = {
   errors: 0,
   lib: 1,
   abi: 1,
+  // Bounded reads of HTTP answers, shared by the feeds, the CLI and the remote signer.
+  net: 1,
   model: 2,
   config: 2,
   actions: 2,

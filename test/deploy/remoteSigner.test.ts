@@ -245,6 +245,21 @@ describe("signing through a JSON-RPC signer (ATTESTER_SIGNER_URL, DESIGN §11)",
     expect(error.message).to.not.include("secret-token");
   });
 
+  it("a signer whose answer is larger than the cap (5 MB) is refused without reading it whole; a normal answer passes the same cap", async function () {
+    const huge = await fake({ personal_sign: async () => `0x${"ab".repeat(2_500_000)}` as Hex });
+    const error = (await rejection(
+      createJsonRpcSigner({ url: huge, address: ACCOUNT_0 }).signAttestation(ATTESTATION),
+    )) as AttesterSignerError;
+    expect(error).to.be.instanceOf(AttesterSignerError);
+    expect(error.problem).to.equal("unreachable");
+    expect(error.shortMessage).to.match(/did not sign \(personal_sign\): .*larger than 65536 bytes/);
+    const right = await fake({ personal_sign: (params) => hardhat("personal_sign", params) });
+    const signed = await createJsonRpcSigner({ url: right, address: ACCOUNT_0, maxAnswerBytes: 1024 }).signAttestation(
+      ATTESTATION,
+    );
+    expect(signed).to.match(/^0x[0-9a-f]{130}$/);
+  });
+
   it("a signer that is down fails with one line naming the method; an RPC error is not retried with another method", async function () {
     const closed = await fake({});
     await fakes.pop()!.close();

@@ -3,6 +3,7 @@ import { open } from "node:fs/promises";
 import { InputError } from "../../errors/cli";
 import { errorLine } from "../../errors/utils";
 import type { CliIo } from "../types";
+import { readBodyCapped } from "../../net/readBody";
 
 /** Largest attestation input (file, standard input or HTTP body) the commands accept, in bytes: 1 MiB. */
 export const MAX_INPUT_BYTES = 1024 * 1024;
@@ -61,26 +62,14 @@ export async function readInputText(file: string, io: CliIo): Promise<string> {
 
 /** The response body as text, refusing (and cancelling) one larger than `MAX_INPUT_BYTES`. */
 async function readBody(response: Response, url: string): Promise<string> {
-  if (response.body === null) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  let text: string | null;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.length;
-      if (size > MAX_INPUT_BYTES) {
-        await reader.cancel().catch(() => undefined);
-        throw tooLarge(`the body of GET ${url}`);
-      }
-      chunks.push(value);
-    }
+    text = await readBodyCapped(response, MAX_INPUT_BYTES);
   } catch (error) {
-    if (error instanceof InputError) throw error;
     throw new InputError(`GET ${url} failed while reading the body: ${errorLine(error)}`);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  if (text === null) throw tooLarge(`the body of GET ${url}`);
+  return text;
 }
 
 /**

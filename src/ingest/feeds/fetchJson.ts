@@ -1,6 +1,7 @@
 import type { ZodType, ZodTypeDef } from "zod";
 import { FeedRequestError, FeedValidationError } from "../../errors/feeds";
 import { processHostBlocks, retryAfterMs, type HostBlocks } from "./hostBlocks";
+import { readBodyCapped } from "../../net/readBody";
 
 /** Default largest feed body read (`FEED_MAX_BYTES`): 64 MiB. */
 export const DEFAULT_FEED_MAX_BYTES = 64 * 1024 * 1024;
@@ -99,7 +100,7 @@ export async function fetchJson<T>(parameters: FetchJsonParameters<T>): Promise<
         await sleep(backoffMs * 2 ** (attempt - 1));
         continue;
       }
-      const body = await readCapped(response, maxBytes);
+      const body = await readBodyCapped(response, maxBytes);
       if (body === null) {
         const reason = `body above FEED_MAX_BYTES (${maxBytes} bytes), refused`;
         throw new FeedRequestError({ source, url, status, attempts: attempt, reason });
@@ -136,33 +137,6 @@ export async function fetchJson<T>(parameters: FetchJsonParameters<T>): Promise<
     }
     return parsed.data;
   }
-}
-
-/**
- * A response's body as text, or null when it is longer than `maxBytes` (a declared `Content-Length` above the cap is
- * refused before reading; otherwise the stream is cancelled as soon as it passes the cap).
- */
-async function readCapped(response: Response, maxBytes: number): Promise<string | null> {
-  const declared = Number(response.headers.get("content-length") ?? NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel().catch(() => undefined);
-    return null;
-  }
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 /** Joins a base URL (with or without a trailing slash, possibly with a path) and a path. */
