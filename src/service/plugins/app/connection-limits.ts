@@ -2,6 +2,7 @@ import { BlockList, isIPv4, type Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { TrustProxyConfig } from "../../../config/loadConfig";
+import { clientAddressKey } from "../../clientAddress";
 
 /**
  * The client a connection counts against: the socket's remote address. The cap acts on the `connection` event, before
@@ -9,7 +10,7 @@ import type { TrustProxyConfig } from "../../../config/loadConfig";
  * connections carry many clients and are not capped at all ({@link isTrustedProxy}); the proxy caps its clients.
  */
 export function connectionClient(socket: Socket): string {
-  return socket.remoteAddress ?? "unknown";
+  return socket.remoteAddress === undefined ? "unknown" : clientAddressKey(socket.remoteAddress);
 }
 
 /** An IPv4 client on a dual-stack socket shows as `::ffff:a.b.c.d`: the IPv4 address, as TRUST_PROXY names it. */

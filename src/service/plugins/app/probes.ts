@@ -2,6 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { ApiError, ApiErrorCode } from "../../../errors/http";
+import { clientAddressKey } from "../../clientAddress";
 
 /** How long a `/readyz` verdict's store checks and a `/metrics` text are reused: one second. */
 export const PROBE_CACHE_MS = 1000;
@@ -44,8 +45,9 @@ export function perSecondLimiter(max: number, nowMs: () => number = Date.now): H
       second = now;
       counts = new Map();
     }
-    const n = (counts.get(request.ip) ?? 0) + 1;
-    counts.set(request.ip, n);
+    const client = clientAddressKey(request.ip);
+    const n = (counts.get(client) ?? 0) + 1;
+    counts.set(client, n);
     if (n > max) {
       throw new ApiError({
         statusCode: 429,

@@ -3,10 +3,14 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import type { RateLimitConfig } from "../../../config/loadConfig";
 import { ApiError, ApiErrorCode } from "../../../errors/http";
+import { clientAddressKey } from "../../clientAddress";
 
-/** The rate limits' key: the client address as `TRUST_PROXY` resolves it (every limit, sign-in and MCP included). */
+/**
+ * The rate limits' key: the client address as `TRUST_PROXY` resolves it, an IPv6 client by its /64
+ * ({@link clientAddressKey}); every limit, sign-in and MCP included.
+ */
 export function clientKey(request: FastifyRequest): string {
-  return request.ip;
+  return clientAddressKey(request.ip);
 }
 
 /**
