@@ -30,6 +30,19 @@ describe("app-wide behaviour (real SQLite)", function () {
       });
       expect(res.headers["access-control-allow-origin"]).to.equal("*");
     });
+
+    it("sends no CORS header on the dapp, sign-in, MCP or the probes", async function () {
+      for (const url of ["/app/pools", "/app/", "/auth/nonce", "/livez", "/readyz"]) {
+        const res = await api.app.inject({ method: "GET", url, headers: { origin: "https://example.org" } });
+        expect(res.headers["access-control-allow-origin"], url).to.equal(undefined);
+      }
+      const preflight = await api.app.inject({
+        method: "OPTIONS",
+        url: "/mcp",
+        headers: { origin: "https://example.org", "access-control-request-method": "POST" },
+      });
+      expect(preflight.headers["access-control-allow-origin"]).to.equal(undefined);
+    });
   });
 
   describe("rate limit", function () {
