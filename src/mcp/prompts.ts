@@ -2,6 +2,7 @@ import { completable } from "@modelcontextprotocol/sdk/server/completable.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod/v4";
 import { listPools } from "../read/listPools";
+import { MAX_COMPARED_POOLS } from "../errors/market";
 import type { McpDeps } from "./deps";
 
 /** The most suggestions one completion answers (MCP caps a completion at 100 values). */
@@ -17,11 +18,13 @@ export const PROMPT_NAMES = ["assess_pool_horizon", "compare_pools_evidence"] as
 export async function completePoolIds(
   deps: McpDeps,
   typed: string,
-  options: { list?: boolean } = {},
+  options: { list?: boolean; max?: number } = {},
 ): Promise<string[]> {
   const parts = options.list ? typed.split(",") : [typed];
   const last = (parts.pop() ?? "").trim().toLowerCase();
   const kept = parts.map((part) => part.trim()).filter((part) => part !== "");
+  // A list already at its bound gets no further item.
+  if (options.max !== undefined && kept.length >= options.max) return [];
   const { pools } = await listPools(deps.readContext);
   const taken = new Set(kept.map((part) => part.toLowerCase()));
   const candidates = pools.filter((pool) => !taken.has(pool.id));
@@ -75,12 +78,12 @@ export function registerPrompts(server: McpServer, deps: McpDeps): void {
     {
       title: "Compare pools without ranking them",
       description:
-        "Set two to ten pools side by side on depth, horizon, confidence, volume and incentives, without naming a " +
-        "winner. Uses compare_pools and get_pool_history.",
+        `Set two to ${MAX_COMPARED_POOLS} pools side by side on depth, horizon, confidence, volume and incentives, ` +
+        "without naming a winner (compare_pools takes at most that many). Uses compare_pools and get_pool_history.",
       argsSchema: {
         pools: completable(
-          z.string().describe("pool ids, comma-separated (2 to 10; the last one completes)"),
-          (value) => completePoolIds(deps, value ?? "", { list: true }),
+          z.string().describe(`pool ids, comma-separated (2 to ${MAX_COMPARED_POOLS}; the last one completes)`),
+          (value) => completePoolIds(deps, value ?? "", { list: true, max: MAX_COMPARED_POOLS }),
         ),
       },
     },

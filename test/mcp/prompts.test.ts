@@ -1,5 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { expect } from "chai";
+import { MAX_COMPARED_POOLS } from "../../src/errors/market";
 import type { FastifyInstance } from "fastify";
 import { MAX_COMPLETIONS, PROMPT_NAMES } from "../../src/mcp/prompts";
 import type { Store } from "../../src/storage/openStore";
@@ -82,5 +83,16 @@ describe("MCP prompts and pool id completions (DESIGN §14)", function () {
     expect(values).to.not.be.empty;
     for (const value of values) expect(value.startsWith(`${ids[0]},eip155:`)).to.equal(true);
     expect(values).to.not.include(`${ids[0]},${ids[0]}`);
+  });
+
+  it("is bounded as compare_pools is: it offers at most four pools and completes no fifth", async function () {
+    const listed = await client.listPrompts();
+    const prompt = listed.prompts.find((p) => p.name === "compare_pools_evidence")!;
+    expect(prompt.description).to.include(`two to ${MAX_COMPARED_POOLS} pools`);
+    expect(prompt.description).to.not.match(/ten/);
+    const three = ids.slice(0, 3).join(",");
+    expect((await complete("compare_pools_evidence", "pools", `${three},`)).values).to.not.be.empty;
+    const four = ids.slice(0, 4).join(",");
+    expect((await complete("compare_pools_evidence", "pools", `${four},`)).values).to.deep.equal([]);
   });
 });
