@@ -176,6 +176,25 @@ describe("MCP over Streamable HTTP on the service's own server (real port, the S
       expect(clockReads, "no tool ran").to.equal(0);
     });
 
+    it("answers tools/call and prompts/get with params of the wrong type with -32602 (invalid params), naming what to fix", async function () {
+      const cases: [unknown, RegExp][] = [
+        [{ name: "get_pool", arguments: "eip155:1:0xabc" }, /params\.arguments must be an object/],
+        [{ name: "get_pool", arguments: ["eip155:1:0xabc"] }, /params\.arguments must be an object/],
+        [{ name: 7, arguments: {} }, /params\.name: a string/],
+        ["get_pool", /needs params: an object/],
+      ];
+      for (const method of ["tools/call", "prompts/get"]) {
+        for (const [params, message] of cases) {
+          const body = JSON.stringify({ jsonrpc: "2.0", id: 42, method, params });
+          const res = await post(`${url}/mcp`, body);
+          const answer = JSON.parse(res.body);
+          expect(answer, body).to.deep.include({ jsonrpc: "2.0", id: 42 });
+          expect(answer.error.code, body).to.equal(-32602);
+          expect(answer.error.message, body).to.match(message);
+        }
+      }
+    });
+
     it("answers a body that is not JSON with a JSON-RPC parse error (-32700, id null), not the API's error body", async function () {
       for (const body of ["{not json", '{"jsonrpc":"2.0","id":1,', "", "\u0000"]) {
         const res = await post(`${url}/mcp`, body);

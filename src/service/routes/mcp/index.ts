@@ -8,6 +8,28 @@ import type { McpDeps } from "../../../mcp/deps";
 /** JSON-RPC 2.0 error codes answered by the route itself, before the SDK reads a message. */
 const JSON_RPC_PARSE_ERROR = -32700;
 const JSON_RPC_INVALID_REQUEST = -32600;
+const JSON_RPC_INVALID_PARAMS = -32602;
+
+/** The methods whose `params` carry a name and an `arguments` object. */
+const NAMED_CALLS: ReadonlySet<string> = new Set(["tools/call", "prompts/get"]);
+
+/**
+ * Why a `tools/call` or `prompts/get` message's params are not the protocol's shape (`name` a string, `arguments` an
+ * object when present), or null. The SDK answers such a message with -32603 (an internal error); the caller sent
+ * invalid params, which JSON-RPC answers -32602.
+ */
+export function invalidCallParams(body: unknown): string | null {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return null;
+  const { method, params } = body as { method?: unknown; params?: unknown };
+  if (typeof method !== "string" || !NAMED_CALLS.has(method)) return null;
+  if (params === null || typeof params !== "object" || Array.isArray(params)) return `${method} needs params: an object`;
+  const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
+  if (typeof name !== "string") return `${method} needs params.name: a string`;
+  if (args !== undefined && (args === null || typeof args !== "object" || Array.isArray(args))) {
+    return `${method} params.arguments must be an object (name → value)`;
+  }
+  return null;
+}
 /** The SDK's code for a transport-level refusal (wrong method, origin). */
 const JSON_RPC_SERVER_ERROR = -32000;
 
@@ -115,6 +137,18 @@ const plugin: FastifyPluginAsync = async (fastify) => {
           "Invalid Request: JSON-RPC batches are not supported; send one message per POST.",
           JSON_RPC_INVALID_REQUEST,
         );
+      }
+      const invalid = invalidCallParams(request.body);
+      if (invalid !== null) {
+        const id = (request.body as { id?: unknown }).id;
+        return reply
+          .code(200)
+          .type("application/json; charset=utf-8")
+          .send({
+            jsonrpc: "2.0",
+            error: { code: JSON_RPC_INVALID_PARAMS, message: `Invalid params: ${invalid}.` },
+            id: typeof id === "string" || typeof id === "number" ? id : null,
+          });
       }
       await limitVerifyCalls(request);
       // Before the transport takes the response: an attester not known yet is the API's 503 ATTESTER_UNKNOWN.
