@@ -22,7 +22,8 @@ export function invalidCallParams(body: unknown): string | null {
   if (body === null || typeof body !== "object" || Array.isArray(body)) return null;
   const { method, params } = body as { method?: unknown; params?: unknown };
   if (typeof method !== "string" || !NAMED_CALLS.has(method)) return null;
-  if (params === null || typeof params !== "object" || Array.isArray(params)) return `${method} needs params: an object`;
+  if (params === null || typeof params !== "object" || Array.isArray(params))
+    return `${method} needs params: an object`;
   const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
   if (typeof name !== "string") return `${method} needs params.name: a string`;
   if (args !== undefined && (args === null || typeof args !== "object" || Array.isArray(args))) {
