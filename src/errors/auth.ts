@@ -45,8 +45,12 @@ export type TooManyApiKeysErrorType = TooManyApiKeysError & { name: "TooManyApiK
  */
 export class TooManyApiKeysError extends BaseError {
   readonly limit: number;
-  constructor({ limit }: { limit: number }) {
-    super(`A wallet may hold at most ${limit} API keys that are not revoked; revoke one first.`, {
+  constructor({ limit, perDay }: { limit: number; perDay?: number }) {
+    const message =
+      perDay === undefined
+        ? `A wallet may hold at most ${limit} API keys that are not revoked; revoke one first.`
+        : `A wallet may create at most ${perDay} API keys in 24 hours, revoked ones included; try again later.`;
+    super(message, {
       code: "TOO_MANY_KEYS",
       docsPath: `${DOCS}#wallet-keys`,
       name: "TooManyApiKeysError",

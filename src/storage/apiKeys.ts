@@ -72,16 +72,25 @@ export async function revokeApiKey(
 }
 
 /**
- * Stores a wallet's new key unless the wallet already holds `max` keys that are not revoked: the count and the insert
- * are one transaction, serialized per wallet ({@link lockForTransaction}), so concurrent creates cannot pass the cap.
+ * How many keys a wallet may create in any 24 hours, as a multiple of its cap of keys held at once: revoking frees a
+ * slot at once, but creating and revoking in a loop cannot grow the table without bound (a wallet adds at most twice
+ * its cap of rows a day).
+ */
+export const KEYS_CREATED_PER_DAY_FACTOR = 2;
+
+/**
+ * Stores a wallet's new key unless the wallet already holds `max` keys that are not revoked (`limit`), or has created
+ * `max` × {@link KEYS_CREATED_PER_DAY_FACTOR} keys in the last 24 hours, revoked ones included (`daily-limit`): the
+ * counts and the insert are one transaction, serialized per wallet ({@link lockForTransaction}), so concurrent creates
+ * cannot pass either cap.
  *
- * @returns `created`, `limit` (nothing stored) or `duplicate` (the hash is already stored; nothing stored).
+ * @returns `created`, `limit` or `daily-limit` (nothing stored), or `duplicate` (the hash is already stored).
  */
 export async function insertApiKeyUnderCap(
   db: Kysely<Database>,
   key: NewApiKey,
   max: number,
-): Promise<"created" | "limit" | "duplicate"> {
+): Promise<"created" | "limit" | "daily-limit" | "duplicate"> {
   return db.transaction().execute(async (tx) => {
     await lockForTransaction(tx, `api_keys:${key.owner}`);
     const row = await tx
@@ -91,6 +100,13 @@ export async function insertApiKeyUnderCap(
       .where("revoked_at", "is", null)
       .executeTakeFirstOrThrow();
     if (Number(row.n) >= max) return "limit";
+    const recent = await tx
+      .selectFrom("api_keys")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("owner", "=", key.owner)
+      .where("created_at", ">", key.now - 86_400)
+      .executeTakeFirstOrThrow();
+    if (Number(recent.n) >= max * KEYS_CREATED_PER_DAY_FACTOR) return "daily-limit";
     return (await insertApiKey(tx, key)) ? "created" : "duplicate";
   });
 }

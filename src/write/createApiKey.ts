@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import { InvalidApiKeyParameterError, TooManyApiKeysError } from "../errors/auth";
-import { insertApiKeyUnderCap } from "../storage/apiKeys";
+import { KEYS_CREATED_PER_DAY_FACTOR, insertApiKeyUnderCap } from "../storage/apiKeys";
 import type { Database } from "../storage/schema";
 import { generateApiKey } from "./generateApiKey";
 import { hashApiKey } from "./hashApiKey";
@@ -30,7 +30,8 @@ export type CreateApiKeyErrorType = InvalidApiKeyParameterError | TooManyApiKeys
 /**
  * Creates an API key for a signed-in wallet (the dapp's "create key"): a random key, of which only the SHA-256 is
  * stored, with the wallet as owner. The key works at once with the keyed routes, like an `API_KEYS` key. A wallet holds
- * at most `maxKeys` keys that are not revoked (counted and stored in one transaction, serialized per wallet).
+ * at most `maxKeys` keys that are not revoked, and creates at most twice that many in 24 hours, revoked ones included
+ * (counted and stored in one transaction, serialized per wallet).
  *
  * @param context the store's query layer and the clock (Unix seconds).
  * @param {@link CreateApiKeyParameters}
@@ -58,6 +59,10 @@ export async function createApiKey(
   const id = randomUUID();
   const createdAt = now();
   const row = { id, keySha256: hashApiKey({ key }), owner: owner.toLowerCase(), label, now: createdAt };
-  if ((await insertApiKeyUnderCap(db, row, maxKeys)) === "limit") throw new TooManyApiKeysError({ limit: maxKeys });
+  const stored = await insertApiKeyUnderCap(db, row, maxKeys);
+  if (stored === "limit") throw new TooManyApiKeysError({ limit: maxKeys });
+  if (stored === "daily-limit") {
+    throw new TooManyApiKeysError({ limit: maxKeys, perDay: maxKeys * KEYS_CREATED_PER_DAY_FACTOR });
+  }
   return { id, key, owner: owner.toLowerCase(), label, createdAt };
 }

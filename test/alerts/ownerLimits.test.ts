@@ -70,6 +70,18 @@ describe("owner limits: keys per wallet, subscriptions per owner, revoked keys",
       expect(await mintKey(OTHER_WALLET, 1).catch((error: unknown) => error)).to.be.instanceOf(TooManyApiKeysError);
     });
 
+    it("create/revoke cycles are bounded: at most 20 keys created in 24 hours, revoked ones included", async function () {
+      for (let i = 0; i < 20; i++) {
+        const key = await mintKey();
+        expect(await revokeApiKey(context(), { id: key.id, owner: WALLET })).to.equal(true);
+      }
+      const refused = await mintKey().catch((error: unknown) => error);
+      expect(refused).to.be.instanceOf(TooManyApiKeysError);
+      expect((refused as TooManyApiKeysError).shortMessage).to.match(/at most 20 API keys in 24 hours/);
+      expect(await activeKeys(WALLET)).to.equal(0);
+      expect((await listApiKeys(store.db, WALLET)).length, "the table did not grow past the bound").to.equal(20);
+    });
+
     it("concurrent creates cannot pass the key cap", async function () {
       for (let i = 0; i < 7; i++) await mintKey();
       const { ok, errors } = await settle(Array.from({ length: 6 }, () => mintKey()));
