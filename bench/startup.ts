@@ -8,8 +8,9 @@
  *    malformed) as a whole process (start, read, all cores, write), in lines per second, against raw libsecp256k1
  *    public-key recovery of prepared inputs on one core in this process (target >= 0.8x). Best of BENCH_RUNS_BATCH
  *    (default 3).
- * 3. `npm start`'s service (the demo on its defaults): time from spawn to the ready line, and RSS right after ready.
- *    One run of each (each replays the demo's simulated days).
+ * 3. `npm start`'s service (the demo on its defaults): time from spawn to the ready line, RSS right after ready, and
+ *    what it serves then (`/api/v1/health`: tracked pools and attestations). One run of each (each replays the demo's
+ *    simulated days). The README's quick-start figures are this table's.
  *
  * Run with `npm run bench:startup` after `npm run build`. Prints Markdown tables; no asserts.
  */
@@ -178,8 +179,11 @@ function verifyBatch(dir: string): void {
   console.log(`\ncompiled / ceiling = ${(Math.max(...compiled) / ceiling).toFixed(2)}x (target >= 0.8x)`);
 }
 
-/** Starts the service, waits for its ready line; milliseconds to ready and RSS (MB) right after. */
-async function serviceStart(nodeArgs: string[]): Promise<{ readyMs: number; rssMb: number }> {
+/** What a started service measured: milliseconds to ready, RSS (MB) right after, and what it then serves. */
+type ServiceStart = { readyMs: number; rssMb: number; pools: number; attestations: number };
+
+/** Starts the service, waits for its ready line; {@link ServiceStart}. */
+async function serviceStart(nodeArgs: string[]): Promise<ServiceStart> {
   const dataDir = mkdtempSync(join(tmpdir(), "bench-startup-"));
   const started = process.hrtime.bigint();
   const child = spawn(process.execPath, nodeArgs, {
@@ -199,7 +203,10 @@ async function serviceStart(nodeArgs: string[]): Promise<{ readyMs: number; rssM
     });
     const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
     const rssMb = Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
-    return { readyMs, rssMb };
+    const url = /serving (http:\/\/[^\s/]+)\/api\/v1/.exec(output)?.[1];
+    if (url === undefined) throw new Error(`no serving line in the service's output:\n${output}`);
+    const health = (await (await fetch(`${url}/api/v1/health`)).json()) as { pools: number; attestations: number };
+    return { readyMs, rssMb, pools: health.pools, attestations: health.attestations };
   } finally {
     const exited = new Promise((done) => child.once("exit", done));
     child.kill("SIGTERM");
@@ -212,14 +219,12 @@ async function service(): Promise<void> {
   const compiled = await serviceStart(["dist/main/start.js"]);
   const before = await serviceStart(["-r", "ts-node/register/transpile-only", "src/main/start.ts"]);
   console.log(`\n\`npm start\`'s service on the demo defaults (120 simulated days, 3 chains), one run each\n`);
-  console.log("| path | time to ready (s) | RSS after ready (MB) |");
-  console.log("|---|---:|---:|");
-  console.log(
-    `| \`node dist/main/start.js\` (compiled) | ${(compiled.readyMs / 1000).toFixed(1)} | ${compiled.rssMb.toFixed(0)} |`,
-  );
-  console.log(
-    `| before: ts-node over src/main/start.ts | ${(before.readyMs / 1000).toFixed(1)} | ${before.rssMb.toFixed(0)} |`,
-  );
+  console.log("| path | time to ready (s) | RSS after ready (MB) | pools tracked | with an attestation |");
+  console.log("|---|---:|---:|---:|---:|");
+  const row = (name: string, s: ServiceStart) =>
+    `| ${name} | ${(s.readyMs / 1000).toFixed(1)} | ${s.rssMb.toFixed(0)} | ${s.pools} | ${s.attestations} |`;
+  console.log(row("`node dist/main/start.js` (compiled)", compiled));
+  console.log(row("before: ts-node over src/main/start.ts", before));
 }
 
 async function main(): Promise<void> {
