@@ -21,6 +21,7 @@ const commands: Record<CommandName, () => Promise<CliCommand>> = {
   status: async () => (await import("./commands/status")).statusCommand,
   migrate: async () => (await import("./commands/migrate")).migrateCommand,
   keys: async () => (await import("./commands/keys")).keysCommand,
+  model: async () => (await import("./commands/model")).modelCommand,
   mcp: async () => (await import("./commands/mcp")).mcpCommand,
 };
 

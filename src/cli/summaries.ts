@@ -15,6 +15,7 @@ export const COMMAND_SUMMARIES = {
   status: "show an attester's bond, unbonding state and whether it backs attestations (no key needed)",
   migrate: "apply the store's pending schema migrations (a deploy step; DATABASE_URL or DATA_DIR)",
   keys: "list the configured API keys in the store, or revoke one (API_KEYS only adds)",
+  model: "evaluate: the walk-forward model evaluation on daily lows from NDJSON (no store, no network)",
   mcp: "serve the MCP tools over stdio from the service's store, read-only (for an agent's MCP client)",
 } as const;
 

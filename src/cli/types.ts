@@ -4,8 +4,8 @@ export interface CliIo {
   stdout(line: string): void;
   /** Writes one line to standard error. */
   stderr(line: string): void;
-  /** Reads all of standard input. */
-  readStdin(): Promise<string>;
+  /** Reads all of standard input, stopping one byte past `maxBytes` (default 1 MiB). */
+  readStdin(maxBytes?: number): Promise<string>;
   /** The environment (RPC_URL, ATTESTER_PRIVATE_KEY, ...). */
   env: NodeJS.ProcessEnv;
 }

@@ -156,10 +156,59 @@ function outcome(
  * @returns the {@link ModelEvaluation}.
  */
 export function evaluateModel(pools: readonly EvaluatedPool[], rule: ModelRule, lastDay: string): ModelEvaluation {
+  return evaluateModelWithClaims(pools, rule, lastDay).evaluation;
+}
+
+/** A scored claim: its window closed with an observed day, so it held or failed. */
+export type ScoredClaim = EvaluatedClaim & { held: boolean };
+
+/**
+ * {@link evaluateModel}, with every scored claim it counted: in the order the evaluation walks them (pools in the given
+ * order, each pool's claims oldest first). The Brier score recomputes exactly from them: the mean of
+ * (confidence − outcome)², rounded to 6 decimals.
+ */
+export function evaluateModelWithClaims(
+  pools: readonly EvaluatedPool[],
+  rule: ModelRule,
+  lastDay: string,
+): { evaluation: ModelEvaluation; scored: ScoredClaim[] } {
   const model = rule.model ?? ISSUING_MODEL;
   const pooled = model.pooled ? new PooledCalibrations(pools, rule, lastDay) : null;
   const claims = pools.flatMap((pool) => walkForward(pool, rule, lastDay, pooled?.forPool(pool.pool)));
-  const scored = claims.filter((claim): claim is EvaluatedClaim & { held: boolean } => claim.held !== null);
+  const scored = claims.filter((claim): claim is ScoredClaim => claim.held !== null);
+  return { evaluation: summarize(pools, claims.length, scored, lastDay), scored };
+}
+
+/** A scored claim as published (`attest model evaluate --claims`, `GET /api/v1/model/claims`). */
+export interface PublishedClaim {
+  pool: string;
+  asOf: string;
+  horizon: number;
+  confidence: number;
+  floorUsd: number;
+  /** "held": every observed daily low of the window at or above floorUsd; "failed": one below it. */
+  outcome: "held" | "failed";
+}
+
+/** The published form of a scored claim: `held` becomes `outcome`. */
+export function publishedClaim(claim: ScoredClaim): PublishedClaim {
+  return {
+    pool: claim.pool,
+    asOf: claim.asOf,
+    horizon: claim.horizon,
+    confidence: claim.confidence,
+    floorUsd: claim.floorUsd,
+    outcome: claim.held ? "held" : "failed",
+  };
+}
+
+/** The evaluation's figures from its claims. */
+function summarize(
+  pools: readonly EvaluatedPool[],
+  claimCount: number,
+  scored: readonly ScoredClaim[],
+  lastDay: string,
+): ModelEvaluation {
   const held = scored.filter((claim) => claim.held).length;
   const rate = scored.length > 0 ? held / scored.length : null;
   const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
@@ -170,7 +219,7 @@ export function evaluateModel(pools: readonly EvaluatedPool[], rule: ModelRule, 
     .at(-1);
   return {
     asOf: lastSeen === undefined ? null : lastSeen < lastDay ? lastSeen : lastDay,
-    claims: claims.length,
+    claims: claimCount,
     scored: scored.length,
     held,
     brier: rate === null ? null : round6(mean(scored.map((c) => (c.confidence - outcomeOf(c)) ** 2))),

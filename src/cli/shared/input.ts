@@ -14,16 +14,16 @@ const tooLarge = (what: string) =>
   new InputError(`${what} is larger than ${MAX_INPUT_BYTES} bytes (1 MiB); an attestation is far smaller`);
 
 /**
- * All of the process's standard input, stopping one byte past `MAX_INPUT_BYTES`: enough for a command to see the
+ * All of the process's standard input, stopping one byte past `maxBytes` (default `MAX_INPUT_BYTES`): enough for a command to see the
  * input is too large, and an endless pipe cannot exhaust memory.
  */
-export async function readProcessStdin(): Promise<string> {
+export async function readProcessStdin(maxBytes: number = MAX_INPUT_BYTES): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of process.stdin) {
     chunks.push(chunk as Buffer);
     size += (chunk as Buffer).length;
-    if (size > MAX_INPUT_BYTES) break;
+    if (size > maxBytes) break;
   }
   return Buffer.concat(chunks).toString("utf8");
 }
