@@ -1,6 +1,12 @@
 import type { Kysely } from "kysely";
 import { formatPoolId } from "../lib/formatPoolId";
-import { evaluateModel, type EvaluatedPool, type ModelEvaluation } from "../model/evaluateModel";
+import {
+  evaluateModelWithClaims,
+  publishedClaim,
+  type EvaluatedPool,
+  type ModelEvaluation,
+  type ScoredClaim,
+} from "../model/evaluateModel";
 import { DEFAULT_CANDIDATES, HORIZON_MODELS, ISSUING_MODEL } from "../model/horizon";
 import { listObservedLows, saveModelEvaluation } from "../storage/modelEvaluations";
 import { utcDay } from "../storage/poolDaily";
@@ -12,7 +18,8 @@ export const ISSUER_RULE = { floor: CLAIM_FLOOR, target: CLAIM_TARGET, candidate
 
 /**
  * Recomputes the walk-forward evaluation of every model version (`HORIZON_MODELS`, the issuing one among them) from the
- * store's observed daily lows up to yesterday (DESIGN §15) and stores each under its id. The process that issues runs
+ * store's observed daily lows up to yesterday (DESIGN §15) and stores each under its id, with every scored claim (by
+ * pool, asOf, horizon) so that `GET /api/v1/model/claims` publishes them. The process that issues runs
  * it after each issuing pass. It reads lows and writes one row per version: no attestation, outcome or signature is
  * touched.
  *
@@ -28,11 +35,19 @@ export async function refreshModelEvaluation(
   const pools = await readEvaluatedPools(db, { lastDay });
   let issuing: ModelEvaluation | null = null;
   for (const model of HORIZON_MODELS) {
-    const evaluation = evaluateModel(pools, { ...ISSUER_RULE, model }, lastDay);
-    await saveModelEvaluation(db, { model: model.id, computedAt: parameters.now, evaluation });
+    const { evaluation, scored } = evaluateModelWithClaims(pools, { ...ISSUER_RULE, model }, lastDay);
+    const claims = [...scored].sort(byPoolDayHorizon).map(publishedClaim);
+    await saveModelEvaluation(db, { model: model.id, computedAt: parameters.now, evaluation, claims });
     if (model === ISSUING_MODEL) issuing = evaluation;
   }
   return issuing!;
+}
+
+/** The published order of scored claims: by pool, then asOf, then horizon (code-unit order of the strings). */
+function byPoolDayHorizon(a: ScoredClaim, b: ScoredClaim): number {
+  if (a.pool !== b.pool) return a.pool < b.pool ? -1 : 1;
+  if (a.asOf !== b.asOf) return a.asOf < b.asOf ? -1 : 1;
+  return a.horizon - b.horizon;
 }
 
 /** Every pool's observed daily lows up to `lastDay`, as the evaluation takes them (one query). */

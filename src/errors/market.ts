@@ -57,15 +57,23 @@ export class RepeatedPoolError extends BaseError {
 }
 
 export type InvalidCursorErrorType = InvalidCursorError & { name: "InvalidCursorError" };
-/** An activity cursor that this service did not hand out (or that was altered). */
+/**
+ * A paging cursor (activity, model claims) that this service did not hand out (or that was altered), or, with
+ * `stale`, one handed out for model claims that have been recomputed since.
+ */
 export class InvalidCursorError extends BaseError {
   readonly field: string;
-  constructor({ field = "cursor" }: { field?: string } = {}) {
-    super("The cursor is not one this service handed out; pass the `next` value of a previous page, unchanged.", {
-      code: "INVALID_CURSOR",
-      docsPath: `${DOCS}#activity`,
-      name: "InvalidCursorError",
-    });
+  constructor({ field = "cursor", stale = false }: { field?: string; stale?: boolean } = {}) {
+    super(
+      stale
+        ? "The model evaluation was recomputed after this cursor was handed out; start again without a cursor."
+        : "The cursor is not one this service handed out; pass the `next` value of a previous page, unchanged.",
+      {
+        code: "INVALID_CURSOR",
+        docsPath: stale ? "docs/model.md#every-scored-claim" : `${DOCS}#activity`,
+        name: "InvalidCursorError",
+      },
+    );
     this.field = field;
   }
 }

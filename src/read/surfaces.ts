@@ -94,6 +94,12 @@ export const READ_SURFACES = [
     page: { id: "model", path: "/app/model", nav: "Model" },
   },
   {
+    reader: "read/getModelClaims",
+    route: { method: "GET", path: "/api/v1/model/claims" },
+    tool: "get_model_claims",
+    page: null,
+  },
+  {
     reader: "read/getHealth",
     route: { method: "GET", path: "/api/v1/health" },
     tool: null,

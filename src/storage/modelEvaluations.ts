@@ -31,26 +31,47 @@ export async function listObservedLows(db: Kysely<Database>, parameters: { lastD
   }));
 }
 
-/** Stores a model's latest evaluation, replacing the previous one. */
+/** Stores a model's latest evaluation and every scored claim of it, replacing the previous ones. */
 export async function saveModelEvaluation(
   db: Kysely<Database>,
-  parameters: { model: string; computedAt: number; evaluation: unknown },
+  parameters: { model: string; computedAt: number; evaluation: unknown; claims?: readonly unknown[] },
 ): Promise<void> {
   const values = {
     model: parameters.model,
     computed_at: parameters.computedAt,
     evaluation_json: JSON.stringify(parameters.evaluation),
+    claims_json: parameters.claims === undefined ? null : JSON.stringify(parameters.claims),
   };
   await db
     .insertInto("model_evaluations")
     .values(values)
     .onConflict((oc) =>
-      oc.column("model").doUpdateSet({ computed_at: values.computed_at, evaluation_json: values.evaluation_json }),
+      oc.column("model").doUpdateSet({
+        computed_at: values.computed_at,
+        evaluation_json: values.evaluation_json,
+        claims_json: values.claims_json,
+      }),
     )
     .execute();
 }
 
-/** The stored evaluations, one per model version, by model id. */
-export async function listModelEvaluations(db: Kysely<Database>): Promise<ModelEvaluationRow[]> {
-  return db.selectFrom("model_evaluations").selectAll().orderBy("model").execute();
+/** The stored evaluations, one per model version, by model id (without their claims). */
+export async function listModelEvaluations(db: Kysely<Database>): Promise<Omit<ModelEvaluationRow, "claims_json">[]> {
+  return db
+    .selectFrom("model_evaluations")
+    .select(["model", "computed_at", "evaluation_json"])
+    .orderBy("model")
+    .execute();
+}
+
+/** One model version's stored scored claims (the JSON array) and when they were computed; undefined before any. */
+export async function findModelClaims(
+  db: Kysely<Database>,
+  model: string,
+): Promise<Pick<ModelEvaluationRow, "computed_at" | "claims_json"> | undefined> {
+  return db
+    .selectFrom("model_evaluations")
+    .select(["computed_at", "claims_json"])
+    .where("model", "=", model)
+    .executeTakeFirst();
 }

@@ -454,5 +454,7 @@ export interface ModelEvaluationsTable {
   /** Unix seconds. */
   computed_at: number;
   evaluation_json: string;
+  /** Every scored claim of the evaluation (JSON array by pool, asOf, horizon); null before migration 012's first refresh. */
+  claims_json: string | null;
 }
 export type ModelEvaluationRow = Selectable<ModelEvaluationsTable>;

@@ -306,6 +306,7 @@ describe("openStore", () => {
         "009_model_evaluations",
         "010_cursor_hash",
         "011_campaign_key",
+        "012_model_claims",
       ]);
       await again.close();
     });
@@ -363,6 +364,7 @@ describe("openStore", () => {
         "009_model_evaluations",
         "010_cursor_hash",
         "011_campaign_key",
+        "012_model_claims",
       ]);
       await store.close();
     });

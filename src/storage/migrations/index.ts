@@ -10,6 +10,7 @@ import { leader } from "./008_leader";
 import { modelEvaluations } from "./009_model_evaluations";
 import { cursorHash } from "./010_cursor_hash";
 import { campaignKey } from "./011_campaign_key";
+import { modelClaims } from "./012_model_claims";
 
 /** Versioned migrations, applied in key order by Kysely's Migrator. Never edit one that has shipped: add another. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   "009_model_evaluations": modelEvaluations,
   "010_cursor_hash": cursorHash,
   "011_campaign_key": campaignKey,
+  "012_model_claims": modelClaims,
 };

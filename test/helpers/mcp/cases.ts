@@ -3,6 +3,7 @@ import { ActivityResponseSchema } from "../../../src/service/schemas/activity";
 import { AttesterResponseSchema } from "../../../src/service/schemas/attester";
 import { CompareResponseSchema } from "../../../src/service/schemas/compare";
 import { LaunchResponseSchema } from "../../../src/service/schemas/launch";
+import { ModelClaimsResponseSchema } from "../../../src/service/schemas/modelClaims";
 import { ModelEvaluationResponseSchema } from "../../../src/service/schemas/modelEvaluation";
 import { LiquidityMapResponseSchema } from "../../../src/service/schemas/liquidityMap";
 import { AttestationResponseSchema } from "../../../src/service/schemas/pool";
@@ -31,6 +32,7 @@ export const REST_SCHEMAS: Record<ToolName, TSchema> = {
   get_liquidity_map: LiquidityMapResponseSchema,
   get_roadmap: RoadmapResponseSchema,
   get_model_evaluation: ModelEvaluationResponseSchema,
+  get_model_claims: ModelClaimsResponseSchema,
   compare_pools: CompareResponseSchema,
 };
 
@@ -69,6 +71,7 @@ export const GET_CASES: GetCase[] = [
   },
   { tool: "get_roadmap", args: {}, url: "/api/v1/roadmap" },
   { tool: "get_model_evaluation", args: {}, url: "/api/v1/model" },
+  { tool: "get_model_claims", args: {}, url: "/api/v1/model/claims" },
   { tool: "compare_pools", args: { pools: [IDS.a, IDS.b] }, url: `/api/v1/compare?pools=${IDS.a},${IDS.b}` },
   {
     tool: "compare_pools",
@@ -128,6 +131,13 @@ export const ERROR_CASES: ErrorCase[] = [
     url: "/api/v1/activity?kind=pool.stale,pool.nope",
   },
   { tool: "get_activity", args: { limit: 201 }, code: "INVALID_PARAMETER", field: "limit" },
+  {
+    tool: "get_model_claims",
+    args: { cursor: "bogus" },
+    code: "INVALID_CURSOR",
+    field: "cursor",
+    url: "/api/v1/model/claims?cursor=bogus",
+  },
   { tool: "get_liquidity_map", args: { limit: 0 }, code: "INVALID_PARAMETER", field: "limit" },
   { tool: "get_liquidity_map", args: { chainId: "base" }, code: "INVALID_PARAMETER", field: "chainId" },
   { tool: "get_liquidity_map", args: { offset: -1 }, code: "INVALID_PARAMETER", field: "offset" },
