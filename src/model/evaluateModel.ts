@@ -1,4 +1,4 @@
-import type { Calibration } from "./calibration";
+import { windowWeight, type Calibration } from "./calibration";
 import {
   DEFAULT_CANDIDATES,
   ISSUING_MODEL,
@@ -49,8 +49,31 @@ export interface CalibrationBucket {
   from: number;
   to: number;
   n: number;
+  /**
+   * The bucket's effective sample size: claims of one pool on consecutive days share most of their window, so an
+   * h-day claim counts as min(1, 2/h) of an independent one (as the pooled calibration counts windows).
+   */
+  effectiveN: number;
   meanConfidence: number;
   holdRate: number;
+  /** The 90 % Wilson interval of the hold rate on the effective sample size. */
+  interval90: { low: number; high: number };
+}
+
+/** The standard normal quantile of 0.95: a two-sided 90 % interval. */
+const Z90 = 1.6448536269514722;
+
+/**
+ * The Wilson score interval of a proportion `rate` observed on `n` trials (n may be fractional: an effective sample
+ * size), at the two-sided level of `z`; [0, 1] when n is 0.
+ */
+export function wilsonInterval(rate: number, n: number, z = Z90): { low: number; high: number } {
+  if (!(n > 0)) return { low: 0, high: 1 };
+  const z2 = z * z;
+  const denominator = 1 + z2 / n;
+  const center = (rate + z2 / (2 * n)) / denominator;
+  const half = (z / denominator) * Math.sqrt((rate * (1 - rate)) / n + z2 / (4 * n * n));
+  return { low: Math.max(0, center - half), high: Math.min(1, center + half) };
 }
 
 export interface ModelEvaluation {
@@ -250,13 +273,20 @@ function calibration(scored: readonly (EvaluatedClaim & { held: boolean })[]): C
   }
   return [...groups.entries()]
     .sort(([a], [b]) => a - b)
-    .map(([index, group]) => ({
-      from: round6(index * CALIBRATION_BUCKET_WIDTH),
-      to: round6((index + 1) * CALIBRATION_BUCKET_WIDTH),
-      n: group.length,
-      meanConfidence: round6(group.reduce((sum, c) => sum + c.confidence, 0) / group.length),
-      holdRate: round6(group.filter((c) => c.held).length / group.length),
-    }));
+    .map(([index, group]) => {
+      const holdRate = group.filter((c) => c.held).length / group.length;
+      const effectiveN = group.reduce((sum, c) => sum + windowWeight(c.horizon), 0);
+      const interval = wilsonInterval(holdRate, effectiveN);
+      return {
+        from: round6(index * CALIBRATION_BUCKET_WIDTH),
+        to: round6((index + 1) * CALIBRATION_BUCKET_WIDTH),
+        n: group.length,
+        effectiveN: round6(effectiveN),
+        meanConfidence: round6(group.reduce((sum, c) => sum + c.confidence, 0) / group.length),
+        holdRate: round6(holdRate),
+        interval90: { low: round6(interval.low), high: round6(interval.high) },
+      };
+    });
 }
 
 /** `size` items spread evenly over `items` (every item when there are fewer), in their order. */

@@ -38,9 +38,19 @@ export async function getModelEvaluation({ db }: Pick<ReadContext, "db">): Promi
       rule: model.rule,
       issuing: model.id === HORIZON_MODEL_ID,
       computedAt: row === undefined ? null : Number(row.computed_at),
-      evaluation: row === undefined ? null : (JSON.parse(row.evaluation_json) as ModelEvaluation),
+      evaluation: row === undefined ? null : current(JSON.parse(row.evaluation_json) as ModelEvaluation),
     };
   });
   const issuing = versions.find((version) => version.issuing)!;
   return { model: issuing.model, computedAt: issuing.computedAt, evaluation: issuing.evaluation, versions };
+}
+
+/**
+ * The stored evaluation, or null when it was written in an older shape (buckets without their effective sample size
+ * and interval): read as not computed until the next issuing pass replaces it.
+ */
+function current(evaluation: ModelEvaluation): ModelEvaluation | null {
+  return evaluation.buckets.every((bucket) => typeof bucket.effectiveN === "number" && bucket.interval90 !== undefined)
+    ? evaluation
+    : null;
 }

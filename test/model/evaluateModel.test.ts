@@ -1,5 +1,11 @@
 import { expect } from "chai";
-import { evaluateModel, walkForward, SAMPLE_SIZE } from "../../src/model/evaluateModel";
+import {
+  evaluateModel,
+  evaluateModelWithClaims,
+  walkForward,
+  wilsonInterval,
+  SAMPLE_SIZE,
+} from "../../src/model/evaluateModel";
 import { fitCalibration, PooledCalibrations } from "../../src/model/pooledCalibration";
 import {
   HORIZON_MODELS,
@@ -222,5 +228,40 @@ describe("walk-forward evaluation of the horizon model (DESIGN §15)", function 
 
   it("no history: no claims and null scores", function () {
     expect(evaluateModel([], RULE, day(10))).to.deep.include({ asOf: null, claims: 0, scored: 0, brier: null });
+  });
+});
+
+describe("calibration buckets: effective sample size and 90 % interval", function () {
+  it("counts an h-day claim as min(1, 2/h) of an independent one, and gives the Wilson interval on that n", function () {
+    const lastDay = day(179);
+    const pools = [2, 11, 23].map((seed) => ({ pool: `p${seed}`, daily: series(seed, 180) }));
+    const { evaluation, scored } = evaluateModelWithClaims(pools, { ...RULE, model: MODEL_V3 }, lastDay);
+    expect(evaluation.buckets.length).to.be.greaterThan(0);
+    for (const bucket of evaluation.buckets) {
+      const group = scored.filter((c) => {
+        const index = Math.min(19, Math.floor(Math.round(c.confidence * 100) / 5));
+        return Math.abs(index * 0.05 - bucket.from) < 1e-9;
+      });
+      expect(group).to.have.length(bucket.n);
+      const effective = group.reduce((sum, c) => sum + Math.min(1, 2 / c.horizon), 0);
+      expect(bucket.effectiveN).to.be.closeTo(effective, 1e-6);
+      expect(bucket.effectiveN).to.be.at.most(bucket.n);
+      expect(bucket.interval90.low).to.be.at.most(bucket.holdRate + 1e-6);
+      expect(bucket.interval90.high).to.be.at.least(bucket.holdRate - 1e-6);
+      const expected = wilsonInterval(bucket.holdRate, effective);
+      expect(bucket.interval90.low).to.be.closeTo(expected.low, 2e-6);
+      expect(bucket.interval90.high).to.be.closeTo(expected.high, 2e-6);
+    }
+  });
+
+  it("wilsonInterval: known values, and [0, 1] on no evidence", function () {
+    // 8 of 10 at z = 1.6449: centre 0.7361, half-width 0.1953.
+    const { low, high } = wilsonInterval(0.8, 10);
+    expect(low).to.be.closeTo(0.5408, 1e-3);
+    expect(high).to.be.closeTo(0.9314, 1e-3);
+    // All held on 4 effective trials: the interval still reaches well below 1.
+    expect(wilsonInterval(1, 4).low).to.be.closeTo(0.5965, 1e-3);
+    expect(wilsonInterval(1, 4).high).to.equal(1);
+    expect(wilsonInterval(0.5, 0)).to.deep.equal({ low: 0, high: 1 });
   });
 });

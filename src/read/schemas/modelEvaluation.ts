@@ -20,8 +20,17 @@ const EvaluationSchema = z.strictObject({
         from: share("bucket's lowest confidence (included)"),
         to: share("bucket's upper bound (excluded, except 1)"),
         n: uint("scored claims in the bucket"),
+        effectiveN: z
+          .number()
+          .min(0)
+          .describe(
+            "effective sample size: claims of one pool on consecutive days overlap, so an h-day claim counts as min(1, 2/h) of an independent one",
+          ),
         meanConfidence: share("their mean confidence"),
         holdRate: share("the share of them that held"),
+        interval90: z
+          .strictObject({ low: share("lower bound"), high: share("upper bound") })
+          .describe("the 90 % Wilson interval of holdRate on effectiveN"),
       }),
     )
     .describe("calibration: scored claims by confidence, in buckets of 0.05 (empty buckets left out)"),

@@ -108,7 +108,9 @@ function calibrationSection(e: Evaluation): Html {
         <td>${formatConfidence(b.from)}–${formatConfidence(b.to)}</td>
         <td class="num">${formatNumber(b.n)}</td>
         <td class="num">${formatShare(b.meanConfidence)}</td>
+        <td class="num">${formatNumber(Math.round(b.effectiveN))}</td>
         <td class="num">${percent(b.holdRate)}</td>
+        <td class="num">${percent(b.interval90.low)}–${percent(b.interval90.high)}</td>
         <td class="num">${b.n >= 30 ? (Math.abs(b.holdRate - b.meanConfidence) <= 0.1 ? "yes" : "no") : "too few"}</td>
       </tr>`,
   );
@@ -126,7 +128,9 @@ function calibrationSection(e: Evaluation): Html {
         <th scope="col">Confidence</th>
         <th scope="col" class="num">Claims</th>
         <th scope="col" class="num">Mean confidence</th>
+        <th scope="col" class="num">Effective claims</th>
         <th scope="col" class="num">Held</th>
+        <th scope="col" class="num">Held, 90 % interval</th>
         <th scope="col" class="num">Within 0.10 (≥ 30 claims)</th>
       </tr>`,
       bucketRows,

@@ -2,6 +2,8 @@ import { expect } from "chai";
 import type { FastifyInstance } from "fastify";
 import { refreshModelEvaluation } from "../../../src/attest/refreshModelEvaluation";
 import { HORIZON_MODEL_ID } from "../../../src/model/horizon";
+import { getModelEvaluation } from "../../../src/read/getModelEvaluation";
+import { saveModelEvaluation } from "../../../src/storage/modelEvaluations";
 import { MODEL_CLAIMS_PAGE_SIZE } from "../../../src/read/getModelClaims";
 import { ModelClaimsResponseSchema } from "../../../src/service/schemas/modelClaims";
 import type { Store } from "../../../src/storage/openStore";
@@ -130,6 +132,22 @@ describe("GET /api/v1/model/claims: every scored claim, paged (real SQLite)", fu
       expect(res.statusCode).to.equal(400);
       expect(res.json().error.code).to.equal("INVALID_CURSOR");
       expect(res.json().error.message).to.contain("recomputed");
+    });
+  });
+
+  it("reads an evaluation stored in the older shape (buckets without effectiveN and interval90) as not computed", async function () {
+    const stored = await refreshModelEvaluation(store.db, { now: NOW });
+    const older = {
+      ...stored,
+      buckets: stored.buckets.map(({ effectiveN: _n, interval90: _i, ...bucket }) => bucket),
+    };
+    await saveModelEvaluation(store.db, { model: HORIZON_MODEL_ID, computedAt: NOW, evaluation: older });
+    const read = await getModelEvaluation({ db: store.db });
+    expect(read.evaluation).to.equal(null);
+    expect(read.versions.filter((v) => v.evaluation !== null)).to.have.length(read.versions.length - 1);
+    // Nor are claims served for it: they were not stored with it.
+    await withApp(async (app) => {
+      expect((await app.inject({ url: "/api/v1/model/claims" })).json()).to.include({ computedAt: null, scored: 0 });
     });
   });
 });
