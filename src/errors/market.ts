@@ -70,7 +70,7 @@ export class InvalidCursorError extends BaseError {
         : "The cursor is not one this service handed out; pass the `next` value of a previous page, unchanged.",
       {
         code: "INVALID_CURSOR",
-        docsPath: stale ? "docs/model.md#every-scored-claim" : `${DOCS}#activity`,
+        docsPath: stale ? "docs/model.md#every-scored-claim-get-apiv1modelclaims" : `${DOCS}#activity`,
         name: "InvalidCursorError",
       },
     );
