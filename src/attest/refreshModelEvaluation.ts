@@ -18,7 +18,7 @@ export const ISSUER_RULE = { floor: CLAIM_FLOOR, target: CLAIM_TARGET, candidate
 
 /**
  * Recomputes the walk-forward evaluation of every model version (`HORIZON_MODELS`, the issuing one among them) from the
- * store's observed daily lows up to yesterday (DESIGN §15) and stores each under its id, with every scored claim (by
+ * store's observed daily lows up to yesterday and stores each under its id, with every scored claim (by
  * pool, asOf, horizon) so that `GET /api/v1/model/claims` publishes them. The process that issues runs
  * it after each issuing pass. It reads lows and writes one row per version: no attestation, outcome or signature is
  * touched.

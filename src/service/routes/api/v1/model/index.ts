@@ -7,7 +7,7 @@ import { ModelEvaluationResponseSchema } from "../../../../schemas/modelEvaluati
 import { sendJson } from "../../../../sendJson";
 
 /**
- * `GET /api/v1/model`: the walk-forward evaluation of the issuing horizon model (DESIGN §15); `GET /api/v1/model/claims`:
+ * `GET /api/v1/model`: the walk-forward evaluation of the issuing horizon model; `GET /api/v1/model/claims`:
  * every scored claim of it, paged.
  */
 const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
