@@ -102,7 +102,7 @@ export async function verifySiweMessage(parameters: VerifySiweMessageParameters)
 
 /** The field checks of {@link verifySiweMessage}, on a message whose signature is already verified. */
 function checkSiweFields(parameters: VerifySiweMessageParameters & { fields: SiweMessage }): void {
-  const { fields, time, domain, scheme, uriOrigin, nonce, chainIds } = parameters;
+  const { fields, domain, scheme, uriOrigin, nonce, chainIds } = parameters;
   if (nonce !== undefined && fields.nonce !== nonce)
     throw new SiweNonceInvalidError({ reason: "not the expected nonce" });
   if (scheme !== undefined && fields.scheme !== undefined && fields.scheme.toLowerCase() !== scheme.toLowerCase()) {

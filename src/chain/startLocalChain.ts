@@ -79,7 +79,7 @@ export async function startLocalChain(parameters: StartLocalChainParameters): Pr
   }
   const started = Date.now();
   // Hardhat's internals are loaded lazily: they are large and only the demo needs them.
-  /* eslint-disable @typescript-eslint/no-require-imports */
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded lazily, only when the demo chain starts */
   const { createHardhatNetworkProvider } =
     require("hardhat/internal/hardhat-network/provider/provider") as typeof import("hardhat/internal/hardhat-network/provider/provider");
   const { defaultHardhatNetworkParams } =

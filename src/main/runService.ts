@@ -1,7 +1,7 @@
 import { createServer as createNetServer } from "node:net";
 import { isAbsolute, relative } from "node:path";
 import type { FastifyInstance } from "fastify";
-import { getAddress, type Address } from "viem";
+import { type Address } from "viem";
 import { startAlertWorker } from "../alerts/startAlertWorker";
 import type { ServiceConfig } from "../config/loadConfig";
 import { ConfigError } from "../errors/config";

@@ -1,5 +1,4 @@
 import Fastify, {
-  type FastifyError,
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,

@@ -55,7 +55,7 @@ describe("alerts: two workers over one PostgreSQL database", function () {
         pollIntervalMs: 10,
         concurrency: 4,
         workerId,
-        onOutcome: (outcome) => byWorker.set(workerId, (byWorker.get(workerId) ?? 0) + 1),
+        onOutcome: () => byWorker.set(workerId, (byWorker.get(workerId) ?? 0) + 1),
       }),
     );
     try {

@@ -9,7 +9,7 @@ import { createPublicClient, custom, getAddress, keccak256, parseEther, toHex, t
 
 import { main } from "../../src/cli/main";
 import type { CliIo } from "../../src/cli/types";
-import { hardhatAccount, hardhatPrivateKey, MIN_BOND, UNBONDING_PERIOD } from "../helpers/actionsFixture";
+import { hardhatAccount, hardhatPrivateKey, UNBONDING_PERIOD } from "../helpers/actionsFixture";
 import { deployFixture } from "../helpers/registryFixture";
 import { startHardhatRpcServer, type HardhatRpcServer } from "../helpers/hardhatRpcServer";
 

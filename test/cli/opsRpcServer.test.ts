@@ -7,7 +7,7 @@ import { expect } from "chai";
 import hre from "hardhat";
 import { createPublicClient, http } from "viem";
 
-import { hardhatAccount, hardhatPrivateKey, MIN_BOND, UNBONDING_PERIOD } from "../helpers/actionsFixture";
+import { hardhatAccount, hardhatPrivateKey, MIN_BOND } from "../helpers/actionsFixture";
 import { deployFixture } from "../helpers/registryFixture";
 import { startHardhatRpcServer, type HardhatRpcServer } from "../helpers/hardhatRpcServer";
 

@@ -9,7 +9,7 @@ import { expect } from "chai";
 import hre from "hardhat";
 
 import { findRegistry, registerAttesterOnHardhat } from "../../scripts/register-attester";
-import { hardhatAccount, hardhatPrivateKey, MIN_BOND, UNBONDING_PERIOD } from "../helpers/actionsFixture";
+import { hardhatAccount, hardhatPrivateKey } from "../helpers/actionsFixture";
 import { deployFixture } from "../helpers/registryFixture";
 
 const run = promisify(execFile);

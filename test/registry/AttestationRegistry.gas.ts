@@ -2,7 +2,6 @@ import { loadFixture, reset, time } from "@nomicfoundation/hardhat-network-helpe
 import { expect } from "chai";
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import path from "node:path";
-import { ethers } from "hardhat";
 import type { ContractTransactionResponse } from "ethers";
 
 import { VerifyGasCaller__factory } from "../../typechain-types";

@@ -63,7 +63,7 @@ describe("file modes of DATA_DIR and the database (DESIGN §13)", function () {
 
   it("tightens database files left 0644 by an older version", async function () {
     const file = join(root, "service.sqlite");
-    (await openStore({ file })).close();
+    await (await openStore({ file })).close();
     for (const path of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(path)) chmodSync(path, 0o644);
     writeFileSync(`${file}-shm`, Buffer.alloc(0), { flag: "a" });
     chmodSync(`${file}-shm`, 0o644);

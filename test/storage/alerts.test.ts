@@ -1,8 +1,4 @@
 import { expect } from "chai";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { sql } from "kysely";
 import type { ActivityKind } from "../../src/model/activityKinds";
 import { appendActivity, type NewActivity } from "../../src/storage/activity";
 import { insertAlertAttempt, listAlertAttempts } from "../../src/storage/alertAttempts";
@@ -22,7 +18,7 @@ import {
   pauseAlertSubscription,
   resumeAlertSubscription,
 } from "../../src/storage/alertSubscriptions";
-import { openStore, type Store } from "../../src/storage/openStore";
+import { type Store } from "../../src/storage/openStore";
 import { forEachBackend } from "../helpers/storage/backends";
 
 const T = 1_767_225_600;

@@ -1,9 +1,6 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { expect } from "chai";
 import { sql } from "kysely";
-import { openStore, type Store } from "../../src/storage/openStore";
+import { type Store } from "../../src/storage/openStore";
 import {
   deleteExpiredSessions,
   deleteSession,

@@ -24,7 +24,11 @@ const UNUSED_DATABASE_URL = "postgres://unused@127.0.0.1:1/unused";
 const LAST_MIGRATION = Object.keys(migrations).at(-1) as string;
 
 /** Polls `GET /readyz` until its status is `want` (at most `ms`); returns the last answer. */
-async function readyzUntil(base: string, want: number, ms: number): Promise<{ status: number; body: any }> {
+async function readyzUntil(
+  base: string,
+  want: number,
+  ms: number,
+): Promise<{ status: number; body: { ready: boolean; reasons: string[] } }> {
   const deadline = Date.now() + ms;
   for (;;) {
     const response = await fetch(`${base}/readyz`);
