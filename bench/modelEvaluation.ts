@@ -1,5 +1,5 @@
 /**
- * `npm run bench:model`: the walk-forward evaluation of the horizon model (DESIGN §15).
+ * `npm run bench:model`: the walk-forward evaluation of the horizon model (docs/model.md#the-evaluation-walk-forward).
  * 1. Its figures on a store: `DATA_DIR` (default ./data, the demo's after `npm start`), when it holds one.
  * 2. Its cost as pools × days grow: synthetic pools (mean-reverting depth with withdrawals that return), up to
  *    1,000 pools × 365 days, timed in this process (the target: well within one pass interval, 900 s by default);

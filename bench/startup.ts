@@ -1,5 +1,5 @@
 /**
- * Start-up and whole-process figures of the compiled build (DESIGN §10), each beside the run-time path it replaced
+ * Start-up and whole-process figures of the compiled build, each beside the run-time path it replaced
  * (ts-node over src/, as `npx attest` and `npm start` ran before) and measured in the same run:
  *
  * 1. `attest --help` cold start: median wall time of BENCH_RUNS runs (default 7, interleaved), as a ratio to

@@ -1,7 +1,7 @@
 import { ACTIVITY_KINDS, type ActivityKind } from "../model/activityKinds";
 
 /**
- * The activity kinds a subscription may name (DESIGN §6): the service's own events and one `registry.<EventName>` per
+ * The activity kinds a subscription may name (docs/alerts.md#the-model): the service's own events and one `registry.<EventName>` per
  * event of the AttestationRegistry ABI. A kind outside this list is refused at subscribe time, so a typo cannot
  * leave a subscription that never receives anything.
  */

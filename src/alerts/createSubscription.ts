@@ -10,7 +10,7 @@ import { generateWebhookSecret } from "./generateWebhookSecret";
 import { normalizeAlertOwner } from "./subscriptionOwner";
 
 /**
- * The most subscriptions one owner may hold, paused ones included (DESIGN §13). A wallet and every API key it created
+ * The most subscriptions one owner may hold, paused ones included (docs/security.md#keys-subscriptions-and-alerts). A wallet and every API key it created
  * are one owner (the account `wallet:<address>`); a configured key (`API_KEYS`) is one owner alone.
  */
 export const MAX_SUBSCRIPTIONS_PER_OWNER = 20;

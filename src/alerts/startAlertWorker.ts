@@ -25,7 +25,7 @@ export type StartAlertWorkerParameters = {
   concurrency?: number;
   /**
    * Attempts in flight at once for one account, a wallet with all its keys or a configured key, counted across workers
-   * (DESIGN §13). Default a quarter of `concurrency` (at least 1): an owner whose targets never answer holds at most
+   * (docs/security.md#keys-subscriptions-and-alerts). Default a quarter of `concurrency` (at least 1): an owner whose targets never answer holds at most
    * that many slots, the others go round robin to the other owners, so its black hole delays another owner's delivery
    * by at most one attempt timeout.
    */

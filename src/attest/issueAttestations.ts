@@ -16,7 +16,7 @@ import { getPools, setIssueVerdicts } from "../storage/pools";
 import type { AttestationRow, Campaign, Database, NewAttestationRow, Pool, PoolDaily } from "../storage/schema";
 import type { AttestationSigner } from "./signer";
 
-/** Defaults of the published claim (DESIGN §5). Published in the API and docs; the v1 message cannot carry them. */
+/** Defaults of the published claim (docs/data.md#the-horizon-model). Published in the API and docs; the v1 message cannot carry them. */
 export const CLAIM_FLOOR = 0.5;
 export const CLAIM_TARGET = 0.8;
 
@@ -83,7 +83,7 @@ const ISSUED_ELSEWHERE = "another pass issued from the same state first";
 type PoolIssuance = { outcome: IssueOutcome; row?: NewAttestationRow & { id: Hex }; symbol?: string };
 
 /**
- * Issues attestations for the tracked pools (DESIGN §5). For each pool with fresh depth and enough daily history it
+ * Issues attestations for the tracked pools (docs/data.md#issuance). For each pool with fresh depth and enough daily history it
  * runs the horizon model on the COMPLETED days (before today's UTC day) and signs `{chainId, confidence, expiry,
  * horizon, issuedAt, pool}` through `parameters.signer` (EIP-191, and EIP-712 for the v2 block when a registry is set);
  * a signer failure throws before anything is stored. It re-issues only when the pool's latest attestation has expired

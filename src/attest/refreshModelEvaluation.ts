@@ -13,7 +13,7 @@ import { utcDay } from "../storage/poolDaily";
 import type { Database } from "../storage/schema";
 import { CLAIM_FLOOR, CLAIM_TARGET } from "./issueAttestations";
 
-/** The rule the issuer applies (DESIGN §5), as the evaluation replays it. */
+/** The rule the issuer applies (docs/data.md#the-horizon-model), as the evaluation replays it. */
 export const ISSUER_RULE = { floor: CLAIM_FLOOR, target: CLAIM_TARGET, candidates: DEFAULT_CANDIDATES } as const;
 
 /**

@@ -10,11 +10,11 @@ import { parseApiKeys } from "./parseApiKeys";
 
 const integer = (options: { default?: number; minimum: number; maximum?: number; description: string }) =>
   Type.Integer({ maximum: Number.MAX_SAFE_INTEGER, ...options });
-/** DESIGN §9: the delays between alert delivery attempts, in seconds. */
+/** The delays between alert delivery attempts, in seconds (docs/alerts.md#retries-order-and-the-failed-state). */
 export const DEFAULT_ALERTS_RETRY_SCHEDULE_S = "5,30,120,600,1800,7200,21600";
 const url = (description: string) => Type.Optional(Type.String({ pattern: "^https?://[^\\s]+$", description }));
 
-/** The environment the service reads (DESIGN §4 names and defaults), as a TypeBox schema for `env-schema`. */
+/** The environment the service reads (names and defaults: docs/service.md#configuration), as a TypeBox schema for `env-schema`. */
 export const EnvSchema = Type.Object({
   PORT: integer({ default: 8080, minimum: 0, maximum: 65535, description: "HTTP port (0 = any free port)" }),
   HOST: Type.String({ default: "127.0.0.1", minLength: 1, description: "HTTP listen address" }),
@@ -186,7 +186,7 @@ export const EnvSchema = Type.Object({
 });
 export type Env = Static<typeof EnvSchema>;
 
-/** `SERVICE_ROLE` (DESIGN §11). */
+/** `SERVICE_ROLE` (docs/operations.md#run-it-on-several-machines). */
 export type ServiceRole = "all" | "api" | "worker";
 
 /** `TRUST_PROXY` as Fastify's `trustProxy` takes it: false (no proxy), a hop count, or proxy addresses/CIDRs. */
@@ -195,7 +195,7 @@ export type TrustProxyConfig = false | number | string[];
 /** Per-client rate limits; `false` switches them off (benchmarks). */
 export type RateLimitConfig = false | { max: number; verifyMax: number; windowMs: number };
 
-/** Connection limits (DESIGN §13). */
+/** Connection limits (docs/security.md#connections-and-slow-clients). */
 export interface ConnectionLimitsConfig {
   /** `REQUEST_TIMEOUT_S` in ms: a request's headers and body must arrive within it, else 408 and the socket closes. */
   requestTimeoutMs: number;
@@ -222,7 +222,7 @@ export interface ServiceConfig {
   freshnessWindowS: number;
   attestationLifetimeS: number;
   rateLimit: RateLimitConfig;
-  /** DESIGN §13: the limits on connections that hold against slow and numerous clients (docs/security.md). */
+  /** The limits on connections that hold against slow and numerous clients (docs/security.md). */
   connections: ConnectionLimitsConfig;
   cacheTtlMs: number;
   /**
@@ -244,14 +244,14 @@ export interface ServiceConfig {
     chainIds: number[];
     /** `RATE_LIMIT_SIGN_IN_MAX` (at most `RATE_LIMIT_MAX`): nonce and verify requests per window per client. */
     rateLimitMax: number;
-    /** `MAX_KEYS_PER_WALLET`: the API keys a wallet may hold at once, revoked ones not counted (DESIGN §13). */
+    /** `MAX_KEYS_PER_WALLET`: the API keys a wallet may hold at once, revoked ones not counted (docs/security.md#keys-subscriptions-and-alerts). */
     maxKeysPerWallet: number;
   };
-  /** `SERVICE_ROLE`: what this process does (DESIGN §11). */
+  /** `SERVICE_ROLE`: what this process does (docs/operations.md#run-it-on-several-machines). */
   role: ServiceRole;
   /** `INSTANCE_ID`: this process's name in runs, `ingest.pass` events, logs and `/readyz`. */
   instanceId: string;
-  /** `TRUST_PROXY`: where the client address comes from (DESIGN §11). */
+  /** `TRUST_PROXY`: where the client address comes from (docs/operations.md#behind-a-proxy). */
   trustProxy: TrustProxyConfig;
   /** `PROBE_RATE_LIMIT` and `METRICS_TOKEN`: what guards `/readyz` and `/metrics`. */
   probes: { perClientPerSecond: number; metricsToken: string | null };
@@ -458,7 +458,7 @@ function checkCombinations(parsed: Env): void {
       message: "REGISTRY_ADDRESS and REGISTRY_CHAIN_ID go together; set both",
     });
   }
-  // An api process never signs: ATTESTER_ADDRESS alone names the attester it vouches for (DESIGN §11).
+  // An api process never signs: ATTESTER_ADDRESS alone names the attester it vouches for.
   const apiAddressOnly = parsed.SERVICE_ROLE === "api" && parsed.ATTESTER_SIGNER_URL === undefined;
   if (!apiAddressOnly && (parsed.ATTESTER_SIGNER_URL === undefined) !== (parsed.ATTESTER_ADDRESS === undefined)) {
     const missing = parsed.ATTESTER_SIGNER_URL === undefined ? "ATTESTER_SIGNER_URL" : "ATTESTER_ADDRESS";

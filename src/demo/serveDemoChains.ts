@@ -45,7 +45,7 @@ export interface ServedDemoChains {
 
 /**
  * `npm run demo:chains`: the demo's chains and feed server without the service, for configured processes to read
- * (DESIGN §11). The same simulated days as `npm start`'s demo ({@link startDemoChains}: chains, deployments, the
+ * (docs/operations.md#try-it-on-one-machine-npm-run-demochains). The same simulated days as `npm start`'s demo ({@link startDemoChains}: chains, deployments, the
  * registry with the attester registered, `days` days of activity, the same Merkl campaigns and silent pool), served so
  * that a process configured with `RPC_URL_<chainId>`, `POOLS_FILE` and the feed URLs sees what the demo's own service
  * sees:

@@ -1,6 +1,6 @@
 import { BaseError } from "./base";
 
-/** Errors of the ingestion leader's lease and of a pass that must stop (DESIGN §11, docs/operations.md). */
+/** Errors of the ingestion leader's lease and of a pass that must stop (docs/operations.md#leadership-and-fencing). */
 
 const DOCS = "docs/operations.md#leadership-and-fencing";
 

@@ -122,7 +122,7 @@ const FAILURE_CAUSES: Readonly<Record<string, string>> = {
 };
 
 /**
- * Why the database could not be used, in one line that names the cause (DESIGN §12): `connection refused
+ * Why the database could not be used, in one line that names the cause: `connection refused
  * (ECONNREFUSED 127.0.0.1:5432)`, `authentication failed (28P01): <server's message>`, `the database does not exist
  * (3D000): <server's message>`; else the driver's own first line. A {@link StoreUnavailableError} is looked through to
  * the driver's error it wraps. Never the connection URL (it may hold a password).

@@ -225,7 +225,7 @@ async function writeRegistryEvents(trx: Kysely<Database>, read: RegistryRead, no
 }
 
 /**
- * DESIGN §12, a registry read again after a reorganisation: of the stored events of this registry in blocks from the
+ * A registry read again after a reorganisation: of the stored events of this registry in blocks from the
  * restart on, those the canonical read also has (same kind, time and data: block, log index, transaction, arguments)
  * are kept with their ids; the others, from orphaned blocks, are removed with their unsent deliveries
  * (`removeActivity`). Returns the canonical events not stored yet, to append.

@@ -6,7 +6,7 @@ import { formatConfidence } from "./formatConfidence";
 const text = (confidence: number) => formatConfidence({ confidence }).text;
 
 describe("formatConfidence", () => {
-  it("renders the DESIGN §2 examples", () => {
+  it("renders the examples of docs/library.md#confidence", () => {
     expect(text(0.855)).to.equal("0.86");
     expect(text(1.005)).to.equal("1.01");
     expect(text(0.1 + 0.2)).to.equal("0.30");

@@ -115,7 +115,7 @@ function assertKeyFilePrivate(file: string): void {
 }
 
 /**
- * The configured mode never signs with a generated development key (DESIGN §12): a process that signs
+ * The configured mode never signs with a generated development key (docs/operations.md#start-up-checks): a process that signs
  * (`SERVICE_ROLE` all or worker) needs `ATTESTER_PRIVATE_KEY`, `ATTESTER_KEY_FILE` or `ATTESTER_SIGNER_URL`. The demo
  * keeps its dev key; an api process loads no key. Checked before anything is written (no dev key file is created).
  *

@@ -33,7 +33,7 @@ export type AssertChainIdsParameters = { rpcUrls: ServiceConfig["rpcUrls"] };
 
 /**
  * Asks each `RPC_URL_<id>` for `eth_chainId` (viem `getChainId`), all at once, before the start writes anything
- * (DESIGN §12): swapped URLs would store one chain's depth under another chain's pools.
+ * (docs/operations.md#start-up-checks): swapped URLs would store one chain's depth under another chain's pools.
  *
  * @param {@link AssertChainIdsParameters}
  * @throws {@link ConfigError} (exit 78) naming the variable and both ids when an endpoint serves another chain (the

@@ -1,5 +1,5 @@
 /**
- * `npm run demo:chains`: the demo's chains and feed server without the service (DESIGN §11), so that several
+ * `npm run demo:chains`: the demo's chains and feed server without the service (docs/operations.md#try-it-on-one-machine-npm-run-demochains), so that several
  * configured processes can run against them on one machine. Writes `DATA_DIR/demo.env` and `DATA_DIR/demo-pools.json`,
  * then serves until SIGINT or SIGTERM (clean stop, exit 0). Reads `DATA_DIR`, `DEMO_DAYS`, `DEMO_SEED` and the attester
  * key's variables as `npm start` does.

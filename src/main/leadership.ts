@@ -17,7 +17,7 @@ import { startScheduler, type Scheduler } from "./scheduler";
 export const INGEST_LEASE = "ingest";
 
 /**
- * The lease timing for passes every `intervalMs` (DESIGN §11: a standby takes over within two intervals of the
+ * The lease timing for passes every `intervalMs` (a standby takes over within two intervals of the
  * leader's death): the lease lasts 1.5 intervals; the leader renews it, and a standby tries to take it, every third
  * of that, at most every minute. A leader killed just after renewing is replaced by
  * `ttlMs + tickMs` ≤ 2 intervals.
@@ -65,7 +65,7 @@ export type StartLeadershipParameters = {
 };
 
 /**
- * Joins the election of the ingestion leader (DESIGN §11): tries to take the lease at once (resolves after that
+ * Joins the election of the ingestion leader (docs/operations.md#leadership-and-fencing): tries to take the lease at once (resolves after that
  * first try), then every `tickMs` renews it while leading or tries to take it while standing by. Passes start with
  * {@link Leadership.runPasses}. A renewal that finds the lease taken over ends the term: the pass in progress is
  * aborted and, by the fence its transactions check, commits nothing. A renewal that cannot reach the store keeps the

@@ -53,10 +53,10 @@ export type RunServiceParameters = {
 };
 
 /**
- * The main job, by `SERVICE_ROLE` (DESIGN §11). `api`: the store and the HTTP app only (no key, no source, no pass,
+ * The main job, by `SERVICE_ROLE` (docs/operations.md#run-it-on-several-machines). `api`: the store and the HTTP app only (no key, no source, no pass,
  * no alert delivery). `worker` and `all`: the attester key, the store, the source (the demo when nothing is
  * configured: local chains with simulated history; else POOLS_FILE and RPC_URL_<chainId>), the election of the
- * ingestion leader (`startLeadership`); the HTTP server, listening before any pass (DESIGN §12: `/readyz` answers 503
+ * ingestion leader (`startLeadership`); the HTTP server, listening before any pass (`/readyz` answers 503
  * "starting" until the startup passes end); while this process leads, the source's history ingested without issuing
  * and one pass that issues attestations; the alert delivery worker (polls the outbox every second and after every
  * pass), then a pass every `INGEST_INTERVAL_S` while leading, each fenced by the lease. Before anything is written, the
@@ -106,7 +106,7 @@ export async function runService({ config, log, signal }: RunServiceParameters):
     cleanups.push(() => leadership.stop());
 
     checkpoint();
-    // Bound before the first pass (DESIGN §12): /livez answers, /readyz says "starting" until the startup passes end.
+    // Bound before the first pass: /livez answers, /readyz says "starting" until the startup passes end.
     const { app, url, closeApp } = await serve({ config, store, source, key, status, metrics, cleanups, log });
     const leading = await startupPasses({ leadership, passes, source, signal, log });
     status.starting = false;
@@ -186,7 +186,7 @@ async function startupPasses(parameters: {
 }
 
 /**
- * Listens on HOST:PORT: a worker serves only the probes and /metrics (DESIGN §11), `all` everything. Logs the URLs;
+ * Listens on HOST:PORT: a worker serves only the probes and /metrics (docs/operations.md#run-it-on-several-machines), `all` everything. Logs the URLs;
  * the server's drain is pushed on `cleanups` and returned as `closeApp`.
  */
 async function serve(parameters: {
@@ -254,7 +254,7 @@ async function runApi(parameters: {
 }
 
 /**
- * Start-up checks of a process that signs, before it writes anything (DESIGN §12, docs/operations.md#start-up-checks):
+ * Start-up checks of a process that signs, before it writes anything (docs/operations.md#start-up-checks):
  * the configured mode has a key that is not a generated dev key, and each `RPC_URL_<id>` answers chain `<id>`.
  */
 async function checkBeforeWriting(config: ServiceConfig, log: (line: string) => void): Promise<void> {
@@ -266,7 +266,7 @@ async function checkBeforeWriting(config: ServiceConfig, log: (line: string) => 
 }
 
 /**
- * The HTTP port is checked before the store is opened (DESIGN §12): a listener is bound to HOST:PORT and closed again,
+ * The HTTP port is checked before the store is opened (docs/operations.md#start-up-checks): a listener is bound to HOST:PORT and closed again,
  * so a start whose port is taken writes nothing (the server itself needs the open store, so it binds later, still
  * before the first pass). PORT=0 (any free port) needs no check.
  *
@@ -295,7 +295,7 @@ async function assertPortFree(config: Pick<ServiceConfig, "host" | "port">): Pro
 }
 
 /**
- * The attester key (never logged; only its address and where it came from). First DATA_DIR, 0700 (DESIGN §13): created
+ * The attester key (never logged; only its address and where it came from). First DATA_DIR, 0700 (docs/security.md#files): created
  * so, or tightened from a looser mode when this user owns it; a shared or foreign folder is left as is, with a warning.
  */
 function loadKey(config: ServiceConfig, log: (line: string) => void): LoadAttesterKeyReturnType {

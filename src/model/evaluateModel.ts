@@ -14,14 +14,14 @@ export const CALIBRATION_BUCKET_WIDTH = 0.05;
 /** The evaluation lists at least this many scored claims (all of them when there are fewer). */
 export const SAMPLE_SIZE = 200;
 
-/** One pool's history for the evaluation: its OBSERVED daily lows only (never a feed's daily point, DESIGN §12). */
+/** One pool's history for the evaluation: its OBSERVED daily lows only (never a feed's daily point). */
 export interface EvaluatedPool {
   /** `eip155:<chainId>:<address>`. */
   pool: string;
   daily: readonly DailyDepth[];
 }
 
-/** The rule's parameters, as the issuer uses them (DESIGN §5). */
+/** The rule's parameters, as the issuer uses them (docs/data.md#the-horizon-model). */
 export interface ModelRule {
   floor: number;
   target: number;
@@ -93,7 +93,7 @@ export interface ModelEvaluation {
 }
 
 /**
- * The claims the horizon model would have made for one pool, walking forward day by day (DESIGN §15): as of each day d
+ * The claims the horizon model would have made for one pool, walking forward day by day (docs/model.md#the-evaluation-walk-forward): as of each day d
  * with a low, the rule of `computeHorizon` (the version `rule.model`) on the days up to d (windows d' … d'+h that closed by d), anchored on d's
  * low; scored once d+h is past the last complete day: held when every observed low in d+1 … d+h is ≥ the floor. Each
  * candidate's windows are counted once for the whole series (sliding minimum, prefix sums), so a pool of n days costs
@@ -169,7 +169,7 @@ function outcome(
 }
 
 /**
- * The walk-forward evaluation of the horizon model over every pool (DESIGN §15): its claims, the scored ones and how
+ * The walk-forward evaluation of the horizon model over every pool (docs/model.md#the-evaluation-walk-forward): its claims, the scored ones and how
  * many held, the Brier score beside the baseline's, calibration buckets, a per-horizon breakdown and a sample anyone
  * can recompute from `GET /api/v1/pool/{pool}/history`. It judges the model, never an issued attestation.
  *

@@ -46,7 +46,7 @@ export interface HorizonModelVersion {
   ): boolean;
 }
 
-/** v1 (DESIGN §5): the plain share of past windows in which the claim held. Integer arithmetic. */
+/** v1 (docs/data.md#the-horizon-model): the plain share of past windows in which the claim held. Integer arithmetic. */
 export const MODEL_V1: HorizonModelVersion = {
   id: "daily-min-windows/v1",
   rule: "the share of past windows of the horizon's length in which the claim held",
@@ -55,7 +55,7 @@ export const MODEL_V1: HorizonModelVersion = {
 };
 
 /**
- * v2 (DESIGN §15, docs/model.md): windows of h days that start on consecutive days overlap and mostly share their
+ * v2 (docs/model.md): windows of h days that start on consecutive days overlap and mostly share their
  * outcome, so they count as 2·windows/h independent trials; the confidence is Laplace's rule of succession on them,
  * (2·held/h + 1) / (2·windows/h + 2) = (2·held + h) / (2·windows + 2h). It shrinks a share measured on few independent
  * windows towards one half, so a long horizon on a short history no longer claims certainty. Integer arithmetic.
@@ -133,7 +133,7 @@ function horner(x: number, coefficients: readonly number[]): number {
 }
 
 /**
- * v3 (DESIGN §15, docs/model.md): the margin model, {@link marginProbability}, never above v1's share of windows that
+ * v3 (docs/model.md): the margin model, {@link marginProbability}, never above v1's share of windows that
  * held. The margin gives what v1 and v2 lack on the demo, resolution: windows that all held but came close to the floor
  * score lower than windows that never moved. The cap keeps a normal curve from smoothing over a history whose windows
  * broke often (a pool that bleeds 5 % a day has windows near 1 and windows just under the floor, no normal shape).
@@ -186,7 +186,7 @@ export const ISSUING_MODEL: HorizonModelVersion = MODEL_V3;
 /** Identifies the issuing model in stored attestations (`attestations.model`). */
 export const HORIZON_MODEL_ID = ISSUING_MODEL.id;
 
-/** Default candidate horizons, in days (DESIGN §5). */
+/** Default candidate horizons, in days (docs/data.md#the-horizon-model). */
 export const DEFAULT_CANDIDATES = [7, 14, 30, 60, 90, 180] as const;
 
 /** One day of a pool's history: the lowest depth observed on that UTC day. */
@@ -262,7 +262,7 @@ function fraction(field: string, value: number): number {
 }
 
 /**
- * The horizon model (DESIGN §5). The claim: "the pool's depth stays at or above `floor × depth at issuance` for
+ * The horizon model (docs/data.md#the-horizon-model). The claim: "the pool's depth stays at or above `floor × depth at issuance` for
  * `horizonDays` days". For each candidate horizon h, every past day d with a complete window (days d+1 … d+h all
  * observed) is a window; the claim held in it when each of those days' lowest depth is ≥ floor × the lowest depth
  * of day d (the reference, standing in for the depth at issuance). The model version (`model`, default

@@ -6,7 +6,7 @@ const address = z
   .regex(/^0x[0-9a-fA-F]{40}$/, "must be 0x followed by 40 hex digits")
   .transform((value) => value.toLowerCase() as Address);
 
-/** One tracked pool: its on-chain identity and the feed identifiers that map it (DESIGN §4). */
+/** One tracked pool: its on-chain identity and the feed identifiers that map it (docs/data.md#pools-file). */
 export const poolConfigSchema = z
   .object({
     chainId: z.number().int().positive(),

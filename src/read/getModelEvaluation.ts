@@ -8,7 +8,7 @@ export type GetModelEvaluationReturnType = {
   model: string;
   /** Unix seconds: when the evaluation was computed (after an issuing pass), or null before the first. */
   computedAt: number | null;
-  /** The walk-forward evaluation of that model (DESIGN §15), or null before the first issuing pass computed it. */
+  /** The walk-forward evaluation of that model (docs/model.md), or null before the first issuing pass computed it. */
   evaluation: ModelEvaluation | null;
   /** Every model version evaluated side by side on the same data, oldest first, the issuing one among them. */
   versions: {
@@ -21,7 +21,7 @@ export type GetModelEvaluationReturnType = {
 };
 
 /**
- * The walk-forward evaluation of the issuing horizon model (DESIGN §15), beside every other version's on the same
+ * The walk-forward evaluation of the issuing horizon model (docs/model.md), beside every other version's on the same
  * data, as the process that issues last stored them:
  * claims the model would have made as of each past day, scored on observed daily lows once their window closed. It
  * judges the model, never an issued attestation (their `outcome` stays "pending").

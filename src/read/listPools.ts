@@ -31,7 +31,7 @@ export type ListPoolsReturnType = {
 
 /**
  * Every tracked pool with its depth and `stale` flag, and the horizon, confidence and expiry of its latest attestation
- * (null when none: DESIGN §14), ordered by chain then address. Stale depths are never summed: they are held out of
+ * (null when none), ordered by chain then address. Stale depths are never summed: they are held out of
  * `total` and listed in `heldOut` (spec §3 rule 1).
  *
  * @param context the {@link ReadContext}.

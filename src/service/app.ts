@@ -57,8 +57,8 @@ function processMetrics(): ServiceMetrics {
 }
 
 /**
- * The HTTP API as a Fastify plugin: request ids, HTTP metrics and the readiness check the probes read (DESIGN §11),
- * the connection limits and security headers (DESIGN §13), external plugins (env, swagger, CORS, rate limit), then the
+ * The HTTP API as a Fastify plugin: request ids, HTTP metrics and the readiness check the probes read (docs/operations.md#probes-metrics-and-logs),
+ * the connection limits and security headers (docs/security.md), external plugins (env, swagger, CORS, rate limit), then the
  * app plugins (attester, read context, response cache, API-key auth for the keyed routes, the dapp's sign-in
  * sessions), one error handler, then every route folder under `routes/` (the folder is the URL, as fastify/demo
  * autoloads them: the probes `/livez`, `/readyz` and `/metrics` too). `server.ts` starts it. A new endpoint is one route folder and its test (a read
@@ -76,7 +76,7 @@ export const buildApp = fp(
     const now = options.now ?? (() => Math.floor(Date.now() / 1000));
 
     fastify.addSchema(ErrorSchema);
-    // Before anything that may answer: every answer carries its x-request-id and is counted (DESIGN §11).
+    // Before anything that may answer: every answer carries its x-request-id and is counted.
     await fastify.register(requestIdPlugin);
     await fastify.register(httpMetricsPlugin, { metrics: options.metrics ?? processMetrics() });
     const status = options.status ?? createServiceStatus({ role: config.role, instance: config.instanceId });

@@ -29,7 +29,7 @@ const STATUS_BY_DOMAIN_CODE: Record<PublicErrorCode, number> = {
   CHAIN_NOT_TRACKED: 404,
   INVALID_IDEMPOTENCY_KEY: 400,
   IDEMPOTENCY_KEY_REUSED: 422,
-  // A wallet's key beyond MAX_KEYS_PER_WALLET (DESIGN §13).
+  // A wallet's key beyond MAX_KEYS_PER_WALLET.
   TOO_MANY_KEYS: 409,
   // The market readers (src/errors/market.ts). MARKET_DATA_FILE_INVALID stays a 500: a bad shipped file, not input.
   TOO_MANY_POOLS: 400,

@@ -7,7 +7,7 @@ export type LogLevelName = keyof typeof LOG_LEVELS;
  * One log line as the HTTP server's logger (pino) writes it: a JSON object and a newline, with pino's `level`, `time`
  * (Unix ms) and `msg`, and the `instance` every line of the process carries (the server's logger has it as its base
  * field). The service's own lines (`npm start`'s progress, passes, shutdown) are written through this, so that every
- * line on the process's output is one JSON object (DESIGN §11).
+ * line on the process's output is one JSON object (docs/operations.md#probes-metrics-and-logs).
  *
  * @param parameters - `msg`, `instance`, `level` (default `info`) and `time` (default now, Unix ms).
  * @returns the line, newline included.

@@ -18,7 +18,7 @@ export const BODY_LIMIT = 64 * 1024;
 export const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
 /**
- * Node's own timeouts for DESIGN §13 (docs/security.md). `requestTimeout`: the whole request, headers and body, must
+ * Node's own timeouts against slow clients (docs/security.md#connections-and-slow-clients). `requestTimeout`: the whole request, headers and body, must
  * arrive within `REQUEST_TIMEOUT_S`, else the client error handler answers 408 and the socket is destroyed (a body
  * dribbled one byte at a time cannot hold a socket longer). `headersTimeout` (at most the request timeout, as Node
  * requires): the same bound for the headers, which also closes a socket that never sends a byte. Node checks both
@@ -64,7 +64,7 @@ export type LogStream = { write(line: string): void };
  *
  * Logs: pino, one JSON object per line, at `LOG_LEVEL`, each naming `instance` (`INSTANCE_ID`) and, for a request's
  * lines, its `reqId`. Request ids: the caller's valid `x-request-id`, else a random UUID (`requestIdOf`; Fastify's own
- * `requestIdHeader` is off because it would take any header unchecked). `trustProxy`: `TRUST_PROXY` (DESIGN §11): the
+ * `requestIdHeader` is off because it would take any header unchecked). `trustProxy`: `TRUST_PROXY` (docs/operations.md#behind-a-proxy): the
  * client address (`request.ip`) the rate limits, sign-in limits and logs use comes from `X-Forwarded-For` through the
  * trusted hops only.
  */
@@ -90,7 +90,7 @@ export function serverOptions(
     frameworkErrors: function routerError(error, request, reply) {
       const { status, body } = routerErrorBody(error, request.url);
       request.log.debug({ code: body.error.code }, body.error.message);
-      // Raised before any hook runs: the nosniff of every JSON answer (DESIGN §13), the request id and the count are
+      // Raised before any hook runs: the nosniff of every JSON answer, the request id and the count are
       // done here.
       const answer = reply as unknown as FastifyReply;
       void answer.code(status).header("x-content-type-options", "nosniff").header(REQUEST_ID_HEADER, request.id);
@@ -140,7 +140,7 @@ export const NOT_READY_FIRST_MS = 1000;
  * await closeServer(app, config.shutdownGraceMs);
  */
 export async function closeServer(app: FastifyInstance, graceMs: number): Promise<void> {
-  // Not ready first (DESIGN §11): the caller has set `status.draining`, so for this long `/readyz` answers 503 while
+  // Not ready first (docs/operations.md#shutting-down): the caller has set `status.draining`, so for this long `/readyz` answers 503 while
   // the listener still serves, and a load balancer polling it sees "not ready" rather than a refused connection.
   await new Promise((resolve) => setTimeout(resolve, Math.min(NOT_READY_FIRST_MS, graceMs)));
   const sweep = setInterval(() => app.server.closeIdleConnections(), DRAIN_SWEEP_MS);

@@ -1,7 +1,7 @@
 import type { ServiceRole } from "../config/loadConfig";
 
 /**
- * What this process is and how it is doing, as `/readyz` reports it (DESIGN §11). `main` owns one and updates it;
+ * What this process is and how it is doing, as `/readyz` reports it (docs/operations.md#probes-metrics-and-logs). `main` owns one and updates it;
  * the server only reads it. Built by {@link createServiceStatus}.
  */
 export interface ServiceStatus {
@@ -15,7 +15,7 @@ export interface ServiceStatus {
   lastPassAt: number | null;
   /**
    * True from the start of a `worker` or `all` process until its startup passes (history replay, first issuing pass)
-   * end, whether they succeed or not: the port is bound before them (DESIGN §12), and `/readyz` answers 503
+   * end, whether they succeed or not: the port is bound before them, and `/readyz` answers 503
    * "starting" meanwhile. False on an `api` process, which runs no pass, and on a status made outside `runService`.
    */
   starting: boolean;

@@ -48,7 +48,7 @@ export async function appendActivity(db: Kysely<Database>, events: readonly NewA
 }
 
 /**
- * Removes events from the activity log (DESIGN §12: the registry events of blocks a reorganisation orphaned), with
+ * Removes events from the activity log (the registry events of blocks a reorganisation orphaned), with
  * their alert deliveries not yet sent (`pending` outbox rows, so no subscription waits behind a removed event). A
  * delivery already final (`delivered`, or `failed` after its retries) is kept with its attempts: what was sent cannot
  * be unsent. Call it in the transaction that writes what replaces them.

@@ -110,7 +110,7 @@ export type DueAlertDelivery = Pick<AlertOutboxRow, "id" | "subscription_id" | "
  * oldest event, and only when that row is due and not claimed (or its claim lapsed). So a subscription's events go out
  * one at a time in event order, and a row waiting for a retry holds back the rows behind it.
  *
- * Shared fairly between accounts (DESIGN §13: a wallet with all its keys, or a configured key): an account's due heads
+ * Shared fairly between accounts (a wallet with all its keys, or a configured key): an account's due heads
  * are ranked soonest first, each after the attempts the account has in flight now (rows under an unexpired lease,
  * whichever worker holds them), into `turn`, and the answer is ordered by turn, so each account's next head comes
  * before any account's one after (the worker breaks ties between accounts round robin). With `perAccountLimit`, an

@@ -7,7 +7,7 @@ import type { ApiKey, Database } from "./schema";
 /**
  * API keys, by the SHA-256 of the key (hex): the key itself is never stored. An owner is `env` for the keys the
  * service's configuration holds (`API_KEYS`, the demo key) or the lower-case address of the wallet that created it.
- * Revoking a key pauses the alert subscriptions made with it, in the same transaction (DESIGN §13).
+ * Revoking a key pauses the alert subscriptions made with it, in the same transaction (docs/security.md#keys-subscriptions-and-alerts).
  */
 
 /** The owner of every key that comes from the service's configuration. */
@@ -123,7 +123,7 @@ export type AddConfigApiKeysResult = {
 
 /**
  * Adds the configuration's keys (owner `env`) the store does not hold yet, in one transaction. It never revokes and
- * never restores: several processes may name different keys (DESIGN §11), so a key another process's `API_KEYS` names
+ * never restores: several processes may name different keys, so a key another process's `API_KEYS` names
  * keeps working, and a key revoked with `attest keys revoke` stays revoked even if a configuration still names it. A
  * stored key keeps the label it was first added with. A hash a wallet already holds is left to the wallet.
  */
@@ -170,7 +170,7 @@ export async function listConfigApiKeys(db: Kysely<Database>): Promise<ConfigApi
   return rows.map(({ key_sha256, ...row }) => ({ ...row, hash_tail: key_sha256.slice(-4) }));
 }
 
-/** Whether a subscription was made with an API key that is now revoked (it stays paused: DESIGN §13). */
+/** Whether a subscription was made with an API key that is now revoked (it stays paused). */
 export function madeWithRevokedKey(eb: ExpressionBuilder<Database, "alert_subscriptions">) {
   return eb.exists(
     eb

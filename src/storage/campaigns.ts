@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import { chunksOf, excludedOf } from "./batches";
 import type { Campaign, Database } from "./schema";
 
-/** A campaign's key (DESIGN §12): Merkl makes a campaign id unique only per distribution chain. */
+/** A campaign's key: Merkl makes a campaign id unique only per distribution chain. */
 export interface CampaignKey {
   distributionChainId: number;
   campaignId: string;

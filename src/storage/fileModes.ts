@@ -1,6 +1,6 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
 
-/** DESIGN §13: the data directory is 0700, the database files (and the keys beside them) 0600. */
+/** The data directory is 0700, the database files (and the keys beside them) 0600 (docs/security.md#files). */
 export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
 

@@ -10,7 +10,7 @@ export interface SourceReport {
   dropped?: number;
   /**
    * Rows of the answer skipped one by one: not the documented shape, a number not finite, negative or above the
-   * bound, a timestamp out of range (DESIGN §16). The rest of the answer is used.
+   * bound, a timestamp out of range (docs/data.md). The rest of the answer is used.
    */
   rejectedRows?: number;
   /** Keys answered twice with different values in one pass: every copy refused, the stored value kept. */

@@ -7,7 +7,7 @@ import type { Database } from "./schema";
 /**
  * The schema's version and how it moves: the versioned migrations of `./migrations`, applied by Kysely's Migrator
  * (which records each in `kysely_migration` and serializes concurrent migrators on a lock row), and the checks that
- * keep a build from running against a schema it does not know (DESIGN §11).
+ * keep a build from running against a schema it does not know (docs/operations.md#migrations).
  */
 
 /** A store as far as its schema goes (a `Store` of `./openStore` is one). */

@@ -10,8 +10,8 @@ export interface ObservedLow {
 }
 
 /**
- * Every pool's observed daily lows up to and including `lastDay`, by pool then day: the rows with a block (DESIGN §12:
- * a feed-backfilled day is never counted as a low). One query.
+ * Every pool's observed daily lows up to and including `lastDay`, by pool then day: the rows with a block (a
+ * feed-backfilled day is never counted as a low). One query.
  */
 export async function listObservedLows(db: Kysely<Database>, parameters: { lastDay: string }): Promise<ObservedLow[]> {
   const rows = await db

@@ -117,7 +117,7 @@ export async function openStore(parameters: OpenStoreParameters): Promise<Store>
         const onDisk = file !== ":memory:";
         // A folder it creates is 0700; an existing one is the caller's (the service tightens DATA_DIR itself).
         if (onDisk && !existsSync(dirname(file))) mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
-        // The store holds webhook secrets: its files are 0600 (DESIGN §13), -wal and -shm included.
+        // The store holds webhook secrets: its files are 0600 (docs/security.md#files), -wal and -shm included.
         if (onDisk) makeSqliteFilesPrivate(file, "before-open");
         sqlite = new BetterSqlite3(file);
         sqlite.pragma("journal_mode = WAL");

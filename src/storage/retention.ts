@@ -4,7 +4,7 @@ import type { Database } from "./schema";
 const DAY_S = 86_400;
 
 /**
- * The longest window of `GET /api/v1/pool/{pool}/history` (`days` at most 730, DESIGN §14), which draws past claims
+ * The longest window of `GET /api/v1/pool/{pool}/history` (`days` at most 730, docs/market-api.md#pool-history), which draws past claims
  * from `attestations`: an attestation whose claim window reaches into it is never pruned, whatever the retention.
  * (test/retention/pruneStore.test.ts checks it against the route's own maximum.)
  */
@@ -38,7 +38,7 @@ export interface PruneCounts {
  * Deletes what has served its purpose (docs/operations.md, "Retention"), in batches of `batchSize` rows so that no
  * statement holds a lock for long:
  * - `alert_outbox` rows in a final state (`delivered`, `failed`) whose event is older than the retention, or was
- *   removed (a registry event of an orphaned block, DESIGN §12), with their `alert_attempts`;
+ *   removed (a registry event of a block a reorganisation orphaned), with their `alert_attempts`;
  * - `idempotency_keys` older than the retention (the replay window: a retry within it replays the first answer);
  * - `attestations` that are superseded (a later one of the same pool exists), expired, and whose claim window closed
  *   before both the retention and the longest pool history window ({@link POOL_HISTORY_MAX_DAYS}) began, and that no

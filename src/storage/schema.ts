@@ -203,7 +203,7 @@ export interface IngestRunsTable {
 }
 
 /**
- * A named lease (DESIGN §11: `ingest`, the ingestion leader's): held by one process until `expires_at`, renewed by
+ * A named lease (`ingest`, the ingestion leader's): held by one process until `expires_at`, renewed by
  * it, taken over by another once expired. `epoch` grows with every takeover: a pass's write transactions check the
  * (holder, epoch) they started under, so a leader that lost its lease commits nothing (`src/storage/leaderLease.ts`).
  */
@@ -274,7 +274,7 @@ export interface LogCursorsTable {
    * lookback holds the start of the lookback's UTC day minus one second.
    */
   last_block_time: number;
-  /** Hash of block `next_block − 1` when it was read (DESIGN §12: checked at the next pass); null when unknown. */
+  /** Hash of block `next_block − 1` when it was read (checked at the next pass); null when unknown. */
   last_block_hash: string | null;
   /** The pass that last moved it (its clock), Unix seconds. */
   updated_at: number;
@@ -330,13 +330,13 @@ export interface AccuracyRecordsTable {
   lowest_depth_usd: number | null;
 }
 
-/** An alert subscription (DESIGN §9): a target URL that receives the activity events of the kinds it names. */
+/** An alert subscription (docs/alerts.md): a target URL that receives the activity events of the kinds it names. */
 export interface AlertSubscriptionsTable {
   id: string;
   /** `key:<api_keys.id>` (the keyed routes) or `wallet:<lower-case address>` (the dapp). */
   owner: string;
   /**
-   * The account its caps and delivery share count in (DESIGN §13): `wallet:<address>` for a wallet's own and for those
+   * The account its caps and delivery share count in: `wallet:<address>` for a wallet's own and for those
    * of every key the wallet created; `key:<id>` (the owner) for a configured key's.
    */
   account: string;
@@ -448,7 +448,7 @@ export type AlertAttempt = Selectable<AlertAttemptsTable>;
 /** A column the database fills (an auto-increment id): optional on insert. */
 export type Generated<T> = ColumnType<T, T | undefined, never>;
 
-/** DESIGN §15: the latest walk-forward evaluation of one model version (`evaluation_json` is a `ModelEvaluation`). */
+/** The latest walk-forward evaluation of one model version (`evaluation_json` is a `ModelEvaluation`). */
 export interface ModelEvaluationsTable {
   model: string;
   /** Unix seconds. */

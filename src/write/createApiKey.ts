@@ -15,7 +15,7 @@ export type CreateApiKeyParameters = {
   maxKeys?: number;
 };
 
-/** `MAX_KEYS_PER_WALLET`'s default (DESIGN §13). */
+/** `MAX_KEYS_PER_WALLET`'s default (docs/security.md#keys-subscriptions-and-alerts). */
 export const DEFAULT_MAX_KEYS_PER_WALLET = 10;
 export type CreateApiKeyReturnType = {
   id: string;

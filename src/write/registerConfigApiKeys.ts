@@ -11,7 +11,7 @@ export type RegisterConfigApiKeysReturnType = AddConfigApiKeysResult;
 export type RegisterConfigApiKeysErrorType = Error;
 
 /**
- * Adds the configuration's keys (owner `env`) to the store, by their SHA-256. Only adds (DESIGN §11): a start never
+ * Adds the configuration's keys (owner `env`) to the store, by their SHA-256. Only adds (docs/keys.md#configuration): a start never
  * revokes a key another process's configuration names, and never restores a key revoked with `attest keys revoke`
  * (it is counted in `revoked` so the start can say so). Keys a wallet created are not touched. Run it at every start,
  * before serving.

@@ -13,8 +13,8 @@ const merklSeconds = z.union([z.number(), z.string().regex(/^\d+$/).transform(Nu
 
 /**
  * One campaign of a Merkl v4 opportunity. `campaignId` is unique only per `distributionChainId`, the chain whose Merkl
- * distributor pays the rewards (it can differ from the opportunity's `chainId`): a campaign is keyed by the two
- * (DESIGN §12). Merkl v4 always sends `distributionChainId`; a listing without it is read as paid on the
+ * distributor pays the rewards (it can differ from the opportunity's `chainId`): a campaign is keyed by the two.
+ * Merkl v4 always sends `distributionChainId`; a listing without it is read as paid on the
  * opportunity's chain ({@link campaignDistributionChainId}).
  */
 export const merklCampaignSchema = z.object({

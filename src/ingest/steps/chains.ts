@@ -63,7 +63,7 @@ export async function readChainStep(parameters: ReadChainStepParameters): Promis
 }
 
 /**
- * Asks `client` for `eth_chainId` (viem `getChainId`, nothing cached) at every pass (DESIGN §12): an RPC re-pointed at
+ * Asks `client` for `eth_chainId` (viem `getChainId`, nothing cached) at every pass: an RPC re-pointed at
  * another chain (a load balancer, a provider mixing endpoints up) would store that chain's values under this one's
  * pools.
  *

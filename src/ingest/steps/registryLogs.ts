@@ -42,7 +42,7 @@ export interface RegistryRead {
   /** The last block read. */
   readTo: bigint;
   readToTime: number;
-  /** Hash of `readTo`, stored with the cursor and checked at the next pass (DESIGN §12). */
+  /** Hash of `readTo`, stored with the cursor and checked at the next pass. */
   readToHash: string;
   events: RegistryLogEvent[];
   /**
@@ -76,7 +76,7 @@ export interface ReadRegistryStepParameters {
 
 /**
  * Source `registry`: the configured AttestationRegistry's events (every event of its ABI) from the cursor up to the
- * pass's confirmed block (DESIGN §12, `confirmedLogTarget`: the `safe` block, else `confirmations` behind the pinned
+ * pass's confirmed block (`confirmedLogTarget`: the `safe` block, else `confirmations` behind the pinned
  * block), in ranges of `rangeBlocks`. The first read starts at the registry's deployment block (found by halving on
  * `eth_getCode`). A cursor whose block is no longer canonical (`findOrphanedCursors`) is read again from
  * `confirmations` blocks before it (`replacing`). Each event carries its block's time. Writes nothing: the events and
@@ -98,7 +98,7 @@ export async function readRegistryStep(
   const stored = (await getLogCursors(db, { source: REGISTRY_SOURCE, chainId: registry.chainId })).get(address);
   const { counted, requests, batch } = countingClient(parameters.client);
   try {
-    // DESIGN §12: read only up to the confirmed block, never the unconfirmed tail.
+    // Read only up to the confirmed block, never the unconfirmed tail.
     const head = parameters.pinned ?? (await latestBlock(counted));
     const pinned = await confirmedLogTarget(counted, head, options.confirmations);
     const { from, replacing } = await startOfRead({ client: counted, registry, stored, pinned, head, options });

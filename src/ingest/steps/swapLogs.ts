@@ -31,7 +31,7 @@ export interface LogReadOptions {
   /** A pool read for the first time starts at the UTC midnight before `pinned time − lookbackS`. Default 86 400. */
   lookbackS: number;
   /**
-   * DESIGN §12 `LOG_CONFIRMATIONS`: where the node serves no `safe` block, log reads stop this many blocks behind the
+   * `LOG_CONFIRMATIONS`: where the node serves no `safe` block, log reads stop this many blocks behind the
    * pinned block. Default 12.
    */
   confirmations: number;
@@ -110,7 +110,7 @@ export interface ReadSwapLogsStepParameters {
 
 /**
  * Source `swaps:<chainId>`: the `Swap` logs of the chain's AMM pools from each pool's cursor up to the confirmed block
- * (DESIGN §12, {@link confirmedLogTarget}: the unconfirmed tail is not read), in ranges of `rangeBlocks` with every
+ * ({@link confirmedLogTarget}: the unconfirmed tail is not read), in ranges of `rangeBlocks` with every
  * pool of a range in one request (`planLogRanges`), each swap with the UTC hour of its block. A pool without a cursor
  * starts at the first block of the UTC day of `pinned time − lookbackS`; a pool whose cursor stopped on a block that
  * is no longer canonical is recounted ({@link recountStarts}). Writes nothing: the volume and the cursors are
@@ -284,7 +284,7 @@ async function poolReads(
 }
 
 /**
- * Where a pass's log reads stop (DESIGN §12): the chain's `safe` block where the node serves that tag, else
+ * Where a pass's log reads stop (docs/data.md#confirmations-and-reorganisations-design-12): the chain's `safe` block where the node serves that tag, else
  * `confirmations` blocks behind the pinned block; never past the pinned block. Throws a RangeError when
  * `confirmations` is not a non-negative integer.
  */
@@ -313,7 +313,7 @@ export async function confirmedLogTarget(
 }
 
 /**
- * DESIGN §12: where each pool whose cursor stopped on an orphaned block ({@link findOrphanedCursors}) is recounted
+ * Where each pool whose cursor stopped on an orphaned block ({@link findOrphanedCursors}) is recounted
  * from. The recount goes back from the shared restart block to the start of that block's UTC day: it restarts at the
  * first block the pool's earliest volume row from that day on was counted from, and replaces every row from that
  * row's day on, so nothing from the orphaned blocks stays and nothing is counted twice.

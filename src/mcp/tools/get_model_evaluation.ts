@@ -5,7 +5,7 @@ import type { McpDeps } from "../deps";
 import { answer } from "../internal/answer";
 import { READ_ONLY, sameJsonAs } from "../internal/descriptions";
 
-/** `get_model_evaluation`: what a confidence is worth (`GET /api/v1/model`, DESIGN §15). */
+/** `get_model_evaluation`: what a confidence is worth (`GET /api/v1/model`, docs/model.md). */
 export function registerTool(server: McpServer, deps: McpDeps): RegisteredTool {
   return server.registerTool(
     "get_model_evaluation",

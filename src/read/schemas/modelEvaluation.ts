@@ -57,7 +57,7 @@ const EvaluationSchema = z.strictObject({
     .describe("at least 200 scored claims spread over all of them (all when fewer), to recompute from the history API"),
 });
 
-/** `get_model_evaluation` (`GET /api/v1/model`): the walk-forward evaluation of the issuing model (DESIGN §15). */
+/** `get_model_evaluation` (`GET /api/v1/model`): the walk-forward evaluation of the issuing model (docs/model.md). */
 export const ModelEvaluationSchema = z.strictObject({
   model: z.string().describe("the model issuing attestations now (claim.model)"),
   computedAt: nullable(uint("Unix seconds"), "null before the first issuing pass computed it"),

@@ -1,7 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 
 /**
- * The probes' answers (DESIGN §11). They are for the orchestrator and the load balancer, not API clients: the routes
+ * The probes' answers (docs/operations.md#probes-metrics-and-logs). They are for the orchestrator and the load balancer, not API clients: the routes
  * are hidden from `/api/v1/openapi.json` and documented in docs/operations.md.
  */
 

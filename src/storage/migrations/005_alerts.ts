@@ -1,7 +1,7 @@
 import { PostgresAdapter, type Kysely, type Migration } from "kysely";
 
 /**
- * Alerts (DESIGN §9): subscriptions with the event kinds they want, and the outbox of deliveries, written in the same
+ * Alerts (docs/alerts.md): subscriptions with the event kinds they want, and the outbox of deliveries, written in the same
  * transaction as the activity event it delivers, with one row per attempt. Outbox times are Unix milliseconds (`_ms`:
  * retry delays can be shorter than a second in tests and the demo); the subscriptions' times are Unix seconds.
  */

@@ -4,7 +4,7 @@ import { sql, type Kysely, type Migration } from "kysely";
 export const KEY_REVOKED_REASON = "its API key was revoked";
 
 /**
- * DESIGN §13: the account of each alert subscription, the unit its caps and its share of the delivery worker count in.
+ * The account of each alert subscription, the unit its caps and its share of the delivery worker count in.
  * A wallet's subscriptions and those of every API key the wallet created share the account `wallet:<address>`; a
  * configured key's (`API_KEYS`, owner `env`) or an unknown key's account is its owner `key:<id>`. Keys never change
  * owner, so the account is written once, at subscribe time. The subscriptions of keys revoked before this version are

@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from "kysely";
 
 /**
- * DESIGN §11, one fenced leader among workers:
+ * One fenced leader among workers (docs/operations.md#leadership-and-fencing):
  * - `leases`: one row per named lease (`ingest`): its holder (an `INSTANCE_ID`), the epoch that grows with every
  *   takeover (the fence a pass's transactions check) and when it expires (Unix ms);
  * - `ingest_runs.instance_id` (null on rows from before) and `heartbeat_at` (Unix seconds, renewed during the pass;

@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from "kysely";
 
 /**
- * DESIGN §15: the walk-forward evaluation of each model version, recomputed after every issuing pass and stored as
+ * The walk-forward evaluation of each model version, recomputed after every issuing pass and stored as
  * one JSON document per model (the latest replaces the previous), so the API serves it without recomputing.
  */
 export const modelEvaluations: Migration = {

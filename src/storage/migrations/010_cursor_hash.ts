@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from "kysely";
 
 /**
- * DESIGN §12: a log cursor stores the hash of the block it stopped at (`next_block − 1`), so the next pass can tell
+ * A log cursor stores the hash of the block it stopped at (`next_block − 1`), so the next pass can tell
  * whether that block is still canonical. Null for cursors written before this migration: they are not checked until
  * their next move stores a hash.
  */

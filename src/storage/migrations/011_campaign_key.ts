@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Migration } from "kysely";
 
 /**
- * DESIGN §12: a campaign is keyed by (distribution chain, campaign id), Merkl making a campaign id unique only per
+ * A campaign is keyed by (distribution chain, campaign id), Merkl making a campaign id unique only per
  * distribution chain (the chain whose distributor pays it); its start and end are announced once per (distribution
  * chain, campaign id, kind). Neither engine changes a primary key in place portably, so both tables are rebuilt:
  * create the new one, copy, drop the old one, rename. Rows written before this migration are paid on their

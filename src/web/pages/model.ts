@@ -9,7 +9,7 @@ const three = (value: number | null) => (value === null ? "—" : value.toFixed(
 const percent = (value: number) => `${(value * 100).toFixed(1)} %`;
 
 /**
- * The model page (the `getModelEvaluation` reader of `GET /api/v1/model`, DESIGN §15): the Brier score beside the
+ * The model page (the `getModelEvaluation` reader of `GET /api/v1/model`, docs/model.md): the Brier score beside the
  * baseline's, a reliability diagram (confidence against hold rate, with bucket sizes) with its table, the per-horizon
  * table, and a few sample claims linking to their pools' history.
  */

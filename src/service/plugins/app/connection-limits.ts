@@ -63,7 +63,7 @@ declare module "fastify" {
 }
 
 /**
- * DESIGN §13 on the Node server under Fastify. (1) One client address holds at most `maxPerClient` open connections:
+ * The connection limits (docs/security.md#connections-and-slow-clients) on the Node server under Fastify. (1) One client address holds at most `maxPerClient` open connections:
  * counted on the server's `connection` event, released on the socket's `close`; one more is destroyed at once, before
  * a byte is read, so a flood of slow sockets from one address (each also bounded by `REQUEST_TIMEOUT_S`) cannot use up
  * the process's file descriptors and keep another client out. A trusted proxy's connections (`TRUST_PROXY`) are not

@@ -27,7 +27,7 @@ export function countAnswer(metrics: ServiceMetrics, request: FastifyRequest, re
 }
 
 /**
- * Decorates `fastify.serviceMetrics` and counts every answer on `onResponse` (DESIGN §11). Fastify's router errors
+ * Decorates `fastify.serviceMetrics` and counts every answer on `onResponse`. Fastify's router errors
  * skip the hooks: serverOptions' `frameworkErrors` counts those with {@link countAnswer}.
  */
 export default fp(

@@ -20,7 +20,7 @@ export function requestIdOf(raw: IncomingMessage): string {
 }
 
 /**
- * Every answer carries the request's id in `x-request-id` (DESIGN §11): set first thing on `onRequest`, on the raw
+ * Every answer carries the request's id in `x-request-id`: set first thing on `onRequest`, on the raw
  * response (as the nosniff header is: `POST /mcp` answers outside Fastify's reply), so that a 404, a 429 of the rate
  * limit and an error answer have it too. Fastify's router errors skip the hooks: serverOptions' `frameworkErrors` sets
  * it there.

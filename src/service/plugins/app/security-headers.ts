@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 
 /**
- * DESIGN §13: every answer carries `X-Content-Type-Options: nosniff`, so a browser never runs a JSON body (which may
+ * Every answer carries `X-Content-Type-Options: nosniff`, so a browser never runs a JSON body (which may
  * echo client input) as a script or a page. Set on the raw response as the request arrives, so that it also covers
  * answers written outside Fastify's reply (`POST /mcp` hands the response to the MCP transport). The router's own
  * errors, raised before any hook, set it in `serverOptions`; pages and dapp assets set it too (src/web/headers.ts);

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { LivezSchema } from "../../schemas/probes";
 
 /**
- * `GET /livez`: 200 `{"live":true}` while the process runs (DESIGN §11). It asks nothing of the store: a database
+ * `GET /livez`: 200 `{"live":true}` while the process runs (docs/operations.md#probes-metrics-and-logs). It asks nothing of the store: a database
  * outage makes the process not ready, never dead. Never rate limited; hidden from the OpenAPI document.
  */
 const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
