@@ -7,7 +7,7 @@ import { retryDelayMs } from "../../src/alerts/retryDelay";
 const load = (env: Record<string, string>) => loadConfig({ env: { ...env } });
 
 describe("alerts configuration and schedule", function () {
-  it("defaults to DESIGN §9's schedule, private targets refused", function () {
+  it("defaults to docs/alerts.md's retry schedule, private targets refused", function () {
     expect(load({}).alerts).to.deep.equal({
       retryScheduleS: [5, 30, 120, 600, 1800, 7200, 21600],
       allowPrivateTargets: false,

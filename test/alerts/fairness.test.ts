@@ -36,7 +36,7 @@ const TIMEOUT_MS = 400;
 const CONCURRENCY = 4;
 
 /**
- * DESIGN §13: one owner's subscriptions to a target that never answers cannot take every in-flight slot of the
+ * One owner's subscriptions to a target that never answers cannot take every in-flight slot of the
  * delivery worker; another owner's delivery waits at most one attempt timeout.
  */
 describe("alert delivery is shared fairly between owners (loopback black hole, real SQLite)", function () {

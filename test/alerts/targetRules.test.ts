@@ -99,7 +99,7 @@ describe("alert target rules (SSRF)", function () {
     }
   });
 
-  describe("a refused name never tells what it resolves to (no DNS oracle, DESIGN §13)", function () {
+  describe("a refused name never tells what it resolves to (no DNS oracle)", function () {
     const names: [string, string][] = [
       ["a private address", "internal.example.com"],
       ["one private address among public ones", "mixed.example.com"],

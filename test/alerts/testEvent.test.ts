@@ -15,7 +15,7 @@ const KEY = "t".repeat(24) + "-alerts-test-event-key-1";
 const OTHER_KEY = "u".repeat(24) + "-alerts-test-event-key-2";
 
 /**
- * `POST /api/v1/alert-subscriptions/{id}/test` (DESIGN §9, docs/alerts.md#test-events): one `alert.test` event queued
+ * `POST /api/v1/alert-subscriptions/{id}/test` (docs/alerts.md#test-events): one `alert.test` event queued
  * for that subscription only, delivered through the outbox like any other event (checked with the `standardwebhooks`
  * verifier at a loopback receiver), never in the activity log, one pending at a time.
  */

@@ -12,7 +12,7 @@ const ROOT = join(__dirname, "..", "..");
 const run = promisify(execFile);
 
 /**
- * What `npx attest` runs is the compiled build in dist/ (DESIGN §10): plain `node`, no TypeScript hook, compiler or
+ * What `npx attest` runs is the compiled build in dist/: plain `node`, no TypeScript hook, compiler or
  * bundler at run time. Each test runs bin/attest.js in a child process with a preload that records every module
  * the process loaded (test/helpers/loadedModulesProbe.js). `npm test` builds dist/ first (`npm run build`).
  */

@@ -8,7 +8,7 @@ import { startCluster, type Cluster, type ServiceProcess } from "../helpers/clus
 
 type PoolsBody = { pools: { id: string; horizon: number | null }[] };
 
-describe("two service processes on one PostgreSQL against demo:chains (the multi-process harness, DESIGN §11)", function () {
+describe("two service processes on one PostgreSQL against demo:chains (the multi-process harness)", function () {
   this.timeout(300_000);
 
   let cluster: Cluster;

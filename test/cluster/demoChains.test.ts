@@ -13,7 +13,7 @@ import { startDemoChainsProcess, until, type DemoChainsProcess } from "../helper
 const DAYS = 16;
 const pairAbi = parseAbi(["function getReserves() view returns (uint112, uint112, uint32)"]);
 
-describe("npm run demo:chains (the demo's chains and feeds alone, for configured processes: DESIGN §11)", function () {
+describe("npm run demo:chains (the demo's chains and feeds alone, for configured processes)", function () {
   this.timeout(240_000);
 
   let chains: DemoChainsProcess;

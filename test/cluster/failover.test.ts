@@ -1,5 +1,5 @@
 /**
- * The multi-process scenarios of issue 17 (DESIGN §11) on a real PostgreSQL, against `demo:chains`: workers and API
+ * The multi-process scenarios of issue 17 (docs/operations.md#run-it-on-several-machines) on a real PostgreSQL, against `demo:chains`: workers and API
  * processes started as an operator would (`SERVICE_ROLE`, `INSTANCE_ID`, one `DATABASE_URL`), one leader among the
  * workers on a fenced lease, a database that goes away and comes back, and SIGTERM draining.
  *
@@ -29,7 +29,7 @@ const INTERVAL_S = 3;
 const FEED_DELAY_MS = 2000;
 /** The request of the yields feed that every pass makes once. */
 const PER_PASS = /\/pools$/;
-/** DESIGN §11: a standby takes over within two intervals; the wait allows for process and database latency. */
+/** A standby takes over within two intervals; the wait allows for process and database latency. */
 const TAKEOVER_MS = 2 * INTERVAL_S * 1000 + 15_000;
 /** The demo's pools, and those observed on chain (all but the silent one). */
 const POOLS = 17;
@@ -63,7 +63,7 @@ async function attestedPools(cluster: Cluster): Promise<string[]> {
   return rows.map((row) => row.pool);
 }
 
-/** The attestations issued more than once for the same pool and inputs (DESIGN §11: none, ever). */
+/** The attestations issued more than once for the same pool and inputs (none, ever). */
 async function duplicateAttestations(cluster: Cluster): Promise<unknown[]> {
   return cluster.sql(
     "SELECT chain_id, address, inputs_hash, count(*) AS n FROM attestations GROUP BY 1, 2, 3 HAVING count(*) > 1",
@@ -172,7 +172,7 @@ describe("cluster: a leader killed mid-pass (kill -9)", function () {
     const unsuccessful = events.filter((event) => !["ok", "partial"].includes(event.status));
     expect(unsuccessful.length, JSON.stringify(unsuccessful)).to.be.at.most(1);
     for (const event of unsuccessful) expect(event.runId).to.equal(inFlight.id);
-    // Every successful pass's ingest.pass event names the instance that ran it (DESIGN §11: data.instance).
+    // Every successful pass's ingest.pass event names the instance that ran it (data.instance).
     const byRun = new Map((await runs(cluster)).map((run) => [run.id, run.instance_id]));
     for (const event of events.filter((e) => !unsuccessful.includes(e))) {
       expect(event.instance, event.runId).to.equal(byRun.get(event.runId));

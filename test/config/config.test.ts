@@ -11,7 +11,7 @@ import { TEST_KEY } from "../helpers/service/app";
 
 describe("service configuration", function () {
   describe("loadConfig", function () {
-    it("applies the DESIGN §4 defaults with an empty environment (demo mode)", function () {
+    it("applies the documented defaults (docs/service.md#configuration) with an empty environment (demo mode)", function () {
       const config = loadConfig({ env: {}, cwd: "/srv/app" });
       expect(config).to.deep.include({
         port: 8080,
@@ -30,7 +30,7 @@ describe("service configuration", function () {
       });
     });
 
-    it("reads the connection limits of DESIGN §13; MAX_CONNECTIONS_PER_CLIENT=0 switches the cap off", function () {
+    it("reads the connection limits; MAX_CONNECTIONS_PER_CLIENT=0 switches the cap off", function () {
       const limits = (env: Record<string, string>) => loadConfig({ env }).connections;
       expect(limits({ REQUEST_TIMEOUT_S: "5", MAX_CONNECTIONS_PER_CLIENT: "8" })).to.deep.equal({
         requestTimeoutMs: 5000,

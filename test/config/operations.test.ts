@@ -4,7 +4,7 @@ import { ConfigError } from "../../src/errors/config";
 
 const PG = "postgres://u@127.0.0.1:5432/db";
 
-describe("service configuration: running on several machines (DESIGN §11)", function () {
+describe("service configuration: running on several machines", function () {
   const load = (env: Record<string, string>) => loadConfig({ env });
   const fails = (env: Record<string, string>, variable: string, text: RegExp) => {
     let caught: unknown;
@@ -81,7 +81,7 @@ describe("service configuration: running on several machines (DESIGN §11)", fun
     );
   });
 
-  it("LOG_CONFIRMATIONS and PRICE_MIN_CONFIDENCE (DESIGN §12): defaults 12 and 0.9, ranges checked", function () {
+  it("LOG_CONFIRMATIONS and PRICE_MIN_CONFIDENCE: defaults 12 and 0.9, ranges checked", function () {
     expect(load({})).to.deep.include({ logConfirmations: 12, priceMinConfidence: 0.9 });
     expect(load({ LOG_CONFIRMATIONS: "64", PRICE_MIN_CONFIDENCE: "0.5" })).to.deep.include({
       logConfirmations: 64,

@@ -185,7 +185,7 @@ function keysSuite(freshEnv: () => Promise<NodeJS.ProcessEnv>, openFor: (env: No
   });
 }
 
-describe("attest keys list|revoke and API_KEYS that only add (DESIGN §11)", function () {
+describe("attest keys list|revoke and API_KEYS that only add", function () {
   const dirs: string[] = [];
   const dataDir = () => {
     const dir = mkdtempSync(join(tmpdir(), "keys-"));

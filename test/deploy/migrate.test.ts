@@ -138,7 +138,7 @@ function migrationSuite(backend: Backend) {
   }
 }
 
-describe("migrations as a deploy step (attest migrate, MIGRATE_ON_START, DESIGN §11)", function () {
+describe("migrations as a deploy step (attest migrate, MIGRATE_ON_START)", function () {
   const dirs: string[] = [];
   const dataDir = () => {
     const dir = mkdtempSync(join(tmpdir(), "migrate-"));

@@ -62,7 +62,7 @@ function startFakeSigner(handlers: Record<string, Handler>): Promise<JsonRpcServ
   });
 }
 
-describe("signing through a JSON-RPC signer (ATTESTER_SIGNER_URL, DESIGN §11)", function () {
+describe("signing through a JSON-RPC signer (ATTESTER_SIGNER_URL)", function () {
   let rpc: HardhatRpcServer;
   let dir: string;
   let store: Store;

@@ -22,7 +22,7 @@ describe("npm start (end to end: demo chains, ingestion, API on a real port)", f
 
   before(async function () {
     dataDir = mkdtempSync(join(tmpdir(), "service-e2e-"));
-    chmodSync(dataDir, 0o755); // as an older version left it: the start tightens it (DESIGN §13)
+    chmodSync(dataDir, 0o755); // as an older version left it: the start tightens it
     const port = await freePort();
     job = new MainJob({ DATA_DIR: dataDir, PORT: String(port), DEMO_DAYS, INGEST_INTERVAL_S: "3600" });
     await job.waitFor(/ready: attester/);
@@ -48,7 +48,7 @@ describe("npm start (end to end: demo chains, ingestion, API on a real port)", f
     expect(job.output).to.not.include(key.slice(2));
   });
 
-  it("tightens DATA_DIR to 0700 and keeps the SQLite files 0600 (DESIGN §13)", function () {
+  it("tightens DATA_DIR to 0700 and keeps the SQLite files 0600", function () {
     expect(statSync(dataDir).mode & 0o777).to.equal(0o700);
     expect(job.output).to.match(/DATA_DIR .* was mode 0755; now 0700/);
     const file = join(dataDir, "service.sqlite");
@@ -57,7 +57,7 @@ describe("npm start (end to end: demo chains, ingestion, API on a real port)", f
     }
   });
 
-  it("writes every stdout line as one JSON log object naming this process (DESIGN §11)", function () {
+  it("writes every stdout line as one JSON log object naming this process", function () {
     expect(nonJsonLines(job.stdout)).to.deep.equal([]);
     const lines = job.stdout
       .trim()

@@ -4,7 +4,7 @@ import { join } from "node:path";
 /** The preload script that records what a process loaded (see loadedModulesProbe.js beside this file). */
 export const LOADED_MODULES_PROBE = join(__dirname, "loadedModulesProbe.js");
 
-/** Compilers, bundlers and TypeScript hooks: none may load on a run-time path (DESIGN §10). */
+/** Compilers, bundlers and TypeScript hooks: none may load on a run-time path. */
 export const BUILD_TIME_ONLY = /[\\/]node_modules[\\/](ts-node|typescript|esbuild|@esbuild|tsx|@swc)[\\/]/;
 
 /** One process's record: its arguments and every CommonJS module its main thread loaded. */

@@ -156,7 +156,7 @@ describe("activity events written by ingestion", function () {
     await upsertCampaigns(store.db, [
       campaign("c1", "opp-1", base - 10, base + 1000),
       campaign("c2", "other", base + 500, base + 2000),
-      // c1's id again, paid on another chain: another campaign (DESIGN §12), announced on its own.
+      // c1's id again, paid on another chain: another campaign, announced on its own.
       { ...campaign("c1", "opp-1", base - 10, base + 1000), distribution_chain_id: 8453 },
     ]);
     await passAt(base);

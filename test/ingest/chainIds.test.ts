@@ -13,7 +13,7 @@ const T0 = Date.UTC(2026, 10, 1, 12) / 1000;
 const DAY = 86_400;
 const quiet = () => undefined;
 
-describe("every pass checks each chain's eth_chainId (DESIGN §12)", function () {
+describe("every pass checks each chain's eth_chainId", function () {
   let mainnet: LocalMarket;
   let arbitrum: LocalMarket;
   let dir: string;

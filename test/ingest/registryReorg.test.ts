@@ -23,7 +23,7 @@ const admin = LOCAL_CHAIN_ACCOUNTS[0].address;
 const [alice, bob, carol] = [1, 2, 4].map((i) => LOCAL_CHAIN_ACCOUNTS[i].address);
 const digest = (text: string) => keccak256(toHex(text));
 
-describe("registry events after a reorganisation (DESIGN §12)", function () {
+describe("registry events after a reorganisation", function () {
   let market: LocalMarket;
   let dir: string;
   let store: Store;

@@ -37,7 +37,7 @@ function withoutSafeTag(client: PublicClient): PublicClient {
   }) as PublicClient;
 }
 
-describe("log cursors: confirmations and reorganisations (DESIGN §12)", function () {
+describe("log cursors: confirmations and reorganisations", function () {
   let market: LocalMarket;
   let pools: PoolConfig[];
   let amm: string;

@@ -23,7 +23,7 @@ function propertyNames(schema: unknown, into = new Set<string>()): Set<string> {
   return into;
 }
 
-describe("MCP tool descriptions name the fields their payloads have (DESIGN §14)", function () {
+describe("MCP tool descriptions name the fields their payloads have", function () {
   let store: Store;
   let cleanup: () => Promise<void>;
   let app: FastifyInstance;

@@ -121,7 +121,7 @@ describe("MCP over Streamable HTTP on the service's own server (real port, the S
     expect(client.getServerCapabilities()).to.deep.equal({ tools: {}, resources: {}, prompts: {}, completions: {} });
   });
 
-  describe("one JSON-RPC message per POST (DESIGN §13)", function () {
+  describe("one JSON-RPC message per POST", function () {
     const BATCH_REFUSED = {
       jsonrpc: "2.0",
       id: null,

@@ -6,7 +6,7 @@ import { MAX_COMPLETIONS, PROMPT_NAMES } from "../../src/mcp/prompts";
 import type { Store } from "../../src/storage/openStore";
 import { buildMcpApp, connectInMemory, depsOf, openMcpStore } from "../helpers/mcp/fixture";
 
-describe("MCP prompts and pool id completions (DESIGN §14)", function () {
+describe("MCP prompts and pool id completions", function () {
   let store: Store;
   let cleanup: () => Promise<void>;
   let app: FastifyInstance;

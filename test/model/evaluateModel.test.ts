@@ -41,7 +41,7 @@ function series(seed: number, length: number, gapEvery = 0): DailyDepth[] {
 
 const RULE = { floor: 0.5, target: 0.8 };
 
-describe("walk-forward evaluation of the horizon model (DESIGN §15)", function () {
+describe("walk-forward evaluation of the horizon model", function () {
   for (const model of HORIZON_MODELS) {
     it(`${model.id}: as of each day, claims exactly what computeHorizon says on the days up to it, anchored on that day's low`, function () {
       walkForwardMatchesComputeHorizon(model);

@@ -268,7 +268,7 @@ function marketReaders(openFresh: OpenFresh) {
     });
 
     it("lists a borrow-side campaign of a pool's identifier with its type and chain, never placing the pool by it", async function () {
-      // The same campaign id as b's first campaign, paid on another chain: a campaign of its own (DESIGN §12).
+      // The same campaign id as b's first campaign, paid on another chain: a campaign of its own.
       const borrow = {
         ...(await seeded.db.selectFrom("campaigns").selectAll().where("id", "=", "cb1").executeTakeFirstOrThrow()),
         distribution_chain_id: 8453,

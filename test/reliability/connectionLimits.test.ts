@@ -5,10 +5,10 @@ import { buildTestApp, openTempStore } from "../helpers/service/app";
 import { get, openSocket, postHead, request, watch, within, type Received } from "../helpers/reliability/rawHttp";
 
 /**
- * DESIGN §13 against a real server on a loopback port (issue 19). The attacker is 127.0.0.1, the other client
+ * The connection limits (docs/security.md#connections-and-slow-clients) against a real server on a loopback port (issue 19). The attacker is 127.0.0.1, the other client
  * 127.0.0.2 (its socket bound there). Every test is bounded in sockets and time and closes what it opened.
  */
-describe("connection limits (DESIGN §13, real loopback port)", function () {
+describe("connection limits (real loopback port)", function () {
   this.timeout(30_000);
 
   const ATTACKER = "127.0.0.1";

@@ -8,8 +8,8 @@ import { openStore } from "../../src/storage/openStore";
 
 const modeOf = (path: string) => statSync(path).mode & 0o7777;
 
-/** DESIGN §13: DATA_DIR 0700, the SQLite files (they hold webhook secrets) 0600, looser ones tightened at start. */
-describe("file modes of DATA_DIR and the database (DESIGN §13)", function () {
+/** docs/security.md#files: DATA_DIR 0700, the SQLite files (they hold webhook secrets) 0600, looser ones tightened at start. */
+describe("file modes of DATA_DIR and the database", function () {
   let root: string;
   beforeEach(function () {
     root = mkdtempSync(join(tmpdir(), "file-modes-"));

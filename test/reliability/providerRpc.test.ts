@@ -36,7 +36,7 @@ const usdOf = (swaps: readonly SentSwap[]) => swaps.reduce((total, s) => total +
  * pass at the same blocks; chain 10 is read directly in both. Every case ends as the control, or with the source
  * failing and naming the cause while nothing stored moves; chain 10 is never touched.
  */
-describe("JSON-RPC providers: range-limited and lagging nodes (DESIGN §16)", function () {
+describe("JSON-RPC providers: range-limited and lagging nodes", function () {
   let market: LocalMarket;
   let other: LocalMarket;
   let proxy: FaultyRpcProxy;

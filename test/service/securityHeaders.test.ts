@@ -2,8 +2,8 @@ import { expect } from "chai";
 import type { FastifyInstance } from "fastify";
 import { buildTestApp, useSeededApp } from "../helpers/service/app";
 
-/** DESIGN §13: every JSON answer carries `X-Content-Type-Options: nosniff` (pages and assets already did). */
-describe("X-Content-Type-Options: nosniff on JSON answers (DESIGN §13)", function () {
+/** Every JSON answer carries `X-Content-Type-Options: nosniff` (pages and assets already did). */
+describe("X-Content-Type-Options: nosniff on JSON answers", function () {
   const api = useSeededApp();
 
   const cases: [string, () => Promise<{ statusCode: number; headers: Record<string, unknown> }>, number][] = [

@@ -31,7 +31,7 @@ async function gatedRpc() {
   return { url: server.url, held: () => held, release, close: server.close };
 }
 
-describe("the HTTP port is bound before the first pass (DESIGN §12)", function () {
+describe("the HTTP port is bound before the first pass", function () {
   this.timeout(60_000);
   let dir: string;
   let rpc: Awaited<ReturnType<typeof gatedRpc>>;

@@ -47,7 +47,7 @@ async function authFailingPostgres(): Promise<{ url: string; close(): Promise<vo
   };
 }
 
-describe("start-up checks of the configured mode (DESIGN §12, docs/operations.md#start-up-checks)", function () {
+describe("start-up checks of the configured mode (docs/operations.md#start-up-checks)", function () {
   this.timeout(60_000);
   let dir: string;
   let chain1: JsonRpcServer;

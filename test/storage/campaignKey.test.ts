@@ -30,7 +30,7 @@ function campaign(distributionChainId: number, endTs: number): Campaign {
   };
 }
 
-/** DESIGN §12: a campaign is keyed by (distributionChainId, campaignId); Merkl makes the id unique per chain only. */
+/** A campaign is keyed by (distributionChainId, campaignId); Merkl makes the id unique per chain only. */
 describe("campaign key (distribution chain, campaign id)", function () {
   forEachBackend((openFresh) => {
     let store: Store;

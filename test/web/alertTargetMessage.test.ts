@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { expectNoAddress } from "../helpers/alerts/noAddress";
 import { INJECT_ORIGIN, signInCookie, useWebApp, WALLET } from "../helpers/web/webApp";
 
-describe("dapp alert subscriptions: a refused target never names a resolved address (DESIGN §13)", function () {
+describe("dapp alert subscriptions: a refused target never names a resolved address", function () {
   // The production rule: private targets are not allowed (the other dapp suites lift it for their loopback targets).
   const web = useWebApp();
   let cookie: string;

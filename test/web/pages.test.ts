@@ -94,7 +94,7 @@ describe("dapp pages over app.inject (real SQLite, market fixture)", function ()
       expect(signIn.headers.location).to.equal("/app/roadmap");
     });
 
-    it("redirects a signed-in visitor only to a next that can stand in a Location header (DESIGN §13)", async function () {
+    it("redirects a signed-in visitor only to a next that can stand in a Location header", async function () {
       // Each `next` as sent in the query (percent-encoded): the emoji, CR/LF, NUL, a space and Latin-1 (which Node would
       // let through as a raw byte) after decoding, and the open redirects; all fall back to /app/ (then the pools).
       for (const next of [
@@ -139,7 +139,7 @@ describe("dapp pages over app.inject (real SQLite, market fixture)", function ()
         `Held out (stale) ${formatUsdCompact(api.heldOut.depthUsd)} (${api.heldOut.pools.length} pools)`,
       );
       expect(page.match(/ stale /g)?.length).to.equal(api.pools.filter((p: { stale: boolean }) => p.stale).length + 1);
-      // Each pool's latest claim (DESIGN §14): its horizon and confidence in its row, a dash where none was issued.
+      // Each pool's latest claim: its horizon and confidence in its row, a dash where none was issued.
       type Pool = { symbol: string; horizon: number | null; confidence: number | null };
       const attested = (api.pools as Pool[]).filter((p) => p.horizon !== null);
       expect(attested.length, "the fixture has attested pools").to.be.greaterThan(0);

@@ -17,7 +17,7 @@ async function viewportShot(page: Page, name: string): Promise<void> {
 const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
 /**
- * The pool pages of DESIGN §14 in Debian's Chromium against the real app: the pools list sorted and filtered by plain
+ * The pool pages (docs/dapp.md) in Debian's Chromium against the real app: the pools list sorted and filtered by plain
  * links and a GET form, a pool's history chart (named by its caption) with its table, the stale pool's page, at 1280
  * and 390 px, with the screenshots the README shows (test-output/screenshots/pools-*.png, pool-history-*.png).
  */

@@ -33,7 +33,7 @@ type HistoryDay = { date: string; lowestDepthUsd: number | null; source: string 
 type HistoryClaim = { issuedAt: number; horizon: number; confidence: number; floorUsd: number; settlesAt: number };
 
 /**
- * The pool pages of DESIGN §14 over app.inject: every tracked pool has a page (stale and unattested ones too) with its
+ * The pool pages (docs/dapp.md) over app.inject: every tracked pool has a page (stale and unattested ones too) with its
  * history, the same numbers as the history API; the pools list sorts and filters on the server; pools are named, never
  * a raw id alone; amounts are compact with the exact value on hover.
  */

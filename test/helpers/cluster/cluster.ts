@@ -12,7 +12,7 @@ import { startPostgres, type TestPostgres } from "../storage/postgres";
 import { ClusterProcess, sleep, type Exit } from "./processes";
 
 /**
- * The multi-process harness of DESIGN §11: `npm run demo:chains` (compiled: `dist/main/demoChains.js`), a throwaway
+ * The multi-process harness (docs/operations.md#run-it-on-several-machines): `npm run demo:chains` (compiled: `dist/main/demoChains.js`), a throwaway
  * PostgreSQL of its own (restartable), and any number of service processes (`dist/main/start.js`) configured from the
  * chains' `demo.env` with a role, an instance id and a port each. Tests run after `npm run build`.
  */
@@ -240,7 +240,7 @@ export interface Cluster {
   /**
    * Starts a service process (it does not wait for it): `SERVICE_ROLE`, `INSTANCE_ID` (its name), a free `PORT`,
    * `DATABASE_URL`, a DATA_DIR of its own, `INGEST_INTERVAL_S`, and every variable of `demo.env` but the attester key
-   * for an `api` process (it needs none, DESIGN §11).
+   * for an `api` process (it needs none).
    */
   start(options: ServiceOptions): Promise<ServiceProcess>;
   /** One SQL statement on the cluster's database, on a connection of its own (closed after it). */
@@ -275,7 +275,7 @@ export async function startCluster(options: { days?: number } = {}): Promise<Clu
     async start({ name, role, intervalS = 3, env = {} }) {
       const demoEnv = { ...chains.value.env };
       if (role === "api") {
-        // An api process never loads the key: ATTESTER_ADDRESS names the attester it vouches for (DESIGN §11).
+        // An api process never loads the key: ATTESTER_ADDRESS names the attester it vouches for.
         const key = readFileSync(demoEnv.ATTESTER_KEY_FILE, "utf8").trim() as Hex;
         demoEnv.ATTESTER_ADDRESS = privateKeyToAddress(key.startsWith("0x") ? key : (`0x${key}` as Hex));
         delete demoEnv.ATTESTER_KEY_FILE;
@@ -314,7 +314,7 @@ export async function startCluster(options: { days?: number } = {}): Promise<Clu
   };
 }
 
-/** `GET /readyz`'s body (DESIGN §11): 200 with `ready: true`, or 503 with `ready: false` and the reasons. */
+/** `GET /readyz`'s body (docs/operations.md#probes-metrics-and-logs): 200 with `ready: true`, or 503 with `ready: false` and the reasons. */
 export interface ReadyBody {
   ready: boolean;
   role: "all" | "api" | "worker";

@@ -22,7 +22,7 @@ function words(key: string): string[] {
     .map((word) => word.toLowerCase());
 }
 
-/** Words that would name a composite score or a rank (DESIGN §6: no such field anywhere). */
+/** Words that would name a composite score or a rank (no such field anywhere: docs/market-api.md#rules-every-surface-follows). */
 const SCORE_WORDS = new Set([
   "score",
   "scores",

@@ -7,7 +7,7 @@ import { buildOpsApp } from "../../helpers/service/opsApp";
 const POOL_A = "0x88e6a0c2ddd26feeb64f039a2c41296fcb3f5640";
 const POOL_B = "0x0000000000000000000000000000000000000001";
 
-describe("GET /metrics (DESIGN §11)", function () {
+describe("GET /metrics", function () {
   this.timeout(30_000);
 
   let temp: Awaited<ReturnType<typeof openTempStore>>;
@@ -69,7 +69,7 @@ describe("GET /metrics (DESIGN §11)", function () {
       .and.at.least(0);
   });
 
-  it("serves every series of DESIGN §11 and the default process metrics", function () {
+  it("serves every series docs/operations.md lists and the default process metrics", function () {
     for (const name of [
       "attest_http_requests_total",
       "attest_http_request_duration_seconds",

@@ -38,7 +38,7 @@ async function readyzUntil(
   }
 }
 
-describe("probes: /livez and /readyz (DESIGN §11)", function () {
+describe("probes: /livez and /readyz", function () {
   this.timeout(60_000);
 
   const ops = useOpsApp();

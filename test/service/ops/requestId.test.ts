@@ -4,7 +4,7 @@ import { CapturedLog, listenLoopback, useOpsApp } from "../../helpers/service/op
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-describe("request ids and JSON logs (DESIGN §11)", function () {
+describe("request ids and JSON logs", function () {
   this.timeout(30_000);
 
   const ops = useOpsApp();

@@ -127,7 +127,7 @@ describe("alert-subscriptions routes (real SQLite)", function () {
       }
     });
 
-    it("never names the address a refused host name resolves to (no DNS oracle for a key holder, DESIGN §13)", async function () {
+    it("never names the address a refused host name resolves to (no DNS oracle for a key holder)", async function () {
       // localhost resolves to loopback from /etc/hosts, no outside DNS; the port and path change nothing.
       for (const url of ["https://localhost/", "https://localhost:8443/hook", "https://LOCALHOST/x"]) {
         const res = await subscribe({ url, kinds: ["pool.stale"] }, KEY, app);

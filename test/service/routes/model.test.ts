@@ -30,7 +30,7 @@ function lows(base: number, dipEvery: number): number[] {
   );
 }
 
-describe("model evaluation route, tool and page (DESIGN §15, real SQLite)", function () {
+describe("model evaluation route, tool and page (real SQLite)", function () {
   let store: Store;
   let cleanup: () => Promise<void>;
   let app: FastifyInstance;
@@ -54,7 +54,7 @@ describe("model evaluation route, tool and page (DESIGN §15, real SQLite)", fun
         await recordDailyDepth(store.db, { chainId: 1, address, depthUsd, observedAt, block: String(1000 + i) });
       }
     }
-    // A feed's daily points (no block) are never counted as lows (DESIGN §12).
+    // A feed's daily points (no block) are never counted as lows.
     for (let i = 0; i < DAYS; i++) {
       const at = NOW - (DAYS - i) * DAY + 3600;
       await insertDaily(store, {

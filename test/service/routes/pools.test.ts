@@ -22,7 +22,7 @@ describe("pools route (real SQLite)", function () {
         depthUsd: 1_000_000,
         observedAt: NOW - 60,
         stale: false,
-        // The latest of its two attestations (DESIGN §14), not the older one.
+        // The latest of its two attestations, not the older one.
         horizon: 30,
         confidence: 0.85,
         expiry: NOW + DAY,

@@ -5,7 +5,7 @@ const KEYED = "/api/v1/alert-subscriptions";
 const DAPP = "/app/api/alert-subscriptions";
 
 /**
- * DESIGN §13 over HTTP: a wallet's keys are capped (MAX_KEYS_PER_WALLET), its keys' subscriptions count with its own,
+ * The caps of docs/security.md#keys-subscriptions-and-alerts over HTTP: a wallet's keys are capped (MAX_KEYS_PER_WALLET), its keys' subscriptions count with its own,
  * and a revoked key's subscriptions stay the wallet's to see and delete, paused.
  */
 describe("the dapp's owner limits over HTTP (real SQLite)", function () {
