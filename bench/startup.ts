@@ -35,7 +35,7 @@ const NOW = 1765584000;
 const TIME_BIN = "/usr/bin/time";
 
 // The addon's API as the package exports it from `secp256k1/bindings` (no silent fallback to elliptic).
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- secp256k1/bindings has no type declarations: typed by the cast
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- an untyped addon, typed by the cast
 const native = require("secp256k1/bindings") as {
   ecdsaRecover(sig: Uint8Array, recid: number, msg32: Uint8Array, compressed: boolean): Uint8Array;
 };

@@ -41,7 +41,7 @@ const ADDRESS = "0x0BaeFe15c43Ba14D2eB6dabee31a0170A6FF214F";
 const TIME = new Date(1765584000 * 1000);
 
 // The addon's API as the package exports it from `secp256k1/bindings` (no silent fallback to elliptic).
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- secp256k1/bindings has no type declarations: typed by the cast
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- an untyped addon, typed by the cast
 const native = require("secp256k1/bindings") as {
   ecdsaRecover(sig: Uint8Array, recid: number, msg32: Uint8Array, compressed: boolean): Uint8Array;
 };

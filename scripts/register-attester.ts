@@ -63,7 +63,7 @@ export async function registerAttesterOnHardhat(
 }
 
 if (require.main === module) {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- Hardhat is loaded only when the script runs on its own, not when imported
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- only when run on its own
   const hre = require("hardhat") as HardhatRuntimeEnvironment;
   registerAttesterOnHardhat(hre, process.env).then(
     (result) => console.log(JSON.stringify(result)),

@@ -10,8 +10,9 @@ import { generateWebhookSecret } from "./generateWebhookSecret";
 import { normalizeAlertOwner } from "./subscriptionOwner";
 
 /**
- * The most subscriptions one owner may hold, paused ones included (docs/security.md#keys-subscriptions-and-alerts). A wallet and every API key it created
- * are one owner (the account `wallet:<address>`); a configured key (`API_KEYS`) is one owner alone.
+ * The most subscriptions one owner may hold, paused ones included (docs/security.md#keys-subscriptions-and-alerts). A
+ * wallet and every API key it created are one owner (the account `wallet:<address>`); a configured key (`API_KEYS`) is
+ * one owner alone.
  */
 export const MAX_SUBSCRIPTIONS_PER_OWNER = 20;
 /** The most kinds one subscription may name. */

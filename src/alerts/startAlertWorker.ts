@@ -25,9 +25,9 @@ export type StartAlertWorkerParameters = {
   concurrency?: number;
   /**
    * Attempts in flight at once for one account, a wallet with all its keys or a configured key, counted across workers
-   * (docs/security.md#keys-subscriptions-and-alerts). Default a quarter of `concurrency` (at least 1): an owner whose targets never answer holds at most
-   * that many slots, the others go round robin to the other owners, so its black hole delays another owner's delivery
-   * by at most one attempt timeout.
+   * (docs/security.md#keys-subscriptions-and-alerts). Default a quarter of `concurrency` (at least 1): an owner whose
+   * targets never answer holds at most that many slots, the others go round robin to the other owners, so its black
+   * hole delays another owner's delivery by at most one attempt timeout.
    */
   perOwnerConcurrency?: number;
   /** Cap on one attempt. Default 10 s. */

@@ -4,7 +4,8 @@ import { InvalidAlertSubscriptionError } from "../errors/alerts";
  * Who owns a subscription: an API key (`key:<api key id>`, the keyed routes) or a signed-in wallet
  * (`wallet:<lower-case address>`, the dapp). A key sees and changes only its own subscriptions; a wallet sees and
  * changes its own and those of every key it created, revoked ones included. The caps and the delivery worker's fair
- * share count per account: a wallet with all its keys, or a configured key alone (docs/security.md#keys-subscriptions-and-alerts).
+ * share count per account: a wallet with all its keys, or a configured key alone
+ * (docs/security.md#keys-subscriptions-and-alerts).
  */
 export type AlertOwner = `key:${string}` | `wallet:0x${string}`;
 

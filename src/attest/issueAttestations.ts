@@ -16,7 +16,10 @@ import { getPools, setIssueVerdicts } from "../storage/pools";
 import type { AttestationRow, Campaign, Database, NewAttestationRow, Pool, PoolDaily } from "../storage/schema";
 import type { AttestationSigner } from "./signer";
 
-/** Defaults of the published claim (docs/data.md#the-horizon-model). Published in the API and docs; the v1 message cannot carry them. */
+/**
+ * Defaults of the published claim (docs/data.md#the-horizon-model). Published in the API and docs; the v1 message
+ * cannot carry them.
+ */
 export const CLAIM_FLOOR = 0.5;
 export const CLAIM_TARGET = 0.8;
 
@@ -83,11 +86,11 @@ const ISSUED_ELSEWHERE = "another pass issued from the same state first";
 type PoolIssuance = { outcome: IssueOutcome; row?: NewAttestationRow & { id: Hex }; symbol?: string };
 
 /**
- * Issues attestations for the tracked pools (docs/data.md#issuance). For each pool with fresh depth and enough daily history it
- * runs the horizon model on the COMPLETED days (before today's UTC day) and signs `{chainId, confidence, expiry,
- * horizon, issuedAt, pool}` through `parameters.signer` (EIP-191, and EIP-712 for the v2 block when a registry is set);
- * a signer failure throws before anything is stored. It re-issues only when the pool's latest attestation has expired
- * or the model inputs changed (their hash is stored). Outcome is always "pending". Each
+ * Issues attestations for the tracked pools (docs/data.md#issuance). For each pool with fresh depth and enough daily
+ * history it runs the horizon model on the COMPLETED days (before today's UTC day) and signs `{chainId, confidence,
+ * expiry, horizon, issuedAt, pool}` through `parameters.signer` (EIP-191, and EIP-712 for the v2 block when a registry
+ * is set); a signer failure throws before anything is stored. It re-issues only when the pool's latest attestation has
+ * expired or the model inputs changed (their hash is stored). Outcome is always "pending". Each
  * stored attestation gets its `attestation.issued` activity event in the same transaction. Each row names the
  * attestation it supersedes (the pool's latest when it was read): when another leader stored a successor of that
  * one first, the insert is a no-op and the pool's outcome is "kept" (no second row, event or webhook).

@@ -26,7 +26,8 @@ export type ParseSiweSignatureErrorType = SiweSignatureMalformedErrorType;
  * attestation signatures and the registry refuse it: every wallet signs low-s). The 64-byte EIP-2098 compact form,
  * ERC-6492 wrapped signatures and any other length (ERC-1271 contract signatures) are refused.
  *
- * This is not the attestation parser (`src/lib/parseAttestationSignature.ts`, v ∈ {27, 28} only, docs/library.md#signature).
+ * This is not the attestation parser (`src/lib/parseAttestationSignature.ts`, v ∈ {27, 28} only,
+ * docs/library.md#signature).
  *
  * @param {@link ParseSiweSignatureParameters}
  * @returns the recovery bit and the signature with v ∈ {27, 28}. {@link ParseSiweSignatureReturnType}

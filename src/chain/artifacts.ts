@@ -42,7 +42,7 @@ const cache = new Map<string, ContractArtifact>();
 /** Loads an Aave v3 artifact from `@aave/core-v3` (Hardhat format). */
 export function aaveArtifact(name: AaveContractName): ContractArtifact {
   return cached(`aave:${name}`, () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the artifact's path is built from its name at run time
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- its path is built at run time
     const json = require(`@aave/core-v3/artifacts/contracts/${AAVE_PATHS[name]}`) as {
       abi: Abi;
       bytecode: Hex;
@@ -55,7 +55,7 @@ export function aaveArtifact(name: AaveContractName): ContractArtifact {
 /** Loads a Uniswap V2 build from `@uniswap/v2-core/build` (Waffle format: bytecode without `0x`). */
 export function uniswapV2Artifact(name: UniswapV2ContractName): ContractArtifact {
   return cached(`uniswap:${name}`, () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the build file's path is built from its name at run time
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- its path is built at run time
     const json = require(`@uniswap/v2-core/build/${name}.json`) as { abi: Abi; bytecode: string };
     const bytecode = (json.bytecode.startsWith("0x") ? json.bytecode : `0x${json.bytecode}`) as Hex;
     return { contractName: name, abi: json.abi, bytecode, linkReferences: {} };
@@ -67,7 +67,7 @@ export function hardhatArtifact(sourceName: string, contractName: string): Contr
   return cached(`hardhat:${sourceName}:${contractName}`, () => {
     let json: { abi: Abi; bytecode: Hex; linkReferences?: ContractArtifact["linkReferences"] };
     try {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the artifact's path is built from its names at run time
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- its path is built at run time
       json = require(`../../artifacts/contracts/${sourceName}/${contractName}.json`);
     } catch (error) {
       throw new DemoChainError(`artifact ${sourceName}/${contractName} not found`, {

@@ -15,7 +15,7 @@ export async function deployMulticall3(driver: ChainDriver, from: Address): Prom
   let bytecode: Hex;
   try {
     const file = path.join(path.dirname(require.resolve("viem")), "constants", "contracts.js");
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a file viem's package exports do not list, loaded by path
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a file viem's exports do not list
     bytecode = (require(file) as { multicall3Bytecode: Hex }).multicall3Bytecode;
   } catch (error) {
     throw new DemoChainError("could not load Multicall3's bytecode from viem", { cause: error as Error });

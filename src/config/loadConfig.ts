@@ -14,7 +14,10 @@ const integer = (options: { default?: number; minimum: number; maximum?: number;
 export const DEFAULT_ALERTS_RETRY_SCHEDULE_S = "5,30,120,600,1800,7200,21600";
 const url = (description: string) => Type.Optional(Type.String({ pattern: "^https?://[^\\s]+$", description }));
 
-/** The environment the service reads (names and defaults: docs/service.md#configuration), as a TypeBox schema for `env-schema`. */
+/**
+ * The environment the service reads (names and defaults: docs/service.md#configuration), as a TypeBox schema for
+ * `env-schema`.
+ */
 export const EnvSchema = Type.Object({
   PORT: integer({ default: 8080, minimum: 0, maximum: 65535, description: "HTTP port (0 = any free port)" }),
   HOST: Type.String({ default: "127.0.0.1", minLength: 1, description: "HTTP listen address" }),
@@ -244,7 +247,10 @@ export interface ServiceConfig {
     chainIds: number[];
     /** `RATE_LIMIT_SIGN_IN_MAX` (at most `RATE_LIMIT_MAX`): nonce and verify requests per window per client. */
     rateLimitMax: number;
-    /** `MAX_KEYS_PER_WALLET`: the API keys a wallet may hold at once, revoked ones not counted (docs/security.md#keys-subscriptions-and-alerts). */
+    /**
+     * `MAX_KEYS_PER_WALLET`: the API keys a wallet may hold at once, revoked ones not counted
+     * (docs/security.md#keys-subscriptions-and-alerts).
+     */
     maxKeysPerWallet: number;
   };
   /** `SERVICE_ROLE`: what this process does (docs/operations.md#run-it-on-several-machines). */

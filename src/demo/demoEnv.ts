@@ -17,11 +17,11 @@ export type DemoEnvParameters = {
 };
 
 /**
- * Every variable a configured process needs to read the served demo (docs/operations.md#try-it-on-one-machine-npm-run-demochains), in the order written:
- * `RPC_URL_<chainId>` by chain id, `POOLS_FILE`, the feed URLs, `REGISTRY_ADDRESS`, `REGISTRY_CHAIN_ID`,
- * `ATTESTER_KEY_FILE`. `DEFILLAMA_COINS_URL` is empty (unset for the service): the demo's feeds serve no coin prices,
- * so depth is valued with prices derived on chain, as in `npm start`'s demo, and a URL inherited from the shell is
- * not used against the demo's tokens.
+ * Every variable a configured process needs to read the served demo
+ * (docs/operations.md#try-it-on-one-machine-npm-run-demochains), in the order written: `RPC_URL_<chainId>` by chain id,
+ * `POOLS_FILE`, the feed URLs, `REGISTRY_ADDRESS`, `REGISTRY_CHAIN_ID`, `ATTESTER_KEY_FILE`. `DEFILLAMA_COINS_URL` is
+ * empty (unset for the service): the demo's feeds serve no coin prices, so depth is valued with prices derived on
+ * chain, as in `npm start`'s demo, and a URL inherited from the shell is not used against the demo's tokens.
  *
  * @param {@link DemoEnvParameters}
  */

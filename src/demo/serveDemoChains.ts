@@ -45,10 +45,10 @@ export interface ServedDemoChains {
 
 /**
  * `npm run demo:chains`: the demo's chains and feed server without the service, for configured processes to read
- * (docs/operations.md#try-it-on-one-machine-npm-run-demochains). The same simulated days as `npm start`'s demo ({@link startDemoChains}: chains, deployments, the
- * registry with the attester registered, `days` days of activity, the same Merkl campaigns and silent pool), served so
- * that a process configured with `RPC_URL_<chainId>`, `POOLS_FILE` and the feed URLs sees what the demo's own service
- * sees:
+ * (docs/operations.md#try-it-on-one-machine-npm-run-demochains). The same simulated days as `npm start`'s demo ({@link
+ * startDemoChains}: chains, deployments, the registry with the attester registered, `days` days of activity, the same
+ * Merkl campaigns and silent pool), served so that a process configured with `RPC_URL_<chainId>`, `POOLS_FILE` and the
+ * feed URLs sees what the demo's own service sees:
  * - each chain through an endpoint that refuses the silent pool's reads ({@link serveSilencedRpc}); the feeds stop
  *   listing it;
  * - the feeds' `/chart` of each pool carries its depth at the end of every simulated day but the last (measured on

@@ -15,8 +15,9 @@ export class StartupAbortedError extends BaseError {
 export type RpcUnreachableAtStartErrorType = RpcUnreachableAtStartError & { name: "RpcUnreachableAtStartError" };
 
 /**
- * An `RPC_URL_<id>` did not answer `eth_chainId` at start, so the start cannot tell it serves chain `<id>` (docs/operations.md#start-up-checks).
- * The start stops (exit 1): a restart retries. The URL is shown as scheme, host and port only.
+ * An `RPC_URL_<id>` did not answer `eth_chainId` at start, so the start cannot tell it serves chain `<id>`
+ * (docs/operations.md#start-up-checks). The start stops (exit 1): a restart retries. The URL is shown as scheme, host
+ * and port only.
  */
 export class RpcUnreachableAtStartError extends BaseError {
   readonly variable: string;

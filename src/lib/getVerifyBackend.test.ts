@@ -104,7 +104,7 @@ describe("getVerifyBackend", () => {
     const code = bundle("node");
     /** A `require` that fails for the addon as node does for a missing module, and delegates everything else. */
     const requireWithout = (addon: unknown, context: vm.Context) => (id: string) => {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a stand-in for `require` itself, handed to the module under test
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a stand-in for `require` itself
       if (id !== "secp256k1/bindings") return require(id);
       if (addon !== undefined) return addon;
       const error = new (vm.runInContext("Error", context) as ErrorConstructor)(`Cannot find module '${id}'`);

@@ -115,9 +115,9 @@ function assertKeyFilePrivate(file: string): void {
 }
 
 /**
- * The configured mode never signs with a generated development key (docs/operations.md#start-up-checks): a process that signs
- * (`SERVICE_ROLE` all or worker) needs `ATTESTER_PRIVATE_KEY`, `ATTESTER_KEY_FILE` or `ATTESTER_SIGNER_URL`. The demo
- * keeps its dev key; an api process loads no key. Checked before anything is written (no dev key file is created).
+ * The configured mode never signs with a generated development key (docs/operations.md#start-up-checks): a process that
+ * signs (`SERVICE_ROLE` all or worker) needs `ATTESTER_PRIVATE_KEY`, `ATTESTER_KEY_FILE` or `ATTESTER_SIGNER_URL`. The
+ * demo keeps its dev key; an api process loads no key. Checked before anything is written (no dev key file is created).
  *
  * @param config the mode, the role and where the key comes from.
  * @throws {@link ConfigError} naming the three variables, in one line.

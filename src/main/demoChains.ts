@@ -1,8 +1,9 @@
 /**
- * `npm run demo:chains`: the demo's chains and feed server without the service (docs/operations.md#try-it-on-one-machine-npm-run-demochains), so that several
- * configured processes can run against them on one machine. Writes `DATA_DIR/demo.env` and `DATA_DIR/demo-pools.json`,
- * then serves until SIGINT or SIGTERM (clean stop, exit 0). Reads `DATA_DIR`, `DEMO_DAYS`, `DEMO_SEED` and the attester
- * key's variables as `npm start` does.
+ * `npm run demo:chains`: the demo's chains and feed server without the service
+ * (docs/operations.md#try-it-on-one-machine-npm-run-demochains), so that several configured processes can run against
+ * them on one machine. Writes `DATA_DIR/demo.env` and `DATA_DIR/demo-pools.json`, then serves until SIGINT or SIGTERM
+ * (clean stop, exit 0). Reads `DATA_DIR`, `DEMO_DAYS`, `DEMO_SEED` and the attester key's variables as `npm start`
+ * does.
  *
  * `npm run demo:chains` runs this file through `exec`, as `npm start` runs the service: npm forwards the signals it
  * receives straight to it.

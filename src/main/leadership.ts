@@ -65,11 +65,11 @@ export type StartLeadershipParameters = {
 };
 
 /**
- * Joins the election of the ingestion leader (docs/operations.md#leadership-and-fencing): tries to take the lease at once (resolves after that
- * first try), then every `tickMs` renews it while leading or tries to take it while standing by. Passes start with
- * {@link Leadership.runPasses}. A renewal that finds the lease taken over ends the term: the pass in progress is
- * aborted and, by the fence its transactions check, commits nothing. A renewal that cannot reach the store keeps the
- * term until the lease's own expiry.
+ * Joins the election of the ingestion leader (docs/operations.md#leadership-and-fencing): tries to take the lease at
+ * once (resolves after that first try), then every `tickMs` renews it while leading or tries to take it while standing
+ * by. Passes start with {@link Leadership.runPasses}. A renewal that finds the lease taken over ends the term: the pass
+ * in progress is aborted and, by the fence its transactions check, commits nothing. A renewal that cannot reach the
+ * store keeps the term until the lease's own expiry.
  *
  * @param {@link StartLeadershipParameters}
  * @returns the running {@link Leadership}.

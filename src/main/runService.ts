@@ -53,15 +53,16 @@ export type RunServiceParameters = {
 };
 
 /**
- * The main job, by `SERVICE_ROLE` (docs/operations.md#run-it-on-several-machines). `api`: the store and the HTTP app only (no key, no source, no pass,
- * no alert delivery). `worker` and `all`: the attester key, the store, the source (the demo when nothing is
- * configured: local chains with simulated history; else POOLS_FILE and RPC_URL_<chainId>), the election of the
- * ingestion leader (`startLeadership`); the HTTP server, listening before any pass (`/readyz` answers 503
- * "starting" until the startup passes end); while this process leads, the source's history ingested without issuing
- * and one pass that issues attestations; the alert delivery worker (polls the outbox every second and after every
- * pass), then a pass every `INGEST_INTERVAL_S` while leading, each fenced by the lease. Before anything is written, the
- * start-up checks (docs/operations.md#start-up-checks): the port is free (every role: the server binds it only once the
- * store is open); a signing process of the configured mode has a key, and each `RPC_URL_<id>` answers chain `<id>`.
+ * The main job, by `SERVICE_ROLE` (docs/operations.md#run-it-on-several-machines). `api`: the store and the HTTP app
+ * only (no key, no source, no pass, no alert delivery). `worker` and `all`: the attester key, the store, the source
+ * (the demo when nothing is configured: local chains with simulated history; else POOLS_FILE and RPC_URL_<chainId>),
+ * the election of the ingestion leader (`startLeadership`); the HTTP server, listening before any pass (`/readyz`
+ * answers 503 "starting" until the startup passes end); while this process leads, the source's history ingested without
+ * issuing and one pass that issues attestations; the alert delivery worker (polls the outbox every second and after
+ * every pass), then a pass every `INGEST_INTERVAL_S` while leading, each fenced by the lease. Before anything is
+ * written, the start-up checks (docs/operations.md#start-up-checks): the port is free (every role: the server binds it
+ * only once the store is open); a signing process of the configured mode has a key, and each `RPC_URL_<id>` answers
+ * chain `<id>`.
  *
  * @param {@link RunServiceParameters}
  * @returns the {@link RunningService}; call `stop()` to shut everything down.
@@ -186,8 +187,8 @@ async function startupPasses(parameters: {
 }
 
 /**
- * Listens on HOST:PORT: a worker serves only the probes and /metrics (docs/operations.md#run-it-on-several-machines), `all` everything. Logs the URLs;
- * the server's drain is pushed on `cleanups` and returned as `closeApp`.
+ * Listens on HOST:PORT: a worker serves only the probes and /metrics (docs/operations.md#run-it-on-several-machines),
+ * `all` everything. Logs the URLs; the server's drain is pushed on `cleanups` and returned as `closeApp`.
  */
 async function serve(parameters: {
   config: ServiceConfig;
@@ -266,9 +267,9 @@ async function checkBeforeWriting(config: ServiceConfig, log: (line: string) => 
 }
 
 /**
- * The HTTP port is checked before the store is opened (docs/operations.md#start-up-checks): a listener is bound to HOST:PORT and closed again,
- * so a start whose port is taken writes nothing (the server itself needs the open store, so it binds later, still
- * before the first pass). PORT=0 (any free port) needs no check.
+ * The HTTP port is checked before the store is opened (docs/operations.md#start-up-checks): a listener is bound to
+ * HOST:PORT and closed again, so a start whose port is taken writes nothing (the server itself needs the open store, so
+ * it binds later, still before the first pass). PORT=0 (any free port) needs no check.
  *
  * @throws {@link ConfigError} naming `PORT` and the address when it is in use or may not be bound.
  */
@@ -295,8 +296,9 @@ async function assertPortFree(config: Pick<ServiceConfig, "host" | "port">): Pro
 }
 
 /**
- * The attester key (never logged; only its address and where it came from). First DATA_DIR, 0700 (docs/security.md#files): created
- * so, or tightened from a looser mode when this user owns it; a shared or foreign folder is left as is, with a warning.
+ * The attester key (never logged; only its address and where it came from). First DATA_DIR, 0700
+ * (docs/security.md#files): created so, or tightened from a looser mode when this user owns it; a shared or foreign
+ * folder is left as is, with a warning.
  */
 function loadKey(config: ServiceConfig, log: (line: string) => void): LoadAttesterKeyReturnType {
   const dir = ensurePrivateDir(config.dataDir);

@@ -16,7 +16,7 @@ type ToolModule = { registerTool: (server: McpServer, deps: McpDeps) => Register
  * `test/service/surfaces.test.ts`).
  */
 const TOOLS: readonly ToolModule["registerTool"][] = TOOL_NAMES.map((name) => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- each tool's file is named after it, loaded synchronously at module load
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the tool's file, named after it
   const tool = require(`./tools/${name}`) as Partial<ToolModule>;
   if (typeof tool.registerTool !== "function") throw new Error(`src/mcp/tools/${name} does not export registerTool`);
   return tool.registerTool;

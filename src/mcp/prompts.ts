@@ -42,8 +42,8 @@ export async function completePoolIds(
 const ask = (text: string) => ({ messages: [{ role: "user" as const, content: { type: "text" as const, text } }] });
 
 /**
- * Registers the prompts for the common questions (docs/mcp.md): assess one pool's horizon with its evidence, and compare
- * pools without ranking them. Their pool arguments complete from the tracked pools (`completion/complete`). The
+ * Registers the prompts for the common questions (docs/mcp.md): assess one pool's horizon with its evidence, and
+ * compare pools without ranking them. Their pool arguments complete from the tracked pools (`completion/complete`). The
  * prompts only frame the question: every figure comes from the tools, so the answer cannot drift from the API.
  */
 export function registerPrompts(server: McpServer, deps: McpDeps): void {

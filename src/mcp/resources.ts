@@ -8,8 +8,9 @@ import { UNITS, freshnessRule } from "./internal/descriptions";
 export const RESOURCE_URIS = { attester: "attest://attester", claim: "attest://claim" } as const;
 
 /**
- * The claim an attestation makes and how to check it, for a model to read before it trusts one (docs/data.md#the-horizon-model; the
- * model's defaults come from the code that issues, so the text cannot drift from it).
+ * The claim an attestation makes and how to check it, for a model to read before it trusts one
+ * (docs/data.md#the-horizon-model; the model's defaults come from the code that issues, so the text cannot drift from
+ * it).
  */
 export function claimStatement(deps: McpDeps): string {
   const { attester, registry } = deps.attester;

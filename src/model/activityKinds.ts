@@ -15,9 +15,9 @@ export const SERVICE_ACTIVITY_KINDS = [
 ] as const;
 
 /**
- * Every kind of event the activity log holds (docs/market-api.md#activity): the service's own, and one `registry.<EventName>` per event
- * of the AttestationRegistry ABI. `appendActivity` takes only these, so an emitter cannot invent a kind that
- * subscriptions and readers do not know.
+ * Every kind of event the activity log holds (docs/market-api.md#activity): the service's own, and one
+ * `registry.<EventName>` per event of the AttestationRegistry ABI. `appendActivity` takes only these, so an emitter
+ * cannot invent a kind that subscriptions and readers do not know.
  */
 export type ActivityKind = (typeof SERVICE_ACTIVITY_KINDS)[number] | `registry.${RegistryEventName}`;
 

@@ -93,11 +93,12 @@ export interface ModelEvaluation {
 }
 
 /**
- * The claims the horizon model would have made for one pool, walking forward day by day (docs/model.md#the-evaluation-walk-forward): as of each day d
- * with a low, the rule of `computeHorizon` (the version `rule.model`) on the days up to d (windows d' … d'+h that closed by d), anchored on d's
- * low; scored once d+h is past the last complete day: held when every observed low in d+1 … d+h is ≥ the floor. Each
- * candidate's windows are counted once for the whole series (sliding minimum, prefix sums), so a pool of n days costs
- * O(candidates × n), not a model run per day. Campaign caps are left out: no past campaign schedule is kept as of d.
+ * The claims the horizon model would have made for one pool, walking forward day by day
+ * (docs/model.md#the-evaluation-walk-forward): as of each day d with a low, the rule of `computeHorizon` (the version
+ * `rule.model`) on the days up to d (windows d' … d'+h that closed by d), anchored on d's low; scored once d+h is past
+ * the last complete day: held when every observed low in d+1 … d+h is ≥ the floor. Each candidate's windows are counted
+ * once for the whole series (sliding minimum, prefix sums), so a pool of n days costs O(candidates × n), not a model
+ * run per day. Campaign caps are left out: no past campaign schedule is kept as of d.
  *
  * @param pool the pool's observed daily lows, any order.
  * @param rule the floor, target, candidates and minimum windows the issuer uses.
@@ -169,9 +170,10 @@ function outcome(
 }
 
 /**
- * The walk-forward evaluation of the horizon model over every pool (docs/model.md#the-evaluation-walk-forward): its claims, the scored ones and how
- * many held, the Brier score beside the baseline's, calibration buckets, a per-horizon breakdown and a sample anyone
- * can recompute from `GET /api/v1/pool/{pool}/history`. It judges the model, never an issued attestation.
+ * The walk-forward evaluation of the horizon model over every pool (docs/model.md#the-evaluation-walk-forward): its
+ * claims, the scored ones and how many held, the Brier score beside the baseline's, calibration buckets, a per-horizon
+ * breakdown and a sample anyone can recompute from `GET /api/v1/pool/{pool}/history`. It judges the model, never an
+ * issued attestation.
  *
  * @param pools each pool's observed daily lows.
  * @param rule the issuer's floor, target and candidates.

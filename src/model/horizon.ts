@@ -262,10 +262,10 @@ function fraction(field: string, value: number): number {
 }
 
 /**
- * The horizon model (docs/data.md#the-horizon-model). The claim: "the pool's depth stays at or above `floor × depth at issuance` for
- * `horizonDays` days". For each candidate horizon h, every past day d with a complete window (days d+1 … d+h all
- * observed) is a window; the claim held in it when each of those days' lowest depth is ≥ floor × the lowest depth
- * of day d (the reference, standing in for the depth at issuance). The model version (`model`, default
+ * The horizon model (docs/data.md#the-horizon-model). The claim: "the pool's depth stays at or above `floor × depth at
+ * issuance` for `horizonDays` days". For each candidate horizon h, every past day d with a complete window (days d+1 …
+ * d+h all observed) is a window; the claim held in it when each of those days' lowest depth is ≥ floor × the lowest
+ * depth of day d (the reference, standing in for the depth at issuance). The model version (`model`, default
  * {@link ISSUING_MODEL}) turns the windows into a confidence: the longest candidate with at least `minWindows` windows
  * whose confidence meets `target` is published, with that confidence rounded DOWN to hundredths. A known campaign end
  * caps the horizon at the whole days left until it. Windows are counted in day order, so the result is deterministic

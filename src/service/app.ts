@@ -57,12 +57,13 @@ function processMetrics(): ServiceMetrics {
 }
 
 /**
- * The HTTP API as a Fastify plugin: request ids, HTTP metrics and the readiness check the probes read (docs/operations.md#probes-metrics-and-logs),
- * the connection limits and security headers (docs/security.md), external plugins (env, swagger, CORS, rate limit), then the
- * app plugins (attester, read context, response cache, API-key auth for the keyed routes, the dapp's sign-in
- * sessions), one error handler, then every route folder under `routes/` (the folder is the URL, as fastify/demo
- * autoloads them: the probes `/livez`, `/readyz` and `/metrics` too). `server.ts` starts it. A new endpoint is one route folder and its test (a read
- * surface: see "Add a read surface" in docs/service.md): this file does not change.
+ * The HTTP API as a Fastify plugin: request ids, HTTP metrics and the readiness check the probes read
+ * (docs/operations.md#probes-metrics-and-logs), the connection limits and security headers (docs/security.md), external
+ * plugins (env, swagger, CORS, rate limit), then the app plugins (attester, read context, response cache, API-key auth
+ * for the keyed routes, the dapp's sign-in sessions), one error handler, then every route folder under `routes/` (the
+ * folder is the URL, as fastify/demo autoloads them: the probes `/livez`, `/readyz` and `/metrics` too). `server.ts`
+ * starts it. A new endpoint is one route folder and its test (a read surface: see "Add a read surface" in
+ * docs/service.md): this file does not change.
  *
  * @example
  * import Fastify from "fastify";

@@ -1,10 +1,10 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
 /**
- * The service's Prometheus metrics (docs/operations.md#probes-metrics-and-logs), one registry per process (tests build several apps in one process,
- * so nothing lives in prom-client's global registry). `GET /metrics` serves `registry.metrics()`. The HTTP metrics are
- * counted by the server; the ingestion metrics by the process that runs passes; the alert metrics by the process
- * that delivers.
+ * The service's Prometheus metrics (docs/operations.md#probes-metrics-and-logs), one registry per process (tests build
+ * several apps in one process, so nothing lives in prom-client's global registry). `GET /metrics` serves
+ * `registry.metrics()`. The HTTP metrics are counted by the server; the ingestion metrics by the process that runs
+ * passes; the alert metrics by the process that delivers.
  */
 export interface ServiceMetrics {
   registry: Registry;

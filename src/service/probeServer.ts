@@ -33,9 +33,9 @@ export type ProbeServerParameters = {
 export const PROBE_PATHS = ["/livez", "/readyz", "/metrics"] as const;
 
 /**
- * The HTTP server of a `SERVICE_ROLE=worker` process (docs/operations.md#probes-metrics-and-logs): only `GET /livez`, `GET /readyz` and
- * `GET /metrics`, the same routes, request ids, HTTP metrics, timeouts and connection cap as the full app; anything
- * else is a 404 naming the three. Not listening: {@link startProbeServer} listens.
+ * The HTTP server of a `SERVICE_ROLE=worker` process (docs/operations.md#probes-metrics-and-logs): only `GET /livez`,
+ * `GET /readyz` and `GET /metrics`, the same routes, request ids, HTTP metrics, timeouts and connection cap as the full
+ * app; anything else is a 404 naming the three. Not listening: {@link startProbeServer} listens.
  */
 export async function createProbeServer(parameters: ProbeServerParameters): Promise<FastifyInstance> {
   const { config, store, status, metrics } = parameters;

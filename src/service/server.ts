@@ -18,13 +18,14 @@ export const BODY_LIMIT = 64 * 1024;
 export const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
 /**
- * Node's own timeouts against slow clients (docs/security.md#connections-and-slow-clients). `requestTimeout`: the whole request, headers and body, must
- * arrive within `REQUEST_TIMEOUT_S`, else the client error handler answers 408 and the socket is destroyed (a body
- * dribbled one byte at a time cannot hold a socket longer). `headersTimeout` (at most the request timeout, as Node
- * requires): the same bound for the headers, which also closes a socket that never sends a byte. Node checks both
- * every `connectionsCheckingInterval` (1 s; its default of 30 s would let a socket outlive the timeout by that much).
- * `connectionTimeout`: a socket with no byte either way for max(120 s, 2 × the request timeout) is destroyed (a
- * client that never reads its answer). `keepAliveTimeout`: Fastify's 72 s between requests on a kept-alive socket.
+ * Node's own timeouts against slow clients (docs/security.md#connections-and-slow-clients). `requestTimeout`: the whole
+ * request, headers and body, must arrive within `REQUEST_TIMEOUT_S`, else the client error handler answers 408 and the
+ * socket is destroyed (a body dribbled one byte at a time cannot hold a socket longer). `headersTimeout` (at most the
+ * request timeout, as Node requires): the same bound for the headers, which also closes a socket that never sends a
+ * byte. Node checks both every `connectionsCheckingInterval` (1 s; its default of 30 s would let a socket outlive the
+ * timeout by that much). `connectionTimeout`: a socket with no byte either way for max(120 s, 2 × the request timeout)
+ * is destroyed (a client that never reads its answer). `keepAliveTimeout`: Fastify's 72 s between requests on a
+ * kept-alive socket.
  */
 export function timeoutOptions(
   limits: ServiceConfig["connections"],
@@ -64,9 +65,9 @@ export type LogStream = { write(line: string): void };
  *
  * Logs: pino, one JSON object per line, at `LOG_LEVEL`, each naming `instance` (`INSTANCE_ID`) and, for a request's
  * lines, its `reqId`. Request ids: the caller's valid `x-request-id`, else a random UUID (`requestIdOf`; Fastify's own
- * `requestIdHeader` is off because it would take any header unchecked). `trustProxy`: `TRUST_PROXY` (docs/operations.md#behind-a-proxy): the
- * client address (`request.ip`) the rate limits, sign-in limits and logs use comes from `X-Forwarded-For` through the
- * trusted hops only.
+ * `requestIdHeader` is off because it would take any header unchecked). `trustProxy`: `TRUST_PROXY`
+ * (docs/operations.md#behind-a-proxy): the client address (`request.ip`) the rate limits, sign-in limits and logs use
+ * comes from `X-Forwarded-For` through the trusted hops only.
  */
 export function serverOptions(
   config: Pick<ServiceConfig, "logLevel" | "connections" | "trustProxy" | "instanceId">,
@@ -140,8 +141,9 @@ export const NOT_READY_FIRST_MS = 1000;
  * await closeServer(app, config.shutdownGraceMs);
  */
 export async function closeServer(app: FastifyInstance, graceMs: number): Promise<void> {
-  // Not ready first (docs/operations.md#shutting-down): the caller has set `status.draining`, so for this long `/readyz` answers 503 while
-  // the listener still serves, and a load balancer polling it sees "not ready" rather than a refused connection.
+  // Not ready first (docs/operations.md#shutting-down): the caller has set `status.draining`, so for this long
+  // `/readyz` answers 503 while the listener still serves, and a load balancer polling it sees "not ready" rather than
+  // a refused connection.
   await new Promise((resolve) => setTimeout(resolve, Math.min(NOT_READY_FIRST_MS, graceMs)));
   const sweep = setInterval(() => app.server.closeIdleConnections(), DRAIN_SWEEP_MS);
   const cut = setTimeout(() => app.server.closeAllConnections(), graceMs);

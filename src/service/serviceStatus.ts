@@ -1,8 +1,8 @@
 import type { ServiceRole } from "../config/loadConfig";
 
 /**
- * What this process is and how it is doing, as `/readyz` reports it (docs/operations.md#probes-metrics-and-logs). `main` owns one and updates it;
- * the server only reads it. Built by {@link createServiceStatus}.
+ * What this process is and how it is doing, as `/readyz` reports it (docs/operations.md#probes-metrics-and-logs).
+ * `main` owns one and updates it; the server only reads it. Built by {@link createServiceStatus}.
  */
 export interface ServiceStatus {
   /** `SERVICE_ROLE`. */

@@ -6,7 +6,8 @@ import type { AlertSubscription, Database } from "./schema";
 /**
  * Alert subscriptions and the kinds each wants. Every read and change is scoped by the caller: an API key
  * (`key:<id>`) sees its own rows (`owner`); a wallet (`wallet:<address>`) sees its account's, its own and those of
- * every key it created (`account`, docs/security.md#keys-subscriptions-and-alerts). So one owner never sees or changes another's rows.
+ * every key it created (`account`, docs/security.md#keys-subscriptions-and-alerts). So one owner never sees or changes
+ * another's rows.
  */
 
 export { KEY_REVOKED_REASON };

@@ -7,7 +7,8 @@ import type { ApiKey, Database } from "./schema";
 /**
  * API keys, by the SHA-256 of the key (hex): the key itself is never stored. An owner is `env` for the keys the
  * service's configuration holds (`API_KEYS`, the demo key) or the lower-case address of the wallet that created it.
- * Revoking a key pauses the alert subscriptions made with it, in the same transaction (docs/security.md#keys-subscriptions-and-alerts).
+ * Revoking a key pauses the alert subscriptions made with it, in the same transaction
+ * (docs/security.md#keys-subscriptions-and-alerts).
  */
 
 /** The owner of every key that comes from the service's configuration. */

@@ -3,12 +3,13 @@ import { LeaseLostError, PassAbortedError } from "../errors/lease";
 import type { Database, Lease } from "./schema";
 
 /**
- * A named lease on the database (docs/operations.md#leadership-and-fencing): at most one holder at a time, with an epoch that grows with every
- * takeover. The lease row is the fence: every write transaction of a pass first calls {@link assertFence}, which locks
- * the row (`FOR SHARE` on PostgreSQL, so a takeover's UPDATE waits until that transaction ends) and throws
- * {@link LeaseLostError} when the row no longer names this holder and epoch or has expired. So a leader that lost its
- * lease commits nothing, and whatever it committed before is visible to the new leader. Times are Unix ms of the
- * caller's clock: a clock that runs ahead or behind moves when a takeover may happen, never what the fence admits.
+ * A named lease on the database (docs/operations.md#leadership-and-fencing): at most one holder at a time, with an
+ * epoch that grows with every takeover. The lease row is the fence: every write transaction of a pass first calls
+ * {@link assertFence}, which locks the row (`FOR SHARE` on PostgreSQL, so a takeover's UPDATE waits until that
+ * transaction ends) and throws {@link LeaseLostError} when the row no longer names this holder and epoch or has
+ * expired. So a leader that lost its lease commits nothing, and whatever it committed before is visible to the new
+ * leader. Times are Unix ms of the caller's clock: a clock that runs ahead or behind moves when a takeover may happen,
+ * never what the fence admits.
  */
 
 /** A lease held by this process: what its fenced transactions check. */

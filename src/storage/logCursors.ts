@@ -10,7 +10,10 @@ export interface LogCursorPosition {
   nextBlock: bigint;
   /** Timestamp of block `nextBlock − 1` (the last one read), Unix seconds. */
   lastBlockTime: number;
-  /** Hash of block `nextBlock − 1` when it was read (checked at the next pass); null when unknown (a cursor from before it was kept). */
+  /**
+   * Hash of block `nextBlock − 1` when it was read (checked at the next pass); null when unknown (a cursor from before
+   * it was kept).
+   */
   blockHash?: string | null;
 }
 

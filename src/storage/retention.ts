@@ -4,9 +4,9 @@ import type { Database } from "./schema";
 const DAY_S = 86_400;
 
 /**
- * The longest window of `GET /api/v1/pool/{pool}/history` (`days` at most 730, docs/market-api.md#pool-history), which draws past claims
- * from `attestations`: an attestation whose claim window reaches into it is never pruned, whatever the retention.
- * (test/retention/pruneStore.test.ts checks it against the route's own maximum.)
+ * The longest window of `GET /api/v1/pool/{pool}/history` (`days` at most 730, docs/market-api.md#pool-history), which
+ * draws past claims from `attestations`: an attestation whose claim window reaches into it is never pruned, whatever
+ * the retention. (test/retention/pruneStore.test.ts checks it against the route's own maximum.)
  */
 export const POOL_HISTORY_MAX_DAYS = 730;
 

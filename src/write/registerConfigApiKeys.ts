@@ -11,10 +11,10 @@ export type RegisterConfigApiKeysReturnType = AddConfigApiKeysResult;
 export type RegisterConfigApiKeysErrorType = Error;
 
 /**
- * Adds the configuration's keys (owner `env`) to the store, by their SHA-256. Only adds (docs/keys.md#configuration): a start never
- * revokes a key another process's configuration names, and never restores a key revoked with `attest keys revoke`
- * (it is counted in `revoked` so the start can say so). Keys a wallet created are not touched. Run it at every start,
- * before serving.
+ * Adds the configuration's keys (owner `env`) to the store, by their SHA-256. Only adds (docs/keys.md#configuration): a
+ * start never revokes a key another process's configuration names, and never restores a key revoked with `attest keys
+ * revoke` (it is counted in `revoked` so the start can say so). Keys a wallet created are not touched. Run it at every
+ * start, before serving.
  *
  * @param context the store's query layer and the clock (Unix seconds).
  * @param {@link RegisterConfigApiKeysParameters}

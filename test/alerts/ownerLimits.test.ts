@@ -32,7 +32,10 @@ async function settle<T>(promises: Promise<T>[]): Promise<{ ok: T[]; errors: unk
   };
 }
 
-/** docs/security.md#keys-subscriptions-and-alerts: the key cap per wallet, the subscription cap per owner (a wallet with all its keys), revoked keys. */
+/**
+ * docs/security.md#keys-subscriptions-and-alerts: the key cap per wallet, the subscription cap per owner (a wallet with
+ * all its keys), revoked keys.
+ */
 describe("owner limits: keys per wallet, subscriptions per owner, revoked keys", function () {
   forEachBackend((openFresh) => {
     let store: Store;

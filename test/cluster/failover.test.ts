@@ -1,7 +1,8 @@
 /**
- * The multi-process scenarios of issue 17 (docs/operations.md#run-it-on-several-machines) on a real PostgreSQL, against `demo:chains`: workers and API
- * processes started as an operator would (`SERVICE_ROLE`, `INSTANCE_ID`, one `DATABASE_URL`), one leader among the
- * workers on a fenced lease, a database that goes away and comes back, and SIGTERM draining.
+ * The multi-process scenarios of issue 17 (docs/operations.md#run-it-on-several-machines) on a real PostgreSQL, against
+ * `demo:chains`: workers and API processes started as an operator would (`SERVICE_ROLE`, `INSTANCE_ID`, one
+ * `DATABASE_URL`), one leader among the workers on a fenced lease, a database that goes away and comes back, and
+ * SIGTERM draining.
  *
  * Each scenario has its own cluster (chains, PostgreSQL, processes) and keeps to about a minute: passes every
  * {@link INTERVAL_S} seconds, 16 simulated days.

@@ -11,7 +11,7 @@ import { TEST_KEY } from "../helpers/service/app";
 
 describe("service configuration", function () {
   describe("loadConfig", function () {
-    it("applies the documented defaults (docs/service.md#configuration) with an empty environment (demo mode)", function () {
+    it("applies the defaults of docs/service.md#configuration with an empty environment (demo mode)", function () {
       const config = loadConfig({ env: {}, cwd: "/srv/app" });
       expect(config).to.deep.include({
         port: 8080,

@@ -5,8 +5,9 @@ import { buildTestApp, openTempStore } from "../helpers/service/app";
 import { get, openSocket, postHead, request, watch, within, type Received } from "../helpers/reliability/rawHttp";
 
 /**
- * The connection limits (docs/security.md#connections-and-slow-clients) against a real server on a loopback port (issue 19). The attacker is 127.0.0.1, the other client
- * 127.0.0.2 (its socket bound there). Every test is bounded in sockets and time and closes what it opened.
+ * The connection limits (docs/security.md#connections-and-slow-clients) against a real server on a loopback port (issue
+ * 19). The attacker is 127.0.0.1, the other client 127.0.0.2 (its socket bound there). Every test is bounded in sockets
+ * and time and closes what it opened.
  */
 describe("connection limits (real loopback port)", function () {
   this.timeout(30_000);

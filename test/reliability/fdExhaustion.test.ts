@@ -10,9 +10,9 @@ const SOCKETS = 1000;
 /**
  * The attack of issue 19, reproduced: the service (the compiled build, `npm run build` first, as the e2e tests) runs in
  * a child process limited to 256 file descriptors; 1,000 sockets from 127.0.0.1 each send the headers of a
- * 60,000-byte `POST /api/v1/verify` and then one byte every 250 ms. Before the connection limits the server held every socket
- * until it ran out of descriptors, and a fresh client from 127.0.0.2 got "connection reset" or a close without an
- * answer; with the per-client cap it is served at once. Linux only (`ulimit`, /proc), loopback only, bounded.
+ * 60,000-byte `POST /api/v1/verify` and then one byte every 250 ms. Before the connection limits the server held every
+ * socket until it ran out of descriptors, and a fresh client from 127.0.0.2 got "connection reset" or a close without
+ * an answer; with the per-client cap it is served at once. Linux only (`ulimit`, /proc), loopback only, bounded.
  */
 describe("file descriptor exhaustion by one address (issue 19, child process under ulimit -n 256)", function () {
   this.timeout(60_000);

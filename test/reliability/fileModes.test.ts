@@ -8,7 +8,10 @@ import { openStore } from "../../src/storage/openStore";
 
 const modeOf = (path: string) => statSync(path).mode & 0o7777;
 
-/** docs/security.md#files: DATA_DIR 0700, the SQLite files (they hold webhook secrets) 0600, looser ones tightened at start. */
+/**
+ * docs/security.md#files: DATA_DIR 0700, the SQLite files (they hold webhook secrets) 0600, looser ones tightened at
+ * start.
+ */
 describe("file modes of DATA_DIR and the database", function () {
   let root: string;
   beforeEach(function () {

@@ -284,9 +284,9 @@ async function poolReads(
 }
 
 /**
- * Where a pass's log reads stop (docs/data.md#confirmations-and-reorganisations-design-12): the chain's `safe` block where the node serves that tag, else
- * `confirmations` blocks behind the pinned block; never past the pinned block. Throws a RangeError when
- * `confirmations` is not a non-negative integer.
+ * Where a pass's log reads stop (docs/data.md#confirmations-and-reorganisations-design-12): the chain's `safe` block
+ * where the node serves that tag, else `confirmations` blocks behind the pinned block; never past the pinned block.
+ * Throws a RangeError when `confirmations` is not a non-negative integer.
  */
 export async function confirmedLogTarget(
   client: PublicClient,

@@ -3,7 +3,9 @@ import type { Pool } from "../../storage/schema";
 import { toNumberOrNull } from "../context";
 import { poolIdentity, type PoolIdentity } from "./poolIdentity";
 
-/** The four liquidity dimensions every market surface publishes per pool (docs/market-api.md), in their published order. */
+/**
+ * The four liquidity dimensions every market surface publishes per pool (docs/market-api.md), in their published order.
+ */
 export const DIMENSIONS = ["depthUsd", "volume24hUsd", "yieldPct", "exitabilityUsd"] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 

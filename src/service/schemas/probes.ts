@@ -1,8 +1,8 @@
 import { Type, type Static } from "@sinclair/typebox";
 
 /**
- * The probes' answers (docs/operations.md#probes-metrics-and-logs). They are for the orchestrator and the load balancer, not API clients: the routes
- * are hidden from `/api/v1/openapi.json` and documented in docs/operations.md.
+ * The probes' answers (docs/operations.md#probes-metrics-and-logs). They are for the orchestrator and the load
+ * balancer, not API clients: the routes are hidden from `/api/v1/openapi.json` and documented in docs/operations.md.
  */
 
 /** `GET /livez` 200. */

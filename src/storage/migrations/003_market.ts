@@ -1,9 +1,10 @@
 import { PostgresAdapter, type Kysely, type Migration } from "kysely";
 
 /**
- * The market read API (docs/market-api.md): the activity log, per-pool daily volume from `Swap` logs with a block cursor per
- * pool, each dimension's own observation time, the stale/fresh state that transitions are read against, cached
- * prices, API keys and idempotent keyed writes, the liquidity requests' final shape, and the (empty) accuracy record.
+ * The market read API (docs/market-api.md): the activity log, per-pool daily volume from `Swap` logs with a block
+ * cursor per pool, each dimension's own observation time, the stale/fresh state that transitions are read against,
+ * cached prices, API keys and idempotent keyed writes, the liquidity requests' final shape, and the (empty) accuracy
+ * record.
  */
 export const market: Migration = {
   async up(db: Kysely<unknown>) {

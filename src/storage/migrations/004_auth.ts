@@ -1,8 +1,8 @@
 import type { Kysely, Migration } from "kysely";
 
 /**
- * Sign-In with Ethereum (docs/sign-in.md): the nonces the service issued (single use, expiring) and the dapp's server-side
- * sessions, keyed by the SHA-256 of the cookie's random id (the id itself is never stored).
+ * Sign-In with Ethereum (docs/sign-in.md): the nonces the service issued (single use, expiring) and the dapp's
+ * server-side sessions, keyed by the SHA-256 of the cookie's random id (the id itself is never stored).
  */
 export const auth: Migration = {
   async up(db: Kysely<unknown>) {

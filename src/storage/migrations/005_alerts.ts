@@ -1,9 +1,9 @@
 import { PostgresAdapter, type Kysely, type Migration } from "kysely";
 
 /**
- * Alerts (docs/alerts.md): subscriptions with the event kinds they want, and the outbox of deliveries, written in the same
- * transaction as the activity event it delivers, with one row per attempt. Outbox times are Unix milliseconds (`_ms`:
- * retry delays can be shorter than a second in tests and the demo); the subscriptions' times are Unix seconds.
+ * Alerts (docs/alerts.md): subscriptions with the event kinds they want, and the outbox of deliveries, written in the
+ * same transaction as the activity event it delivers, with one row per attempt. Outbox times are Unix milliseconds
+ * (`_ms`: retry delays can be shorter than a second in tests and the demo); the subscriptions' times are Unix seconds.
  */
 export const alerts: Migration = {
   async up(db: Kysely<unknown>) {

@@ -12,9 +12,10 @@ import { startPostgres, type TestPostgres } from "../storage/postgres";
 import { ClusterProcess, sleep, type Exit } from "./processes";
 
 /**
- * The multi-process harness (docs/operations.md#run-it-on-several-machines): `npm run demo:chains` (compiled: `dist/main/demoChains.js`), a throwaway
- * PostgreSQL of its own (restartable), and any number of service processes (`dist/main/start.js`) configured from the
- * chains' `demo.env` with a role, an instance id and a port each. Tests run after `npm run build`.
+ * The multi-process harness (docs/operations.md#run-it-on-several-machines): `npm run demo:chains` (compiled:
+ * `dist/main/demoChains.js`), a throwaway PostgreSQL of its own (restartable), and any number of service processes
+ * (`dist/main/start.js`) configured from the chains' `demo.env` with a role, an instance id and a port each. Tests run
+ * after `npm run build`.
  */
 
 /**
@@ -314,7 +315,10 @@ export async function startCluster(options: { days?: number } = {}): Promise<Clu
   };
 }
 
-/** `GET /readyz`'s body (docs/operations.md#probes-metrics-and-logs): 200 with `ready: true`, or 503 with `ready: false` and the reasons. */
+/**
+ * `GET /readyz`'s body (docs/operations.md#probes-metrics-and-logs): 200 with `ready: true`, or 503 with `ready: false`
+ * and the reasons.
+ */
 export interface ReadyBody {
   ready: boolean;
   role: "all" | "api" | "worker";

@@ -3,7 +3,8 @@ import { baseEnv, ROOT } from "../e2e/mainJob";
 
 /**
  * The message of one log line, whichever way the process writes it: a JSON object per line (`{"level":30,"time":…,
- * "msg":"…"}`, docs/operations.md#probes-metrics-and-logs) gives its `msg`; a plain line (`[2026-…Z] text`) gives the text after its time stamp.
+ * "msg":"…"}`, docs/operations.md#probes-metrics-and-logs) gives its `msg`; a plain line (`[2026-…Z] text`) gives the
+ * text after its time stamp.
  */
 export function messageOf(line: string): string {
   const trimmed = line.trim();

@@ -34,8 +34,8 @@ export function baseEnv(): Record<string, string> {
 
 /**
  * The messages of a process's output: each line that is a JSON log object (the service's lines and the HTTP server's,
- * docs/operations.md#probes-metrics-and-logs) as its `msg`, any other line (npm's banner, an error printed before the configuration is read) as is.
- * Tests match these, so that a message with quotes reads as written.
+ * docs/operations.md#probes-metrics-and-logs) as its `msg`, any other line (npm's banner, an error printed before the
+ * configuration is read) as is. Tests match these, so that a message with quotes reads as written.
  */
 export function logMessages(output: string): string {
   return output

@@ -22,7 +22,10 @@ function words(key: string): string[] {
     .map((word) => word.toLowerCase());
 }
 
-/** Words that would name a composite score or a rank (no such field anywhere: docs/market-api.md#rules-every-surface-follows). */
+/**
+ * Words that would name a composite score or a rank (no such field anywhere:
+ * docs/market-api.md#rules-every-surface-follows).
+ */
 const SCORE_WORDS = new Set([
   "score",
   "scores",

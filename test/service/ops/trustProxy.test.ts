@@ -10,8 +10,8 @@ const CLIENT_A = "203.0.113.1";
 const CLIENT_B = "203.0.113.2";
 
 /**
- * TRUST_PROXY against a real server on a loopback port (docs/operations.md#behind-a-proxy): the test is the proxy (its sockets come from
- * 127.0.0.1) and names the clients in X-Forwarded-For.
+ * TRUST_PROXY against a real server on a loopback port (docs/operations.md#behind-a-proxy): the test is the proxy (its
+ * sockets come from 127.0.0.1) and names the clients in X-Forwarded-For.
  */
 describe("TRUST_PROXY: the client address behind a proxy (real loopback port)", function () {
   this.timeout(30_000);

@@ -5,8 +5,9 @@ const KEYED = "/api/v1/alert-subscriptions";
 const DAPP = "/app/api/alert-subscriptions";
 
 /**
- * The caps of docs/security.md#keys-subscriptions-and-alerts over HTTP: a wallet's keys are capped (MAX_KEYS_PER_WALLET), its keys' subscriptions count with its own,
- * and a revoked key's subscriptions stay the wallet's to see and delete, paused.
+ * The caps of docs/security.md#keys-subscriptions-and-alerts over HTTP: a wallet's keys are capped
+ * (MAX_KEYS_PER_WALLET), its keys' subscriptions count with its own, and a revoked key's subscriptions stay the
+ * wallet's to see and delete, paused.
  */
 describe("the dapp's owner limits over HTTP (real SQLite)", function () {
   const web = useWebApp({ ALERTS_ALLOW_PRIVATE_TARGETS: "1" });

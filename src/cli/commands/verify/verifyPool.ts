@@ -24,7 +24,7 @@ function workerCode(): WorkerSource {
     if (extname(__filename) === ".js") {
       workerSource = { code: entry, eval: false };
     } else {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- esbuild is loaded only when running from the TypeScript sources
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- only when run from the .ts sources
       const { buildSync } = require("esbuild") as typeof import("esbuild");
       const { outputFiles } = buildSync({
         entryPoints: [entry],

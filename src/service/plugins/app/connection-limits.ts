@@ -63,12 +63,13 @@ declare module "fastify" {
 }
 
 /**
- * The connection limits (docs/security.md#connections-and-slow-clients) on the Node server under Fastify. (1) One client address holds at most `maxPerClient` open connections:
- * counted on the server's `connection` event, released on the socket's `close`; one more is destroyed at once, before
- * a byte is read, so a flood of slow sockets from one address (each also bounded by `REQUEST_TIMEOUT_S`) cannot use up
- * the process's file descriptors and keep another client out. A trusted proxy's connections (`TRUST_PROXY`) are not
- * counted: they are many clients', and the proxy in front caps those (docs/security.md). The probes cannot be exempt
- * from the cap (it acts before the request is read): the orchestrator's address is one client like any other. (2) A 429 whose request body was not read closes the
+ * The connection limits (docs/security.md#connections-and-slow-clients) on the Node server under Fastify. (1) One
+ * client address holds at most `maxPerClient` open connections: counted on the server's `connection` event, released on
+ * the socket's `close`; one more is destroyed at once, before a byte is read, so a flood of slow sockets from one
+ * address (each also bounded by `REQUEST_TIMEOUT_S`) cannot use up the process's file descriptors and keep another
+ * client out. A trusted proxy's connections (`TRUST_PROXY`) are not counted: they are many clients', and the proxy in
+ * front caps those (docs/security.md). The probes cannot be exempt from the cap (it acts before the request is read):
+ * the orchestrator's address is one client like any other. (2) A 429 whose request body was not read closes the
  * connection (`Connection: close`; Node ends the socket after the answer) instead of reading the rest of a slow body.
  */
 export default fp(

@@ -2,8 +2,9 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { LivezSchema } from "../../schemas/probes";
 
 /**
- * `GET /livez`: 200 `{"live":true}` while the process runs (docs/operations.md#probes-metrics-and-logs). It asks nothing of the store: a database
- * outage makes the process not ready, never dead. Never rate limited; hidden from the OpenAPI document.
+ * `GET /livez`: 200 `{"live":true}` while the process runs (docs/operations.md#probes-metrics-and-logs). It asks
+ * nothing of the store: a database outage makes the process not ready, never dead. Never rate limited; hidden from the
+ * OpenAPI document.
  */
 const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.get(

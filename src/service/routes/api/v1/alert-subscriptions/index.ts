@@ -4,11 +4,11 @@ import { alertSubscriptionRoutes } from "../../../../alertSubscriptionRoutes";
 const keyed = { tags: ["alerts"], security: [{ bearerAuth: [] }] };
 
 /**
- * The keyed alert routes (docs/alerts.md#subscribing), each behind `Authorization: Bearer <key>` (401 `UNAUTHORIZED` first, after the
- * rate limit: see plugins/app/auth.ts). The key is the owner (`key:<key id>`): it lists, deletes and resumes only its
- * own subscriptions, and another owner's id is 404 like an unknown one. Bodies and parameters are checked without
- * coercion. The routes are thin: the rules live in `src/alerts`, which the dapp calls with a wallet as the owner
- * (`routes/app/api/alert-subscriptions`, built by the same `alertSubscriptionRoutes`).
+ * The keyed alert routes (docs/alerts.md#subscribing), each behind `Authorization: Bearer <key>` (401 `UNAUTHORIZED`
+ * first, after the rate limit: see plugins/app/auth.ts). The key is the owner (`key:<key id>`): it lists, deletes and
+ * resumes only its own subscriptions, and another owner's id is 404 like an unknown one. Bodies and parameters are
+ * checked without coercion. The routes are thin: the rules live in `src/alerts`, which the dapp calls with a wallet as
+ * the owner (`routes/app/api/alert-subscriptions`, built by the same `alertSubscriptionRoutes`).
  */
 export default alertSubscriptionRoutes((fastify) => ({
   guard: { read: { preParsing: fastify.requireApiKey }, change: { preParsing: fastify.requireApiKey } },
