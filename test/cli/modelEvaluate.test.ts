@@ -6,29 +6,12 @@ import { ISSUER_RULE } from "../../src/attest/refreshModelEvaluation";
 import { main } from "../../src/cli/main";
 import type { CliIo } from "../../src/cli/types";
 import { evaluateModel, type ModelEvaluation, type PublishedClaim } from "../../src/model/evaluateModel";
-import { MODEL_V1, MODEL_V4, ISSUING_MODEL, type DailyDepth } from "../../src/model/horizon";
-
-const DAY = 86_400_000;
-const day = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * DAY).toISOString().slice(0, 10);
-
-/** A deterministic mean-reverting series with rare withdrawals and gaps (a linear congruential generator). */
-function series(seed: number, length: number, gapEvery = 0): DailyDepth[] {
-  let state = seed;
-  const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
-  const out: DailyDepth[] = [];
-  let depth = 1_000_000;
-  for (let i = 0; i < length; i++) {
-    depth = depth + (1_000_000 - depth) * 0.08;
-    depth = Math.max(1000, depth * (0.95 + next() * 0.1) * (next() < 0.02 ? 0.4 : 1));
-    if (gapEvery > 0 && i % gapEvery === gapEvery - 1) continue;
-    out.push({ day: day(i), minDepthUsd: Math.round(depth) });
-  }
-  return out;
-}
+import { MODEL_V1, MODEL_V4, ISSUING_MODEL } from "../../src/model/horizon";
+import { lowsSeries, seriesDay as day } from "../helpers/model/series";
 
 const POOLS = [3, 8, 21, 40, 77].map((seed) => ({
   pool: `eip155:1:0x${String(seed).padStart(40, "0")}`,
-  daily: series(seed, 160, seed % 2 === 0 ? 13 : 0),
+  daily: lowsSeries(seed, 160, { gapEvery: seed % 2 === 0 ? 13 : 0, swing: 0.05, dipChance: 0.02 }),
 }));
 const LAST_DAY = POOLS.flatMap((p) => p.daily.map((d) => d.day))
   .sort()

@@ -13,24 +13,9 @@ import {
 } from "../../src/model/calibration";
 import { MODEL_V4, computeHorizon, type DailyDepth } from "../../src/model/horizon";
 import { fitCalibration } from "../../src/model/pooledCalibration";
+import { lowsSeries, seriesDay as day } from "../helpers/model/series";
 
-const DAY = 86_400_000;
-const day = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * DAY).toISOString().slice(0, 10);
 const RULE = { floor: 0.5 };
-
-/** A pool of `length` days: mean-reverting around $1M, ±`swing` a day, with a 60 % withdrawal on 1.5 % of days. */
-function series(seed: number, length: number, swing = 0.04): DailyDepth[] {
-  let state = seed;
-  const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
-  const out: DailyDepth[] = [];
-  let depth = 1_000_000;
-  for (let i = 0; i < length; i++) {
-    depth = depth + (1_000_000 - depth) * 0.08;
-    depth = Math.max(1000, depth * (1 - swing + next() * 2 * swing) * (next() < 0.015 ? 0.4 : 1));
-    out.push({ day: day(i), minDepthUsd: Math.round(depth) });
-  }
-  return out;
-}
 
 const isMonotone = (values: readonly number[]) => values.every((v, i) => i === 0 || v >= values[i - 1] - 1e-12);
 
@@ -104,7 +89,10 @@ describe("pooled calibration (model v4)", function () {
   });
 
   describe("fitCalibration is out of pool and out of time", function () {
-    const pools = [1, 2, 3, 4, 5, 6].map((seed) => ({ pool: `p${seed}`, daily: series(seed, 200, 0.03 + seed / 100) }));
+    const pools = [1, 2, 3, 4, 5, 6].map((seed) => ({
+      pool: `p${seed}`,
+      daily: lowsSeries(seed, 200, { swing: 0.03 + seed / 100 }),
+    }));
     const asOf = day(150);
     const base = fitCalibration(pools, RULE, asOf, "p1");
     const rescaled = (daily: DailyDepth[], from: string, factor: number) =>

@@ -16,28 +16,9 @@ import {
   computeHorizon,
   countWindow,
   normalCdf,
-  type DailyDepth,
   type WindowStats,
 } from "../../src/model/horizon";
-
-const DAY = 86_400_000;
-const day = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * DAY).toISOString().slice(0, 10);
-
-/** A deterministic series with dips and gaps (a linear congruential generator: the test needs no library). */
-function series(seed: number, length: number, gapEvery = 0): DailyDepth[] {
-  let state = seed;
-  const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
-  const out: DailyDepth[] = [];
-  let depth = 1_000_000;
-  for (let i = 0; i < length; i++) {
-    // Mean-reverting around $1M, ±4 % a day, with a rare withdrawal of 60 % that comes back over the next weeks.
-    depth = depth + (1_000_000 - depth) * 0.08;
-    depth = Math.max(1000, depth * (0.96 + next() * 0.08) * (next() < 0.015 ? 0.4 : 1));
-    if (gapEvery > 0 && i % gapEvery === gapEvery - 1) continue;
-    out.push({ day: day(i), minDepthUsd: Math.round(depth) });
-  }
-  return out;
-}
+import { lowsSeries, seriesDay as day } from "../helpers/model/series";
 
 const RULE = { floor: 0.5, target: 0.8 };
 
@@ -52,7 +33,7 @@ describe("walk-forward evaluation of the horizon model", function () {
     const lastDay = day(149);
     const pools = [1, 7, 42, 5, 9].map((seed) => ({
       pool: `p${seed}`,
-      daily: series(seed, 150, seed % 3 === 0 ? 0 : 11),
+      daily: lowsSeries(seed, 150, { gapEvery: seed % 3 === 0 ? 0 : 11 }),
     }));
     const rule = { ...RULE, model: MODEL_V4 };
     const evaluation = evaluateModel(pools, rule, lastDay);
@@ -132,7 +113,7 @@ describe("walk-forward evaluation of the horizon model", function () {
     // A pooled version reads other pools' windows: the three series and two more are the tracked pools.
     const pools = [...sets, [5, 0], [9, 13]].map(([seed, gap]) => ({
       pool: `p${seed}`,
-      daily: series(seed, 150, gap),
+      daily: lowsSeries(seed, 150, { gapEvery: gap }),
     }));
     const pooled = new PooledCalibrations(pools, RULE, lastDay);
     for (const [seed] of sets) {
@@ -164,14 +145,14 @@ describe("walk-forward evaluation of the horizon model", function () {
   }
 
   it("scores a claim once its window has closed: held when every observed low in it is at or above the floor", function () {
-    const daily = series(3, 120, 9);
+    const daily = lowsSeries(3, 120, { gapEvery: 9 });
     const lows = new Map(daily.map((d) => [d.day, d.minDepthUsd]));
     const lastIndex = 119;
     const claims = walkForward({ pool: "p", daily }, RULE, day(lastIndex));
     let open = 0;
     let scored = 0;
     for (const claim of claims) {
-      const start = (Date.parse(`${claim.asOf}T00:00:00Z`) - Date.UTC(2026, 0, 1)) / DAY;
+      const start = (Date.parse(`${claim.asOf}T00:00:00Z`) - Date.UTC(2026, 0, 1)) / 86_400_000;
       const window = Array.from({ length: claim.horizon }, (_, k) => lows.get(day(start + 1 + k))).filter(
         (v): v is number => v !== undefined,
       );
@@ -188,7 +169,7 @@ describe("walk-forward evaluation of the horizon model", function () {
   });
 
   it("a claim never looks ahead: its days after the claim change its outcome, never the claim", function () {
-    const daily = series(5, 120);
+    const daily = lowsSeries(5, 120);
     const cut = day(80);
     const before = walkForward({ pool: "p", daily: daily.filter((d) => d.day <= cut) }, RULE, day(119));
     const full = walkForward({ pool: "p", daily }, RULE, day(119));
@@ -204,7 +185,7 @@ describe("walk-forward evaluation of the horizon model", function () {
   it("the Brier score, the baseline, the buckets and the horizons add up from the scored claims", function () {
     const pools = [1, 2, 3, 4].map((seed) => ({
       pool: `eip155:1:0x${seed}`,
-      daily: series(seed, 140, seed === 1 ? 0 : 30 + seed),
+      daily: lowsSeries(seed, 140, { gapEvery: seed === 1 ? 0 : 30 + seed }),
     }));
     const evaluation = evaluateModel(pools, RULE, day(139));
     const claims = pools.flatMap((pool) => walkForward(pool, RULE, day(139)));
@@ -234,7 +215,7 @@ describe("walk-forward evaluation of the horizon model", function () {
 describe("calibration buckets: effective sample size and 90 % interval", function () {
   it("counts an h-day claim as min(1, 2/h) of an independent one, and gives the Wilson interval on that n", function () {
     const lastDay = day(179);
-    const pools = [2, 11, 23].map((seed) => ({ pool: `p${seed}`, daily: series(seed, 180) }));
+    const pools = [2, 11, 23].map((seed) => ({ pool: `p${seed}`, daily: lowsSeries(seed, 180) }));
     const { evaluation, scored } = evaluateModelWithClaims(pools, { ...RULE, model: MODEL_V3 }, lastDay);
     expect(evaluation.buckets.length).to.be.greaterThan(0);
     for (const bucket of evaluation.buckets) {
