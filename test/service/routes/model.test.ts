@@ -1,12 +1,14 @@
 import { expect } from "chai";
 import type { FastifyInstance } from "fastify";
-import { refreshModelEvaluation } from "../../../src/attest/refreshModelEvaluation";
+import { ISSUER_RULE, readEvaluatedPools, refreshModelEvaluation } from "../../../src/attest/refreshModelEvaluation";
+import { walkForward } from "../../../src/model/evaluateModel";
 import { gradeClaim } from "../../../src/model/gradeClaim";
-import { HORIZON_MODELS, HORIZON_MODEL_ID } from "../../../src/model/horizon";
+import { HORIZON_MODELS, HORIZON_MODEL_ID, ISSUING_MODEL } from "../../../src/model/horizon";
 import { getModelEvaluation } from "../../../src/read/getModelEvaluation";
 import { renderModelPage } from "../../../src/web/pages/model";
 import { ModelEvaluationResponseSchema } from "../../../src/service/schemas/modelEvaluation";
 import type { Store } from "../../../src/storage/openStore";
+import { upsertCampaigns } from "../../../src/storage/campaigns";
 import { recordDailyDepth, utcDay } from "../../../src/storage/poolDaily";
 import { expectSchema } from "../../helpers/read/marketApp";
 import {
@@ -227,5 +229,57 @@ describe("model evaluation route, tool and page (real SQLite)", function () {
       chrome,
     );
     expect(empty).to.include("Not computed yet").and.not.include("<circle");
+  });
+
+  it("the stored evaluation reads the attestations' stated depths and the campaign ends issuance reads", async function () {
+    const lastDay = utcDay(NOW - DAY);
+    const end = Math.floor((NOW - 40 * DAY) / DAY) * DAY + 6 * 3600; // 06:00 UTC of a day 40 days back
+    const before = await readEvaluatedPools(store.db, { lastDay });
+    await store.db.updateTable("pools").set({ merkl_id: "opp-a" }).where("address", "=", A.toLowerCase()).execute();
+    const campaign = (id: string, type: string, endTs: number) => ({
+      id,
+      distribution_chain_id: 1,
+      chain_id: 1,
+      opportunity_id: "opp-a",
+      identifier: "opp-a",
+      name: null,
+      type,
+      status: "LIVE",
+      reward_token: null,
+      amount: null,
+      apr_percent: null,
+      start_ts: end - 100 * DAY,
+      end_ts: endTs,
+      observed_at: NOW,
+    });
+    // A borrow campaign rewards borrowing, not depth: issuance does not cap on it, nor does the evaluation.
+    await upsertCampaigns(store.db, [campaign("c1", "UNISWAP_V2", end), campaign("c2", "AAVE_BORROW", end - 20 * DAY)]);
+    const pools = await readEvaluatedPools(store.db, { lastDay });
+    const a = pools.find((p) => p.pool === `eip155:1:${A}`)!;
+    const b = pools.find((p) => p.pool === `eip155:1:${B}`)!;
+    expect(a.depths).to.deep.equal([
+      { day: utcDay(ANCHOR_AT), depthUsd: 2_100_000 },
+      { day: lastDay, depthUsd: 1_000_000 },
+    ]);
+    expect(a.campaignEnds).to.deep.equal([end]);
+    expect(b.campaignEnds).to.equal(undefined);
+    expect(b.depths).to.equal(undefined);
+    // The cap bites: A made claims in the week before the end; now none reaches past it.
+    const rule = { ...ISSUER_RULE, model: ISSUING_MODEL };
+    const week = <T extends { asOf: string }>(claims: T[]) =>
+      claims.filter((c) => c.asOf >= utcDay(end - 7 * DAY) && c.asOf <= utcDay(end - DAY));
+    const uncapped = week(
+      walkForward(
+        before.find((p) => p.pool === a.pool)!,
+        rule,
+        lastDay,
+      ),
+    );
+    const capped = walkForward(a, rule, lastDay);
+    expect(uncapped.length).to.be.greaterThan(0);
+    for (const c of week(capped)) {
+      expect(Date.parse(`${c.asOf}T00:00:00Z`) / 1000 + c.horizon * DAY, c.asOf).to.be.at.most(end);
+    }
+    expect(week(capped).length).to.be.lessThan(uncapped.length);
   });
 });
