@@ -225,6 +225,21 @@ describe("walk-forward evaluation of the horizon model", function () {
     expect(after.scored).to.equal(before.scored);
   });
 
+  it("a day with a stated depth and no observed low still makes its claim, anchored on that depth", function () {
+    const daily = Array.from({ length: 90 }, (_, i) => ({ day: day(i), minDepthUsd: 1000 })).filter((_, i) => i !== 40);
+    const lastDay = day(89);
+    const plain = walkForward({ pool: "p", daily }, RULE, lastDay);
+    expect(plain.find((c) => c.asOf === day(40))).to.equal(undefined);
+    const stated = walkForward({ pool: "p", daily, depths: [{ day: day(40), depthUsd: 1200 }] }, RULE, lastDay);
+    const claim = stated.find((c) => c.asOf === day(40))!;
+    expect(claim).to.include({ floorUsd: 600, outcome: "held" });
+    // The model's windows are those closed by day 40 either way: the claim is the one of day 39's history.
+    expect(claim.horizon).to.equal(plain.find((c) => c.asOf === day(39))!.horizon);
+    // A stated depth of 0 makes no claim, as issuance makes none without a depth.
+    const zero = walkForward({ pool: "p", daily, depths: [{ day: day(30), depthUsd: 0 }] }, RULE, lastDay);
+    expect(zero.find((c) => c.asOf === day(30))).to.equal(undefined);
+  });
+
   it("caps the horizon at a known campaign end as computeHorizon does at 00:00 UTC of the claim's day", function () {
     const daily = lowsSeries(1, 150);
     const lastDay = day(149);
