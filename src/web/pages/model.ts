@@ -37,7 +37,7 @@ export function renderModelPage(
         <dd><strong>${three(e.brier)}</strong></dd>
       </div>
       <div>
-        <dt>Baseline (climatology: the pooled hold rate of windows closed by the claim's day)</dt>
+        <dt>Baseline (climatology, knowable on each claim's day)</dt>
         <dd>${three(e.baselineBrier)}</dd>
       </div>
       <div>
