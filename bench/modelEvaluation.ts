@@ -31,9 +31,9 @@ function syntheticPool(index: number, days: number, end: number): EvaluatedPool 
 }
 
 function describe(label: string, e: ModelEvaluation): void {
-  console.log(`${label}: ${e.claims} claims, ${e.scored} scored, ${e.held} held`);
+  console.log(`${label}: ${e.claims} claims, ${e.scored} scored, ${e.held} held, ${e.void} void`);
   console.log(
-    `  Brier ${e.brier?.toFixed(4)} vs baseline ${e.baselineBrier?.toFixed(4)} (${e.brier !== null && e.baselineBrier !== null && e.brier < e.baselineBrier ? "beats it" : "does not beat it"})`,
+    `  Brier ${e.brier?.toFixed(4)} vs climatology ${e.baselineBrier?.toFixed(4)} (${e.brier !== null && e.baselineBrier !== null && e.brier < e.baselineBrier ? "beats it" : "does not beat it"})`,
   );
   console.log("  bucket        n   mean conf  held    within 0.10");
   for (const b of e.buckets) {

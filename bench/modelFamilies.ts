@@ -3,17 +3,17 @@
  * (bench/families.ts): per family and version, the claims made (all at or above the issuing target, CLAIM_TARGET), the
  * scored ones, the failure share of scored claims against the share promised (1 − mean confidence), the Brier score
  * against a climatology knowable on the claim's day (the pooled hold rate, per horizon, of all pools' windows closed by
- * then), and calibration buckets with their effective sizes (claims on consecutive days share most of their window: an
+ * then: `climatology` in src/model/climatology.ts, the evaluation's baseline), and calibration buckets with their effective sizes (claims on consecutive days share most of their window: an
  * h-day claim counts min(1, 2/h)).
  *
  * Environment: POOLS (default 80 per family), DAYS (default 450), SEED (default 1), FAMILY (one family, or "mixed").
  */
 import { ISSUER_RULE } from "../src/attest/refreshModelEvaluation";
 import { CLAIM_TARGET } from "../src/attest/issueAttestations";
-import { walkForward, type EvaluatedClaim, type EvaluatedPool } from "../src/model/evaluateModel";
+import { climatology } from "../src/model/climatology";
+import { isScored, walkForward, type EvaluatedPool, type ScoredClaim } from "../src/model/evaluateModel";
 import { HORIZON_MODELS, ISSUING_MODEL, type HorizonModelVersion } from "../src/model/horizon";
 import { PooledCalibrations } from "../src/model/pooledCalibration";
-import { dayNumber } from "../src/model/windowSeries";
 import { FAMILIES, familyPools, mixedPools } from "./families";
 
 const DAY_MS = 86_400_000;
@@ -26,7 +26,7 @@ const LAST_DAY = new Date(END - DAY_MS).toISOString().slice(0, 10);
 /** The families the v4 constants were tuned on; the others (and the mixed set) are held out. */
 export const TUNED_ON = ["drift", "meanReversion", "jumps", "uptrend"];
 
-type Scored = EvaluatedClaim & { held: boolean };
+type Scored = ScoredClaim;
 
 interface Row {
   family: string;
@@ -43,18 +43,11 @@ interface Row {
 
 function evaluate(family: string, pools: EvaluatedPool[], model: HorizonModelVersion): Row {
   const rule = { ...ISSUER_RULE, model };
-  const pooled = new PooledCalibrations(pools, rule, LAST_DAY);
-  const claims = pools.flatMap((pool) =>
-    walkForward(pool, rule, LAST_DAY, model.pooled ? pooled.forPool(pool.pool) : undefined),
-  );
-  const scored = claims.filter((c): c is Scored => c.held !== null);
-  const rates = new Map<string, Map<number, number | null>>();
-  const climatology = (c: Scored) => {
-    let byHorizon = rates.get(c.asOf);
-    if (byHorizon === undefined) rates.set(c.asOf, (byHorizon = pooled.holdRates(dayNumber(c.asOf))));
-    return byHorizon.get(c.horizon) ?? 0.5;
-  };
-  const outcome = (c: Scored) => (c.held ? 1 : 0);
+  const pooled = model.pooled ? new PooledCalibrations(pools, rule, LAST_DAY) : null;
+  const claims = pools.flatMap((pool) => walkForward(pool, rule, LAST_DAY, pooled?.forPool(pool.pool)));
+  const scored = claims.filter(isScored);
+  const forecast = climatology({ pools, floor: rule.floor, candidates: rule.candidates }, LAST_DAY);
+  const outcome = (c: Scored) => (c.outcome === "held" ? 1 : 0);
   const mean = (values: number[]) =>
     values.length === 0 ? Number.NaN : values.reduce((a, b) => a + b, 0) / values.length;
   const buckets = new Map<number, Scored[]>();
@@ -73,7 +66,7 @@ function evaluate(family: string, pools: EvaluatedPool[], model: HorizonModelVer
     promisedFailure: 1 - mean(scored.map((c) => c.confidence)),
     observedFailure: 1 - mean(scored.map(outcome)),
     brier: mean(scored.map((c) => (c.confidence - outcome(c)) ** 2)),
-    climatology: mean(scored.map((c) => (climatology(c) - outcome(c)) ** 2)),
+    climatology: mean(scored.map((c) => (forecast(c.asOf, c.horizon) - outcome(c)) ** 2)),
     buckets: [...buckets.entries()]
       .sort(([a], [b]) => a - b)
       .map(([index, group]) => ({

@@ -8,8 +8,11 @@ import {
   type ScoredClaim,
 } from "../model/evaluateModel";
 import { DEFAULT_CANDIDATES, HORIZON_MODELS, ISSUING_MODEL } from "../model/horizon";
+import { listFirstDepthsByDay } from "../storage/attestations";
+import { capsDepthClaim, getCampaignsForPools } from "../storage/campaigns";
 import { listObservedLows, saveModelEvaluation } from "../storage/modelEvaluations";
 import { utcDay } from "../storage/poolDaily";
+import { listPools } from "../storage/pools";
 import type { Database } from "../storage/schema";
 import { CLAIM_FLOOR, CLAIM_TARGET } from "./issueAttestations";
 
@@ -18,7 +21,8 @@ export const ISSUER_RULE = { floor: CLAIM_FLOOR, target: CLAIM_TARGET, candidate
 
 /**
  * Recomputes the walk-forward evaluation of every model version (`HORIZON_MODELS`, the issuing one among them) from the
- * store's observed daily lows up to yesterday and stores each under its id, with every scored claim (by
+ * store's observed daily lows up to yesterday, the depths its attestations stated and its campaign ends
+ * ({@link readEvaluatedPools}), and stores each under its id, with every scored claim (by
  * pool, asOf, horizon) so that `GET /api/v1/model/claims` publishes them. The process that issues runs
  * it after each issuing pass. It reads lows and writes one row per version: no attestation, outcome or signature is
  * touched.
@@ -50,17 +54,52 @@ function byPoolDayHorizon(a: ScoredClaim, b: ScoredClaim): number {
   return a.horizon - b.horizon;
 }
 
-/** Every pool's observed daily lows up to `lastDay`, as the evaluation takes them (one query). */
+/** A pool of the evaluation as {@link readEvaluatedPools} builds it. */
+type PoolBuilder = EvaluatedPool & {
+  daily: { day: string; minDepthUsd: number }[];
+  depths: { day: string; depthUsd: number }[];
+  campaignEnds: number[];
+};
+
+/**
+ * Every pool with an observed daily low up to `lastDay`, as the evaluation replays what is signed: its observed lows,
+ * the depth the first attestation of each day up to `lastDay` stated (`listFirstDepthsByDay`: the claim's anchor), and
+ * the end times of the incentive campaigns that cap its claims (those issuance reads: matched through the pool's
+ * `merkl_id`, borrow campaigns left out, `capsDepthClaim`). The store keeps campaigns, not when each was first
+ * listed, so a campaign stored now caps the claims replayed on every earlier day it ends after. A few queries,
+ * whatever the number of pools.
+ */
 export async function readEvaluatedPools(
   db: Kysely<Database>,
   parameters: { lastDay: string },
 ): Promise<EvaluatedPool[]> {
-  const pools = new Map<string, EvaluatedPool & { daily: { day: string; minDepthUsd: number }[] }>();
+  const pools = new Map<string, PoolBuilder>();
   for (const low of await listObservedLows(db, parameters)) {
     const pool = formatPoolId({ chainId: low.chainId, address: low.address });
-    const entry = pools.get(pool) ?? { pool, daily: [] };
+    const entry = pools.get(pool) ?? { pool, daily: [], depths: [], campaignEnds: [] };
     entry.daily.push({ day: low.day, minDepthUsd: low.minDepthUsd });
     pools.set(pool, entry);
   }
-  return [...pools.values()];
+  const to = Date.parse(`${parameters.lastDay}T00:00:00Z`) / 1000 + 86_400;
+  for (const depth of await listFirstDepthsByDay(db, { to })) {
+    pools.get(formatPoolId({ chainId: depth.chainId, address: depth.address }))?.depths.push(depth);
+  }
+  const withMerkl = (await listPools(db)).flatMap((row) => {
+    const entry = pools.get(formatPoolId({ chainId: Number(row.chain_id), address: row.address }));
+    return row.merkl_id === null || entry === undefined
+      ? []
+      : [{ entry, chainId: Number(row.chain_id), merklId: row.merkl_id }];
+  });
+  const campaigns = await getCampaignsForPools(db, withMerkl);
+  withMerkl.forEach(({ entry }, i) => {
+    for (const campaign of campaigns[i]) {
+      if (capsDepthClaim(campaign) && campaign.end_ts !== null) entry.campaignEnds.push(Number(campaign.end_ts));
+    }
+  });
+  return [...pools.values()].map(({ pool, daily, depths, campaignEnds }) => ({
+    pool,
+    daily,
+    ...(depths.length > 0 ? { depths: depths.map(({ day, depthUsd }) => ({ day, depthUsd })) } : {}),
+    ...(campaignEnds.length > 0 ? { campaignEnds } : {}),
+  }));
 }

@@ -1,5 +1,8 @@
 import { windowWeight, type Calibration } from "./calibration";
+import { climatology } from "./climatology";
+import type { ClaimOutcome } from "./gradeClaim";
 import {
+  campaignCapDays,
   DEFAULT_CANDIDATES,
   ISSUING_MODEL,
   type DailyDepth,
@@ -19,6 +22,13 @@ export interface EvaluatedPool {
   /** `eip155:<chainId>:<address>`. */
   pool: string;
   daily: readonly DailyDepth[];
+  /**
+   * The depth (USD) the first attestation issued on a day states, per day (`depth_at_issuance_usd`; the history's
+   * `depthUsd`): the claim as of that day is anchored on it. A day without one is anchored on its low.
+   */
+  depths?: readonly { day: string; depthUsd: number }[];
+  /** Known end times (Unix s) of the incentive campaigns that cap the pool's claims, as issuance reads them. */
+  campaignEnds?: readonly number[];
 }
 
 /** The rule's parameters, as the issuer uses them (docs/data.md#the-horizon-model). */
@@ -39,10 +49,13 @@ export interface EvaluatedClaim {
   horizon: number;
   /** 0–1, two digits (the published hundredths). */
   confidence: number;
-  /** floor × that day's lowest depth, USD. */
+  /** floor × the depth the day's attestation states (the day's low when none), USD. */
   floorUsd: number;
-  /** null while the window has not closed (or no day in it was observed); else whether every observed low held. */
-  held: boolean | null;
+  /**
+   * The accuracy record's rule (`gradeClaim`): `pending` while the window d+1 … d+h has not closed; `failed` when an
+   * observed low in it is below the floor; else `void` when a day of it has no observed low; else `held`.
+   */
+  outcome: ClaimOutcome;
 }
 
 export interface CalibrationBucket {
@@ -80,25 +93,37 @@ export interface ModelEvaluation {
   /** The last complete day the evaluation saw (`YYYY-MM-DD`), or null with no history. */
   asOf: string | null;
   claims: number;
+  /** Claims whose window closed held or failed: the ones the scores count. */
   scored: number;
   held: number;
+  /** Claims whose window closed with a day that has no observed low and none below the floor: not scored. */
+  void: number;
   /** Mean of (confidence − outcome)² over scored claims; null when none is scored. */
   brier: number | null;
-  /** The Brier score of always predicting the overall hold rate (the climatology baseline); null when none. */
+  /**
+   * The Brier score of the climatology (`climatology` in ./climatology) over the same scored claims: each forecast the
+   * pooled hold rate of all pools' windows of its horizon closed by its day. Null when none is scored.
+   */
   baselineBrier: number | null;
   buckets: CalibrationBucket[];
   byHorizon: { horizon: number; n: number; holdRate: number }[];
   /** At least {@link SAMPLE_SIZE} scored claims spread over the whole set (all when fewer), to recompute by hand. */
-  sample: (EvaluatedClaim & { held: boolean })[];
+  sample: SampleClaim[];
 }
+
+/** A scored claim as the evaluation's `sample` lists it: `held` true or false. */
+export type SampleClaim = Omit<EvaluatedClaim, "outcome"> & { held: boolean };
 
 /**
  * The claims the horizon model would have made for one pool, walking forward day by day
- * (docs/model.md#the-evaluation-walk-forward): as of each day d with a low, the rule of `computeHorizon` (the version
- * `rule.model`) on the days up to d (windows d' … d'+h that closed by d), anchored on d's low; scored once d+h is past
- * the last complete day: held when every observed low in d+1 … d+h is ≥ the floor. Each candidate's windows are counted
- * once for the whole series (sliding minimum, prefix sums), so a pool of n days costs O(candidates × n), not a model
- * run per day. Campaign caps are left out: no past campaign schedule is kept as of d.
+ * (docs/model.md#the-evaluation-walk-forward), replaying what is signed: as of each day d with a low or a stated
+ * depth, the rule of `computeHorizon` (the version `rule.model`) on the days up to d (windows d' … d'+h that closed by
+ * d); the claim made at 00:00 UTC of d, its horizon capped by the pool's campaign ends as issuance caps it
+ * (`campaignCapDays`); its floor `rule.floor` × the depth the day's attestation states (`pool.depths`), or × d's low
+ * on a day without one. Its outcome follows the accuracy record's rule (`gradeClaim` with issuance day d; the array
+ * loop {@link gradeWindow} is that rule): pending until d+h is complete, then failed, void or held. Each candidate's
+ * windows are counted once for the whole series (sliding minimum, prefix sums), so a pool of n days costs
+ * O(candidates × n), not a model run per day.
  *
  * @param pool the pool's observed daily lows, any order.
  * @param rule the floor, target, candidates and minimum windows the issuer uses.
@@ -120,16 +145,26 @@ export function walkForward(
   const last = dayNumber(lastDay);
   const series = daySeries(pool.daily, last);
   if (series === null) return [];
-  const { first, span, low, observedBefore } = series;
+  const { first, span, low } = series;
   // Each candidate's windows as prefix sums over their end day: any day's windows are read at once.
   const perCandidate = candidates.map((h) => candidateSums(series, h, rule.floor));
+  const stated = new Float64Array(span).fill(Number.NaN);
+  for (const { day, depthUsd } of pool.depths ?? []) {
+    const i = dayNumber(day) - first;
+    if (i >= 0 && i < span) stated[i] = depthUsd;
+  }
+  const campaignEnds = pool.campaignEnds ?? [];
 
   const claims: EvaluatedClaim[] = [];
   for (let d = 0; d < span && first + d <= last; d++) {
-    if (Number.isNaN(low[d]) || !(low[d] > 0)) continue;
+    // The depth the claim is anchored on: the one the day's attestation states, else the day's low.
+    const anchor = Number.isNaN(stated[d]) ? low[d] : stated[d];
+    if (Number.isNaN(anchor) || !(anchor > 0)) continue;
+    const capDays = campaignEnds.length > 0 ? campaignCapDays(campaignEnds, (first + d) * 86_400) : null;
     const calibration = model.pooled ? calibrationAt?.(first + d) : undefined;
     let chosen: { h: number; share: number } | null = null;
     for (const c of perCandidate) {
+      if (capDays !== null && c.h > capDays) continue;
       const stats: WindowStats = {
         horizonDays: c.h,
         windows: c.windows[d + 1],
@@ -141,32 +176,47 @@ export function walkForward(
       chosen = { h: c.h, share: model.confidenceHundredths(stats, rule.floor, calibration) };
     }
     if (chosen === null) continue;
-    const floorUsd = rule.floor * low[d];
+    const floorUsd = rule.floor * anchor;
     claims.push({
       pool: pool.pool,
       asOf: dayString(first + d),
       horizon: chosen.h,
       confidence: chosen.share / 100,
       floorUsd,
-      held: outcome(low, observedBefore, d, chosen.h, floorUsd, last - first),
+      outcome: gradeWindow(low, d, chosen.h, floorUsd, last - first),
     });
   }
   return claims;
 }
 
-/** Whether the claim made as of day d held over d+1 … d+h; null when the window is still open or wholly unobserved. */
-function outcome(
+/**
+ * The accuracy record's rule (`gradeClaim` in ./gradeClaim) on a day series, for a claim made on index d for h days:
+ * `pending` when d + h is after `lastIndex` (the last final day); else `failed` at the first window day d+1 … d+h whose
+ * observed low is below `floorUsd`; else `void` when a window day has no observed low (NaN); else `held`. The same
+ * outcome as `gradeClaim({issuedDay: day d, horizon: h, floorUsd}, observed low of a day, day lastIndex)`
+ * (test/model/evaluateModel.test.ts compares both on random series with gaps), without a day string per day.
+ *
+ * @param low the lows by day index, NaN where none was observed.
+ * @param d the claim's day index.
+ * @param h its horizon in days (≥ 1).
+ * @param floorUsd its floor.
+ * @param lastIndex the index of the last final day.
+ */
+export function gradeWindow(
   low: Float64Array,
-  observedBefore: Int32Array,
   d: number,
   h: number,
   floorUsd: number,
   lastIndex: number,
-): boolean | null {
-  if (d + h > lastIndex) return null;
-  if (observedBefore[d + h + 1] - observedBefore[d + 1] === 0) return null;
-  for (let k = d + 1; k <= d + h; k++) if (!Number.isNaN(low[k]) && low[k] < floorUsd) return false;
-  return true;
+): ClaimOutcome {
+  if (d + h > lastIndex) return "pending";
+  let missing = false;
+  for (let k = d + 1; k <= d + h; k++) {
+    const value = k < low.length ? low[k] : Number.NaN;
+    if (!Number.isFinite(value)) missing = true;
+    else if (value < floorUsd) return "failed";
+  }
+  return missing ? "void" : "held";
 }
 
 /**
@@ -184,13 +234,13 @@ export function evaluateModel(pools: readonly EvaluatedPool[], rule: ModelRule, 
   return evaluateModelWithClaims(pools, rule, lastDay).evaluation;
 }
 
-/** A scored claim: its window closed with an observed day, so it held or failed. */
-export type ScoredClaim = EvaluatedClaim & { held: boolean };
+/** A scored claim: its window closed, and it held or failed (a `void` claim is not scored). */
+export type ScoredClaim = EvaluatedClaim & { outcome: "held" | "failed" };
 
 /**
  * {@link evaluateModel}, with every scored claim it counted: in the order the evaluation walks them (pools in the given
  * order, each pool's claims oldest first). The Brier score recomputes exactly from them: the mean of
- * (confidence − outcome)², rounded to 6 decimals.
+ * (confidence − outcome)², rounded to 6 decimals. Void claims are counted (`void`), not listed.
  */
 export function evaluateModelWithClaims(
   pools: readonly EvaluatedPool[],
@@ -200,8 +250,15 @@ export function evaluateModelWithClaims(
   const model = rule.model ?? ISSUING_MODEL;
   const pooled = model.pooled ? new PooledCalibrations(pools, rule, lastDay) : null;
   const claims = pools.flatMap((pool) => walkForward(pool, rule, lastDay, pooled?.forPool(pool.pool)));
-  const scored = claims.filter((claim): claim is ScoredClaim => claim.held !== null);
-  return { evaluation: summarize(pools, claims.length, scored, lastDay), scored };
+  const scored = claims.filter(isScored);
+  const voided = claims.filter((claim) => claim.outcome === "void").length;
+  const forecast = climatology({ pools, floor: rule.floor, candidates: rule.candidates }, lastDay);
+  return { evaluation: summarize(pools, claims.length, scored, voided, forecast, lastDay), scored };
+}
+
+/** Whether a claim is scored: held or failed (pending and void ones are not). */
+export function isScored(claim: EvaluatedClaim): claim is ScoredClaim {
+  return claim.outcome === "held" || claim.outcome === "failed";
 }
 
 /** A scored claim as published (`attest model evaluate --claims`, `GET /api/v1/model/claims`). */
@@ -215,7 +272,7 @@ export interface PublishedClaim {
   outcome: "held" | "failed";
 }
 
-/** The published form of a scored claim: `held` becomes `outcome`. */
+/** The published form of a scored claim. */
 export function publishedClaim(claim: ScoredClaim): PublishedClaim {
   return {
     pool: claim.pool,
@@ -223,7 +280,7 @@ export function publishedClaim(claim: ScoredClaim): PublishedClaim {
     horizon: claim.horizon,
     confidence: claim.confidence,
     floorUsd: claim.floorUsd,
-    outcome: claim.held ? "held" : "failed",
+    outcome: claim.outcome,
   };
 }
 
@@ -232,12 +289,14 @@ function summarize(
   pools: readonly EvaluatedPool[],
   claimCount: number,
   scored: readonly ScoredClaim[],
+  voided: number,
+  forecast: (asOf: string, horizon: number) => number,
   lastDay: string,
 ): ModelEvaluation {
-  const held = scored.filter((claim) => claim.held).length;
+  const held = scored.filter((claim) => claim.outcome === "held").length;
   const rate = scored.length > 0 ? held / scored.length : null;
   const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-  const outcomeOf = (claim: { held: boolean }) => (claim.held ? 1 : 0);
+  const outcomeOf = (claim: ScoredClaim) => (claim.outcome === "held" ? 1 : 0);
   const lastSeen = pools
     .flatMap((pool) => pool.daily.map((entry) => entry.day))
     .sort()
@@ -247,8 +306,10 @@ function summarize(
     claims: claimCount,
     scored: scored.length,
     held,
+    void: voided,
     brier: rate === null ? null : round6(mean(scored.map((c) => (c.confidence - outcomeOf(c)) ** 2))),
-    baselineBrier: rate === null ? null : round6(mean(scored.map((c) => (rate - outcomeOf(c)) ** 2))),
+    baselineBrier:
+      rate === null ? null : round6(mean(scored.map((c) => (forecast(c.asOf, c.horizon) - outcomeOf(c)) ** 2))),
     buckets: calibration(scored),
     byHorizon: [...new Set(scored.map((claim) => claim.horizon))]
       .sort((a, b) => a - b)
@@ -256,14 +317,14 @@ function summarize(
         const group = scored.filter((claim) => claim.horizon === horizon);
         return { horizon, n: group.length, holdRate: round6(mean(group.map(outcomeOf))) };
       }),
-    sample: spreadSample(scored, SAMPLE_SIZE),
+    sample: spreadSample(scored, SAMPLE_SIZE).map(({ outcome, ...claim }) => ({ ...claim, held: outcome === "held" })),
   };
 }
 
 /** Scored claims grouped by confidence in buckets of {@link CALIBRATION_BUCKET_WIDTH}; empty buckets left out. */
-function calibration(scored: readonly (EvaluatedClaim & { held: boolean })[]): CalibrationBucket[] {
+function calibration(scored: readonly ScoredClaim[]): CalibrationBucket[] {
   const count = Math.round(1 / CALIBRATION_BUCKET_WIDTH);
-  const groups = new Map<number, (EvaluatedClaim & { held: boolean })[]>();
+  const groups = new Map<number, ScoredClaim[]>();
   for (const claim of scored) {
     const index = Math.min(
       count - 1,
@@ -276,7 +337,7 @@ function calibration(scored: readonly (EvaluatedClaim & { held: boolean })[]): C
   return [...groups.entries()]
     .sort(([a], [b]) => a - b)
     .map(([index, group]) => {
-      const holdRate = group.filter((c) => c.held).length / group.length;
+      const holdRate = group.filter((c) => c.outcome === "held").length / group.length;
       const effectiveN = group.reduce((sum, c) => sum + windowWeight(c.horizon), 0);
       const interval = wilsonInterval(holdRate, effectiveN);
       return {

@@ -13,7 +13,11 @@ export class EvaluationInputError extends Error {
 
 /** Daily lows read from NDJSON, as the walk-forward evaluation takes them. */
 export interface EvaluationInput {
-  /** Each pool's daily lows, pools in the order they first appear, days in date order. */
+  /**
+   * Each pool's daily lows, pools in the order they first appear, days in date order; its stated depths (`depths`: the
+   * days with a `depthUsd`) and campaign ends (`campaignEnds`: 00:00 UTC of each `campaignEnd` day, Unix s), as
+   * `evaluateModel` applies them.
+   */
   pools: (EvaluatedPool & { daily: { day: string; minDepthUsd: number; depthUsd: number | null }[] })[];
   /** Known campaign ends per pool (`YYYY-MM-DD`, sorted, unique). */
   campaignEnds: Map<string, string[]>;
@@ -38,8 +42,10 @@ const show = (value: unknown) => {
 /**
  * Reads NDJSON daily lows: one JSON object a line, either a daily low `{"pool", "date": "YYYY-MM-DD", "lowUsd",
  * "depthUsd"?}` (lowUsd ≥ 0: the lowest depth observed that UTC day; depthUsd, ≥ 0 or null: the depth an attestation
- * issued that day states) or a campaign end `{"pool", "campaignEnd": "YYYY-MM-DD"}`. Blank lines are skipped; lines
- * may come in any order. The same pool and date twice is accepted when both lines say the same, refused otherwise.
+ * issued that day states, the anchor of that day's claim) or a campaign end `{"pool", "campaignEnd": "YYYY-MM-DD"}`
+ * (the campaign taken to end at 00:00 UTC of that day: it caps the claims made before it as issuance would). Blank
+ * lines are skipped; lines may come in any order. The same pool and date twice is accepted when both lines say the
+ * same, refused otherwise. A campaign end of a pool with no daily low is kept in `campaignEnds` and changes nothing.
  *
  * @param text the whole input.
  * @returns the pools, campaign ends and the last day.
@@ -107,14 +113,22 @@ export function parseEvaluationInput(text: string): EvaluationInput {
     pools.set(pool, days);
     if (lastDay === null || entry.date > lastDay) lastDay = entry.date;
   }
+  const endsByPool = new Map([...campaignEnds.entries()].map(([pool, ends]) => [pool, [...ends].sort()]));
   return {
-    pools: [...pools.entries()].map(([pool, days]) => ({
-      pool,
-      daily: [...days.entries()]
+    pools: [...pools.entries()].map(([pool, days]) => {
+      const daily = [...days.entries()]
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([day, { low, depth }]) => ({ day, minDepthUsd: low, depthUsd: depth })),
-    })),
-    campaignEnds: new Map([...campaignEnds.entries()].map(([pool, ends]) => [pool, [...ends].sort()])),
+        .map(([day, { low, depth }]) => ({ day, minDepthUsd: low, depthUsd: depth }));
+      const depths = daily.flatMap(({ day, depthUsd }) => (depthUsd === null ? [] : [{ day, depthUsd }]));
+      const ends = (endsByPool.get(pool) ?? []).map((day) => Date.parse(`${day}T00:00:00Z`) / 1000);
+      return {
+        pool,
+        daily,
+        ...(depths.length > 0 ? { depths } : {}),
+        ...(ends.length > 0 ? { campaignEnds: ends } : {}),
+      };
+    }),
+    campaignEnds: endsByPool,
     lastDay,
   };
 }

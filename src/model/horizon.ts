@@ -342,9 +342,8 @@ export function computeHorizon(parameters: ComputeHorizonParameters): ComputeHor
     if (now === undefined || !Number.isFinite(now)) {
       throw new HorizonInputError({ field: "now", value: now, expected: "Unix seconds, required with campaignEnds" });
     }
-    const future = parameters.campaignEnds.filter((end) => end > now);
-    if (future.length > 0) {
-      capDays = Math.floor((Math.min(...future) - now) / 86_400);
+    capDays = campaignCapDays(parameters.campaignEnds, now);
+    if (capDays !== null) {
       for (const r of results) if (r.excludedBy === undefined && r.horizonDays > capDays) r.excludedBy = "campaign-end";
     }
   }
@@ -395,6 +394,22 @@ export function computeHorizon(parameters: ComputeHorizonParameters): ComputeHor
       `confidence ${first.shareHundredths}% (${model.id}), below the ${targetMillionths / 1e4}% target`,
     candidates: results,
   };
+}
+
+/**
+ * The campaign cap of a claim made at `now`: the whole days left until the earliest known campaign end after `now`
+ * (a candidate horizon longer than that is excluded), or null when no end is after `now`. Issuance
+ * ({@link computeHorizon}) and the walk-forward evaluation apply it the same way.
+ *
+ * @param campaignEnds end times (Unix s), any order.
+ * @param now the claim's time (Unix s).
+ * @example
+ * campaignCapDays([1_000_000], 1_000_000 - 10 * 86_400 - 5); // 10
+ */
+export function campaignCapDays(campaignEnds: readonly number[], now: number): number | null {
+  let earliest = Number.POSITIVE_INFINITY;
+  for (const end of campaignEnds) if (end > now && end < earliest) earliest = end;
+  return earliest === Number.POSITIVE_INFINITY ? null : Math.floor((earliest - now) / 86_400);
 }
 
 /** A window's lowest day over its reference, clamped at {@link MIN_RATIO}; 1 when the reference is 0. */

@@ -47,10 +47,12 @@ export async function getModelEvaluation({ db }: Pick<ReadContext, "db">): Promi
 
 /**
  * The stored evaluation, or null when it was written in an older shape (buckets without their effective sample size
- * and interval): read as not computed until the next issuing pass replaces it.
+ * and interval, or no `void` count: scored on the day's low rather than the stated depth): read as not computed until
+ * the next issuing pass replaces it.
  */
 function current(evaluation: ModelEvaluation): ModelEvaluation | null {
-  return evaluation.buckets.every((bucket) => typeof bucket.effectiveN === "number" && bucket.interval90 !== undefined)
+  return typeof evaluation.void === "number" &&
+    evaluation.buckets.every((bucket) => typeof bucket.effectiveN === "number" && bucket.interval90 !== undefined)
     ? evaluation
     : null;
 }

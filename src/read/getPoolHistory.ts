@@ -1,4 +1,4 @@
-import { listAttestationsOverlapping } from "../storage/attestations";
+import { listAttestationsOverlapping, listFirstDepthsByDay } from "../storage/attestations";
 import { getDailyHistory, utcDay } from "../storage/poolDaily";
 import type { PoolDaily } from "../storage/schema";
 import type { ReadContext } from "./context";
@@ -32,6 +32,11 @@ export type PoolHistoryDay = {
   lowestDepthUsd: number | null;
   /** `feed-daily` for a backfilled row; `observed` otherwise (a day with nothing stored too). */
   source: PoolHistorySource;
+  /**
+   * The depth in USD that the first attestation issued that UTC day states (`depth_at_issuance_usd`): its floor is
+   * `floor` × this, and the model evaluation anchors the claim of the day on it. Null when none was issued that day.
+   */
+  depthUsd: number | null;
 };
 
 /** An issued attestation's claim: depth stays at or above `floorUsd` from `issuedAt` until `settlesAt`. */
@@ -50,9 +55,9 @@ export type GetPoolHistoryReturnType = {
  * A pool's history: its stored daily lows over the last `days` complete UTC days (ending yesterday), and the claims of
  * its issued attestations whose window `[issuedAt, settlesAt]` reaches into those days or beyond (issued up to now,
  * settling after the first day began: the current claim, issued today, included), so each claim's floor can be drawn
- * over the lows it covers. A tracked pool without an
- * attestation still has a history (its `attestations` is empty). Two queries after the pool is resolved, whatever
- * `days` is.
+ * over the lows it covers. Each day also gives the depth its first attestation states (`depthUsd`), so every floor the
+ * model evaluation publishes is checkable here. A tracked pool without an attestation still has a history (its
+ * `attestations` is empty, every `depthUsd` null). Three queries after the pool is resolved, whatever `days` is.
  *
  * @param context the {@link ReadContext}.
  * @param {@link GetPoolHistoryParameters}
@@ -72,20 +77,22 @@ export async function getPoolHistory(
   const today = utcDay(context.now());
   const dates = dayRange(addDays(today, -1), days);
   const pool = { chainId: resolved.chainId, address: resolved.address };
-  const [rows, attestations] = await Promise.all([
+  const [rows, attestations, depths] = await Promise.all([
     getDailyHistory(context.db, pool.chainId, pool.address, { from: dates[0], to: dates[dates.length - 1] }),
     listAttestationsOverlapping(context.db, { ...pool, from: dayStart(dates[0]), to: context.now() + 1 }),
+    listFirstDepthsByDay(context.db, { pool, from: dayStart(dates[0]), to: dayStart(today) }),
   ]);
   const byDay = new Map(rows.map((row) => [row.day, row]));
+  const depthByDay = new Map(depths.map((entry) => [entry.day, entry.depthUsd]));
   return {
     pool: resolved.id,
-    days: dates.map((date) => historyDay(date, byDay.get(date))),
+    days: dates.map((date) => ({ ...historyDay(date, byDay.get(date)), depthUsd: depthByDay.get(date) ?? null })),
     attestations: attestations.map(claimTerms),
   };
 }
 
 /** A day of the list from its stored row, if any: a row without a block was backfilled from the feed. */
-function historyDay(date: string, row: PoolDaily | undefined): PoolHistoryDay {
+function historyDay(date: string, row: PoolDaily | undefined): Omit<PoolHistoryDay, "depthUsd"> {
   if (row === undefined) return { date, lowestDepthUsd: null, source: "observed" };
   return {
     date,

@@ -142,6 +142,64 @@ export async function listAttestationsOverlapping(
     .execute();
 }
 
+/** The depth the first attestation of a pool's UTC day states. */
+export interface FirstDepthOfDay {
+  chainId: number;
+  /** Lowercase. */
+  address: string;
+  /** The UTC day of `issuedAt` (`YYYY-MM-DD`). */
+  day: string;
+  /** `depth_at_issuance_usd`: the claim's floor is `floor` × this. */
+  depthUsd: number;
+  /** Unix seconds. */
+  issuedAt: number;
+}
+
+/**
+ * For each pool and UTC day on which an attestation was issued, the depth the day's first attestation states (the
+ * earliest `issued_at`; of two issued in the same second, the one stored first): the depth its claim is anchored on
+ * (`depth_at_issuance_usd`). The history's `depthUsd` and the model evaluation's anchor both read it. One query; by
+ * chain, address, then day.
+ *
+ * @param parameters `from`, `to`: Unix seconds, `issued_at` in [from, to); `pool`: one pool only (any address case).
+ */
+export async function listFirstDepthsByDay(
+  db: Kysely<Database>,
+  parameters: { from?: number; to?: number; pool?: { chainId: number; address: string } },
+): Promise<FirstDepthOfDay[]> {
+  let query = db
+    .selectFrom("attestations")
+    .select(["chain_id", "address", "issued_at", "depth_at_issuance_usd"])
+    .orderBy("chain_id")
+    .orderBy("address")
+    .orderBy("issued_at")
+    .orderBy("created_at");
+  if (parameters.from !== undefined) query = query.where("issued_at", ">=", parameters.from);
+  if (parameters.to !== undefined) query = query.where("issued_at", "<", parameters.to);
+  if (parameters.pool !== undefined) {
+    query = query
+      .where("chain_id", "=", parameters.pool.chainId)
+      .where("address", "=", parameters.pool.address.toLowerCase());
+  }
+  const out: FirstDepthOfDay[] = [];
+  const seen = new Set<string>();
+  for (const row of await query.execute()) {
+    const issuedAt = Number(row.issued_at);
+    const day = new Date(issuedAt * 1000).toISOString().slice(0, 10);
+    const key = `${Number(row.chain_id)}:${row.address}:${day}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({
+      chainId: Number(row.chain_id),
+      address: row.address,
+      day,
+      depthUsd: Number(row.depth_at_issuance_usd),
+      issuedAt,
+    });
+  }
+  return out;
+}
+
 /** How many attestations have been issued. */
 /** The signer of the newest attestation in the store (EIP-55), or null when there is none. */
 export async function newestAttester(db: Kysely<Database>): Promise<Address | null> {

@@ -89,6 +89,38 @@ describe("attest model evaluate", function () {
     }
   });
 
+  it("applies depthUsd (the claim's anchor) and campaignEnd (a horizon cap) lines as evaluateModel does", async function () {
+    // Flat at 1,000 with a dip to 700 on day 60; the attestation of day 50 stated 1,500: its floor is 750 and it fails.
+    // A campaign ending at 00:00 UTC of day 40 caps the claims made as of days 26 … 39 at 14 … 1 days.
+    const daily = Array.from({ length: 90 }, (_, i) => ({ day: day(i), minDepthUsd: i === 60 ? 700 : 1000 }));
+    const lines = [
+      ...daily.map((d, i) =>
+        JSON.stringify({ pool: "p", date: d.day, lowUsd: d.minDepthUsd, ...(i === 50 ? { depthUsd: 1500 } : {}) }),
+      ),
+      JSON.stringify({ pool: "p", campaignEnd: day(40) }),
+    ];
+    const { code, out } = await run(["model", "evaluate", "--claims"], lines.join("\n"));
+    expect(code).to.equal(0);
+    const evaluation = JSON.parse(out[0]) as ModelEvaluation;
+    const claims = out.slice(1).map((line) => JSON.parse(line) as PublishedClaim);
+    const pool = {
+      pool: "p",
+      daily,
+      depths: [{ day: day(50), depthUsd: 1500 }],
+      campaignEnds: [Date.parse(`${day(40)}T00:00:00Z`) / 1000],
+    };
+    expect(evaluation).to.deep.equal(JSON.parse(JSON.stringify(evaluateModel([pool], ISSUER_RULE, day(89)))));
+    expect(claims.find((c) => c.asOf === day(50))).to.include({ floorUsd: 750, outcome: "failed" });
+    const capped = claims.filter((c) => c.asOf >= day(26) && c.asOf < day(40));
+    expect(capped.length).to.be.greaterThan(0);
+    for (const c of capped)
+      expect(c.horizon, c.asOf).to.be.at.most(40 - (Date.parse(c.asOf) - Date.parse(day(0))) / 864e5);
+    // Without those lines, day 50's claim holds and the claims before day 40 reach further.
+    const plain = evaluateModel([{ pool: "p", daily }], ISSUER_RULE, day(89));
+    expect(plain.held).to.be.greaterThan(evaluation.held);
+    expect(plain.byHorizon).to.not.deep.equal(evaluation.byHorizon);
+  });
+
   it("accepts the same pool and date twice when both lines agree", async function () {
     const line = JSON.stringify({
       pool: POOLS[0].pool,

@@ -1,11 +1,16 @@
 import { expect } from "chai";
+import { climatology, CLIMATOLOGY_PRIOR } from "../../src/model/climatology";
 import {
   evaluateModel,
   evaluateModelWithClaims,
+  gradeWindow,
+  isScored,
   walkForward,
   wilsonInterval,
   SAMPLE_SIZE,
+  type EvaluatedClaim,
 } from "../../src/model/evaluateModel";
+import { gradeClaim } from "../../src/model/gradeClaim";
 import { fitCalibration, PooledCalibrations } from "../../src/model/pooledCalibration";
 import {
   HORIZON_MODELS,
@@ -41,7 +46,7 @@ describe("walk-forward evaluation of the horizon model", function () {
     const claims = pools.flatMap((pool) => walkForward(pool, rule, lastDay, pooled.forPool(pool.pool)));
     expect(evaluation.claims).to.equal(claims.length);
     expect(evaluation.claims).to.be.greaterThan(50);
-    expect(evaluation.scored).to.equal(claims.filter((c) => c.held !== null).length);
+    expect(evaluation.scored).to.equal(claims.filter(isScored).length);
     // Alone, a pool has no other pools to read: v4 makes no claim (v3 does).
     expect(evaluateModel([pools[0]], rule, lastDay).claims).to.equal(0);
     expect(evaluateModel([pools[0]], { ...RULE, model: MODEL_V3 }, lastDay).claims).to.be.greaterThan(0);
@@ -144,28 +149,149 @@ describe("walk-forward evaluation of the horizon model", function () {
     }
   }
 
-  it("scores a claim once its window has closed: held when every observed low in it is at or above the floor", function () {
+  it("grades every claim by the accuracy record's rule (gradeClaim): pending, held, failed or void", function () {
     const daily = lowsSeries(3, 120, { gapEvery: 9 });
     const lows = new Map(daily.map((d) => [d.day, d.minDepthUsd]));
     const lastIndex = 119;
     const claims = walkForward({ pool: "p", daily }, RULE, day(lastIndex));
-    let open = 0;
-    let scored = 0;
+    const seen = new Map<string, number>();
     for (const claim of claims) {
-      const start = (Date.parse(`${claim.asOf}T00:00:00Z`) - Date.UTC(2026, 0, 1)) / 86_400_000;
-      const window = Array.from({ length: claim.horizon }, (_, k) => lows.get(day(start + 1 + k))).filter(
-        (v): v is number => v !== undefined,
+      const grade = gradeClaim(
+        { issuedDay: claim.asOf, horizon: claim.horizon, floorUsd: claim.floorUsd },
+        (d) => lows.get(d) ?? null,
+        day(lastIndex),
       );
-      if (start + claim.horizon > lastIndex) {
-        expect(claim.held).to.equal(null);
-        open++;
-      } else {
-        expect(claim.held).to.equal(window.every((v) => v >= claim.floorUsd));
-        scored++;
+      expect(claim.outcome, `${claim.asOf} ${claim.horizon}`).to.equal(grade.outcome);
+      seen.set(claim.outcome, (seen.get(claim.outcome) ?? 0) + 1);
+    }
+    // A gap every 9 days: every closed window of 9 days or more has one, so none of them holds.
+    expect(seen.get("pending")).to.be.greaterThan(0);
+    expect(seen.get("void")).to.be.greaterThan(0);
+    expect(seen.get("held") ?? 0).to.equal(
+      claims.filter((c) => c.outcome === "held" && c.horizon < 9).length,
+      "a held claim has no gap in its window",
+    );
+  });
+
+  it("gradeWindow, the evaluation's array loop, gives gradeClaim's outcome on random series with gaps", function () {
+    let state = 7;
+    const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const counts = new Map<string, number>();
+    for (let trial = 0; trial < 400; trial++) {
+      const span = 20 + Math.floor(next() * 40);
+      const gapShare = [0, 0.02, 0.1, 0.4][trial % 4];
+      const low = new Float64Array(span);
+      for (let i = 0; i < span; i++) low[i] = next() < gapShare ? Number.NaN : Math.round(next() * 1000);
+      const lows = new Map<string, number>();
+      low.forEach((value, i) => {
+        if (!Number.isNaN(value)) lows.set(day(i), value);
+      });
+      const lastIndex = Math.floor(next() * span);
+      for (let k = 0; k < 10; k++) {
+        const d = Math.floor(next() * span);
+        const h = 1 + Math.floor(next() * 14);
+        const floorUsd = Math.round(next() * 600);
+        const fast = gradeWindow(low, d, h, floorUsd, lastIndex);
+        const rule = gradeClaim(
+          { issuedDay: day(d), horizon: h, floorUsd },
+          (x) => lows.get(x) ?? null,
+          day(lastIndex),
+        );
+        expect(fast, `trial ${trial}: d ${d} h ${h} floor ${floorUsd}`).to.equal(rule.outcome);
+        counts.set(fast, (counts.get(fast) ?? 0) + 1);
       }
     }
-    expect(open).to.be.greaterThan(0);
-    expect(scored).to.be.greaterThan(0);
+    for (const outcome of ["pending", "held", "failed", "void"]) expect(counts.get(outcome)).to.be.greaterThan(20);
+  });
+
+  it("anchors the floor on the depth the day's attestation states, not the day's low", function () {
+    // Flat at 1,000 with a dip to 700 on day 60: anchored on the low (1,000) the floor is 500 and every claim holds;
+    // the attestation of day 50 stated 1,500 (floor 750), so its claim fails on day 60.
+    const daily = Array.from({ length: 90 }, (_, i) => ({ day: day(i), minDepthUsd: i === 60 ? 700 : 1000 }));
+    const lastDay = day(89);
+    const plain = walkForward({ pool: "p", daily }, RULE, lastDay);
+    const anchored = walkForward({ pool: "p", daily, depths: [{ day: day(50), depthUsd: 1500 }] }, RULE, lastDay);
+    const of = (claims: EvaluatedClaim[]) => claims.find((c) => c.asOf === day(50))!;
+    expect(of(plain)).to.include({ floorUsd: 500, outcome: "held" });
+    expect(of(anchored)).to.include({ floorUsd: 750, outcome: "failed" });
+    expect(of(anchored).horizon).to.equal(of(plain).horizon).and.to.be.at.least(14);
+    // Every other day's claim is unchanged: the stated depth anchors its own day only.
+    const others = (claims: EvaluatedClaim[]) => claims.filter((c) => c.asOf !== day(50));
+    expect(others(anchored)).to.deep.equal(others(plain));
+    // The evaluation counts it: one held claim fewer, one failed more.
+    const before = evaluateModel([{ pool: "p", daily }], RULE, lastDay);
+    const after = evaluateModel([{ pool: "p", daily, depths: [{ day: day(50), depthUsd: 1500 }] }], RULE, lastDay);
+    expect(after.held).to.equal(before.held - 1);
+    expect(after.scored).to.equal(before.scored);
+  });
+
+  it("a day with a stated depth and no observed low still makes its claim, anchored on that depth", function () {
+    const daily = Array.from({ length: 90 }, (_, i) => ({ day: day(i), minDepthUsd: 1000 })).filter((_, i) => i !== 40);
+    const lastDay = day(89);
+    const plain = walkForward({ pool: "p", daily }, RULE, lastDay);
+    expect(plain.find((c) => c.asOf === day(40))).to.equal(undefined);
+    const stated = walkForward({ pool: "p", daily, depths: [{ day: day(40), depthUsd: 1200 }] }, RULE, lastDay);
+    const claim = stated.find((c) => c.asOf === day(40))!;
+    expect(claim).to.include({ floorUsd: 600, outcome: "held" });
+    // The model's windows are those closed by day 40 either way: the claim is the one of day 39's history.
+    expect(claim.horizon).to.equal(plain.find((c) => c.asOf === day(39))!.horizon);
+    // A stated depth of 0 makes no claim, as issuance makes none without a depth.
+    const zero = walkForward({ pool: "p", daily, depths: [{ day: day(30), depthUsd: 0 }] }, RULE, lastDay);
+    expect(zero.find((c) => c.asOf === day(30))).to.equal(undefined);
+  });
+
+  it("caps the horizon at a known campaign end as computeHorizon does at 00:00 UTC of the claim's day", function () {
+    const daily = lowsSeries(1, 150);
+    const lastDay = day(149);
+    const end = Date.parse(`${day(100)}T00:00:00Z`) / 1000;
+    const plain = walkForward({ pool: "p", daily }, RULE, lastDay);
+    const capped = walkForward({ pool: "p", daily, campaignEnds: [end] }, RULE, lastDay);
+    let shortened = 0;
+    const cappedByDay = new Map(capped.map((c) => [c.asOf, c]));
+    for (const entry of daily) {
+      const now = Date.parse(`${entry.day}T00:00:00Z`) / 1000;
+      const upTo = daily.filter((d) => d.day <= entry.day);
+      const expected = computeHorizon({ daily: upTo, depthNow: entry.minDepthUsd, ...RULE, campaignEnds: [end], now });
+      const claim = cappedByDay.get(entry.day);
+      if (expected.horizonDays === null) expect(claim, entry.day).to.equal(undefined);
+      else
+        expect(claim, entry.day).to.deep.include({
+          horizon: expected.horizonDays,
+          confidence: expected.confidence! / 100,
+        });
+    }
+    for (const claim of plain) {
+      const after = cappedByDay.get(claim.asOf);
+      const daysLeft = 100 - (Date.parse(`${claim.asOf}T00:00:00Z`) - Date.UTC(2026, 0, 1)) / 86_400_000;
+      if (daysLeft <= 0) expect(after).to.deep.equal(claim);
+      else if (claim.horizon > daysLeft) {
+        shortened++;
+        if (after !== undefined) expect(after.horizon).to.be.at.most(daysLeft);
+      }
+    }
+    expect(shortened, "the cap shortens some claims").to.be.greaterThan(5);
+  });
+
+  it("a window with a day without an observed low is void: never held, counted, left out of the scores", function () {
+    // Flat at 1,000: every window holds, except that day 70 is missing.
+    const daily = Array.from({ length: 100 }, (_, i) => ({ day: day(i), minDepthUsd: 1000 })).filter(
+      (_, i) => i !== 70,
+    );
+    const lastDay = day(99);
+    const { evaluation, scored } = evaluateModelWithClaims([{ pool: "p", daily }], RULE, lastDay);
+    const claims = walkForward({ pool: "p", daily }, RULE, lastDay);
+    const covering = claims.filter((c) => {
+      const d = (Date.parse(`${c.asOf}T00:00:00Z`) - Date.UTC(2026, 0, 1)) / 86_400_000;
+      return d < 70 && d + c.horizon >= 70 && d + c.horizon <= 99;
+    });
+    expect(covering.length).to.be.greaterThan(0);
+    for (const claim of covering) expect(claim.outcome).to.equal("void");
+    expect(evaluation.void).to.equal(covering.length);
+    expect(evaluation.scored + evaluation.void + claims.filter((c) => c.outcome === "pending").length).to.equal(
+      evaluation.claims,
+    );
+    expect(scored.every((c) => c.outcome === "held")).to.equal(true);
+    expect(evaluation.held).to.equal(evaluation.scored);
   });
 
   it("a claim never looks ahead: its days after the claim change its outcome, never the claim", function () {
@@ -189,13 +315,17 @@ describe("walk-forward evaluation of the horizon model", function () {
     }));
     const evaluation = evaluateModel(pools, RULE, day(139));
     const claims = pools.flatMap((pool) => walkForward(pool, RULE, day(139)));
-    const scored = claims.filter((c) => c.held !== null);
+    const scored = claims.filter(isScored);
+    const outcome = (c: EvaluatedClaim) => (c.outcome === "held" ? 1 : 0);
     expect(evaluation.claims).to.equal(claims.length);
     expect(evaluation.scored).to.equal(scored.length);
-    expect(evaluation.held).to.equal(scored.filter((c) => c.held).length);
-    const rate = evaluation.held / evaluation.scored;
-    const brier = scored.reduce((s, c) => s + (c.confidence - (c.held ? 1 : 0)) ** 2, 0) / scored.length;
-    const baseline = scored.reduce((s, c) => s + (rate - (c.held ? 1 : 0)) ** 2, 0) / scored.length;
+    expect(evaluation.held).to.equal(scored.filter((c) => c.outcome === "held").length);
+    expect(evaluation.void).to.equal(claims.filter((c) => c.outcome === "void").length);
+    const brier = scored.reduce((s, c) => s + (c.confidence - outcome(c)) ** 2, 0) / scored.length;
+    // The baseline: each claim forecast by the pooled hold rate of windows of its horizon closed by its day, counted
+    // here the slow way.
+    const baseline =
+      scored.reduce((s, c) => s + (naiveClimatology(pools, c.asOf, c.horizon) - outcome(c)) ** 2, 0) / scored.length;
     expect(evaluation.brier).to.be.closeTo(brier, 1e-6);
     expect(evaluation.baselineBrier).to.be.closeTo(baseline, 1e-6);
     expect(evaluation.buckets.reduce((s, b) => s + b.n, 0)).to.equal(scored.length);
@@ -205,6 +335,28 @@ describe("walk-forward evaluation of the horizon model", function () {
     expect(evaluation.byHorizon.reduce((s, b) => s + b.n, 0)).to.equal(scored.length);
     expect(evaluation.sample).to.have.length(Math.min(SAMPLE_SIZE, scored.length));
     expect(evaluation.asOf).to.equal(day(139));
+  });
+
+  it("the climatology is knowable on the claim's day: changing lows after it changes none of its forecasts", function () {
+    const pools = [1, 2, 3].map((seed) => ({ pool: `p${seed}`, daily: lowsSeries(seed, 160, { gapEvery: 17 }) }));
+    const cut = 90;
+    const perturbed = pools.map((pool) => ({
+      pool: pool.pool,
+      daily: pool.daily.map((d) => (d.day > day(cut) ? { ...d, minDepthUsd: d.minDepthUsd * 0.3 } : d)),
+    }));
+    const before = climatology({ pools, floor: 0.5 }, day(159));
+    const after = climatology({ pools: perturbed, floor: 0.5 }, day(159));
+    for (let d = 10; d <= 159; d += 3) {
+      for (const h of [7, 14, 30, 60]) {
+        const expected = naiveClimatology(pools, day(d), h);
+        expect(before(day(d), h), `${day(d)} ${h}`).to.be.closeTo(expected, 1e-12);
+        if (d <= cut) expect(after(day(d), h), `${day(d)} ${h}`).to.equal(before(day(d), h));
+      }
+    }
+    // Later days do change: the 30 % lows break windows that close after the cut.
+    expect(after(day(159), 7)).to.be.below(before(day(159), 7));
+    // Before any window closed: the prior.
+    expect(before(day(3), 7)).to.equal(CLIMATOLOGY_PRIOR);
   });
 
   it("no history: no claims and null scores", function () {
@@ -246,3 +398,24 @@ describe("calibration buckets: effective sample size and 90 % interval", functio
     expect(wilsonInterval(0.5, 0)).to.deep.equal({ low: 0, high: 1 });
   });
 });
+
+/**
+ * The pooled hold rate of every pool's h-day windows (start s observed, s+1 … s+h all observed) closed by `asOf`, held
+ * at 0.5 × the low of s, counted window by window; 0.5 with none.
+ */
+function naiveClimatology(pools: { daily: { day: string; minDepthUsd: number }[] }[], asOf: string, h: number): number {
+  let windows = 0;
+  let held = 0;
+  for (const pool of pools) {
+    const lows = new Map(pool.daily.map((d) => [d.day, d.minDepthUsd]));
+    for (const [start, reference] of lows) {
+      const n = (Date.parse(`${start}T00:00:00Z`) - Date.UTC(2026, 0, 1)) / 86_400_000;
+      if (day(n + h) > asOf) continue;
+      const window = Array.from({ length: h }, (_, k) => lows.get(day(n + 1 + k)));
+      if (window.some((v) => v === undefined)) continue;
+      windows++;
+      if (window.every((v) => v! >= 0.5 * reference)) held++;
+    }
+  }
+  return windows === 0 ? 0.5 : held / windows;
+}

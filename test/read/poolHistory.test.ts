@@ -83,12 +83,13 @@ function poolHistory(openFresh: OpenFresh) {
     const history = await getPoolHistory(context, { pool: `eip155:1:${P}`, days: 6 });
     expect(history.pool).to.equal(`eip155:1:${P}`);
     expect(history.days).to.deep.equal([
-      { date: "2026-01-09", lowestDepthUsd: null, source: "observed" },
-      { date: "2026-01-10", lowestDepthUsd: 700, source: "observed" },
-      { date: "2026-01-11", lowestDepthUsd: 1_000, source: "feed-daily" },
-      { date: "2026-01-12", lowestDepthUsd: 650, source: "observed" },
-      { date: "2026-01-13", lowestDepthUsd: null, source: "observed" },
-      { date: "2026-01-14", lowestDepthUsd: 600, source: "observed" },
+      { date: "2026-01-09", lowestDepthUsd: null, source: "observed", depthUsd: null },
+      { date: "2026-01-10", lowestDepthUsd: 700, source: "observed", depthUsd: null },
+      { date: "2026-01-11", lowestDepthUsd: 1_000, source: "feed-daily", depthUsd: null },
+      // The attestation issued that day states a depth of $1M (its floor $500k).
+      { date: "2026-01-12", lowestDepthUsd: 650, source: "observed", depthUsd: 1_000_000 },
+      { date: "2026-01-13", lowestDepthUsd: null, source: "observed", depthUsd: null },
+      { date: "2026-01-14", lowestDepthUsd: 600, source: "observed", depthUsd: null },
     ]);
     expect(() => PoolHistorySchema.parse(history)).not.to.throw();
   });
@@ -129,7 +130,7 @@ function poolHistory(openFresh: OpenFresh) {
     expect(byDefault.days).to.have.length(90);
     expect([byDefault.days[0].date, byDefault.days[89].date]).to.deep.equal(["2025-10-17", "2026-01-14"]);
     expect((await getPoolHistory(context, { pool: P, days: 1 })).days).to.deep.equal([
-      { date: "2026-01-14", lowestDepthUsd: 600, source: "observed" },
+      { date: "2026-01-14", lowestDepthUsd: 600, source: "observed", depthUsd: null },
     ]);
     const longest = await getPoolHistory(context, { pool: P, days: 730 });
     expect(longest.days).to.have.length(730);
@@ -140,6 +141,42 @@ function poolHistory(openFresh: OpenFresh) {
       expect((error as InvalidParameterError).field).to.equal("days");
       expect((error as { code?: string }).code).to.equal("INVALID_PARAMETER");
     }
+  });
+
+  it("gives each day the depth its first attestation states, so every floor is checkable from the history", async function () {
+    const R = "0xee00000000000000000000000000000000000005";
+    await insertPool(store, { chain_id: 1, address: R, symbol: "R-USDC", kind: "amm", protocol: "uniswap-v2" });
+    const attest = async (issuedAt: number, depthUsd: number) => {
+      await insertAttestation(store, {
+        chainId: 1,
+        address: R,
+        issuedAt,
+        expiry: issuedAt + 7 * DAY,
+        horizonDays: 7,
+        confidenceHundredths: 90,
+      });
+      await store.db
+        .updateTable("attestations")
+        .set({ depth_at_issuance_usd: depthUsd })
+        .where("address", "=", R)
+        .where("issued_at", "=", issuedAt)
+        .execute();
+    };
+    // Stored out of order: the day's first is the earliest issued, not the first stored.
+    await attest(at("2026-01-13", 5 * 3600), 900_000);
+    await attest(at("2026-01-13", 3600), 800_000);
+    await attest(at("2026-01-14", 86_399), 1_200_000);
+    await attest(at("2026-01-15", 60), 5); // today: not a listed day
+    const history = await getPoolHistory(context, { pool: `1:${R}`, days: 3 });
+    expect(history.days.map((d) => [d.date, d.depthUsd])).to.deep.equal([
+      ["2026-01-12", null],
+      ["2026-01-13", 800_000],
+      ["2026-01-14", 1_200_000],
+    ]);
+    // The floor of the day's first claim is floor × depthUsd.
+    const first = history.attestations.find((a) => a.issuedAt === at("2026-01-13", 3600))!;
+    expect(first.floorUsd).to.equal(0.5 * 800_000);
+    expect(() => PoolHistorySchema.parse(history)).not.to.throw();
   });
 
   it("takes every id shape and throws the pool errors the other pool readers throw", async function () {
@@ -160,8 +197,8 @@ function poolHistory(openFresh: OpenFresh) {
     expect(await getPoolHistory(context, { pool: `1:${N}`, days: 2 })).to.deep.equal({
       pool: `eip155:1:${N}`,
       days: [
-        { date: "2026-01-13", lowestDepthUsd: 42, source: "observed" },
-        { date: "2026-01-14", lowestDepthUsd: null, source: "observed" },
+        { date: "2026-01-13", lowestDepthUsd: 42, source: "observed", depthUsd: null },
+        { date: "2026-01-14", lowestDepthUsd: null, source: "observed", depthUsd: null },
       ],
       attestations: [],
     });
@@ -186,8 +223,8 @@ function poolHistory(openFresh: OpenFresh) {
     await getPoolHistory(short.context, { pool: P, days: 1 });
     const long = counted();
     await getPoolHistory(long.context, { pool: P, days: 730 });
-    // resolvePool's lookup, then the daily rows and the attestations: one query each.
-    expect(short.queries()).to.equal(3);
+    // resolvePool's lookup, then the daily rows, the attestations and the first depth of each day: one query each.
+    expect(short.queries()).to.equal(4);
     expect(long.queries()).to.equal(short.queries());
   });
 }

@@ -58,7 +58,9 @@ async function readInput(file: string, io: CliIo): Promise<string> {
  *
  * The walk-forward evaluation of a horizon model version (default the issuing one) on any daily lows, with no store
  * and no network: the same functions that compute `GET /api/v1/model`'s `evaluation`, with the issuer's rule. Input:
- * NDJSON daily lows (see `parseEvaluationInput`); the last complete day is the latest date in it. Output: the
+ * NDJSON daily lows, with optional stated depths (`depthUsd`: the day's claim is anchored on it) and campaign ends (a
+ * horizon cap), applied as the service's evaluation applies them (see `parseEvaluationInput`); the last complete day is
+ * the latest date in it. Output: the
  * evaluation as one JSON line; with `--claims`, then every scored claim as one NDJSON line each (pool, asOf, horizon,
  * confidence, floorUsd, outcome), from which the Brier score recomputes exactly. A bad input line exits 64 with one
  * line on standard error naming the line and what to fix.

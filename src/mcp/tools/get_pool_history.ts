@@ -15,7 +15,8 @@ export function registerTool(server: McpServer, deps: McpDeps): RegisteredTool {
       description: [
         "The evidence behind a pool's horizon over time: its lowest observed depth of each complete UTC day (oldest",
         "first, ending yesterday; null where nothing was observed, never zero; `source` feed-daily where the day came",
-        "from DefiLlama's daily chart rather than an on-chain read), and the claims of its issued attestations whose",
+        "from DefiLlama's daily chart rather than an on-chain read; depthUsd: the depth the day's first attestation",
+        "states, null when none, so each floor is checkable), and the claims of its issued attestations whose",
         "window reaches into those days or beyond, the current one included (issuedAt, horizon in days, confidence 0 to 1, floorUsd, settlesAt), to draw each",
         `floor over the lows it covers. A tracked pool without an attestation still has a history. ${UNITS}`,
         "Errors: INVALID_POOL_ID, POOL_NOT_FOUND, AMBIGUOUS_POOL, INVALID_PARAMETER.",

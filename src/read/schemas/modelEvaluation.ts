@@ -7,11 +7,18 @@ const share = (description: string) => z.number().min(0).max(1).describe(descrip
 const EvaluationSchema = z.strictObject({
   asOf: nullable(utcDate(), "the last complete UTC day the evaluation saw; null with no history"),
   claims: uint("claims the model would have made, one per pool and past day with a horizon"),
-  scored: uint("claims whose window has closed (and had an observed day): each held or not"),
-  held: uint("scored claims that held: every observed daily low in the window at or above the floor"),
-  brier: nullable(share("mean of (confidence − outcome)², 0 best"), "null when nothing is scored"),
+  scored: uint(
+    "claims whose window has closed and that held or failed (the accuracy record's rule): the ones the scores count",
+  ),
+  held: uint("scored claims that held: every day of the window has an observed low at or above the floor"),
+  void: uint(
+    "claims whose window closed with no observed low below the floor but a day without an observed low: never held, not scored, not listed",
+  ),
+  brier: nullable(share("mean of (confidence − outcome)² over scored claims, 0 best"), "null when nothing is scored"),
   baselineBrier: nullable(
-    share("the Brier score of always predicting the overall hold rate: the model must beat it"),
+    share(
+      "the Brier score of the climatology on the same scored claims: each forecast the pooled hold rate of all pools' windows of its horizon closed by its asOf day (0.5 where none had); the model must beat it",
+    ),
     "null when nothing is scored",
   ),
   buckets: z
@@ -50,8 +57,16 @@ const EvaluationSchema = z.strictObject({
         asOf: utcDate("the day the claim is made as of: it used only the days up to and including this one"),
         horizon: uint("days"),
         confidence: share("with two fraction digits"),
-        floorUsd: z.number().describe("USD: floor × that day's lowest observed depth"),
-        held: z.boolean().describe("every observed daily low of the next horizon days was at or above floorUsd"),
+        floorUsd: z
+          .number()
+          .describe(
+            "USD: floor × the depth the first attestation issued that day states (the history's depthUsd), or × the day's lowest observed depth when none was issued",
+          ),
+        held: z
+          .boolean()
+          .describe(
+            "true: every one of the next horizon days has an observed low at or above floorUsd; false: one below",
+          ),
       }),
     )
     .describe("at least 200 scored claims spread over all of them (all when fewer), to recompute from the history API"),

@@ -10,6 +10,10 @@ const PoolHistoryDaySchema = z.strictObject({
     .describe(
       "observed: the service's own on-chain reading (also a day with nothing stored); feed-daily: backfilled from DefiLlama's daily /chart where nothing was observed",
     ),
+  depthUsd: nullable(
+    z.number(),
+    "USD: the depth the first attestation issued that UTC day states (its floor is floor × this; the model evaluation anchors that day's claim on it); null: none issued that day",
+  ),
 });
 
 const PoolHistoryAttestationSchema = z.strictObject({

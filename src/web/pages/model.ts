@@ -21,8 +21,10 @@ export function renderModelPage(
   const e = data.evaluation;
   const intro = html`<p>
     What a confidence is worth. For every tracked pool and past day, the claim the model <code>${data.model}</code>
-    would have made using only the days up to it, scored once its window closed: it held when every observed daily low
-    in the window stayed at or above its floor. This judges the model on past data; it grades no issued attestation.
+    would have made using only the days up to it, its floor half the depth that day's attestation states (half the day's
+    low when none was issued), scored once its window closed: it failed when an observed daily low fell below the floor;
+    else a window with a day not observed is void (counted, not scored); else it held. This judges the model on past
+    data; it grades no issued attestation.
   </p>`;
   if (e === null) {
     const body = html`${intro}${notice("info", "Not computed yet: the service computes it after its next issuing pass.")}`;
@@ -35,7 +37,7 @@ export function renderModelPage(
         <dd><strong>${three(e.brier)}</strong></dd>
       </div>
       <div>
-        <dt>Baseline (always the overall hold rate)</dt>
+        <dt>Baseline (climatology, knowable on each claim's day)</dt>
         <dd>${three(e.baselineBrier)}</dd>
       </div>
       <div>
@@ -45,6 +47,10 @@ export function renderModelPage(
       <div>
         <dt>Held</dt>
         <dd>${formatNumber(e.held)}${e.scored > 0 ? ` (${percent(e.held / e.scored)})` : ""}</dd>
+      </div>
+      <div>
+        <dt>Void (a window day not observed)</dt>
+        <dd>${formatNumber(e.void)}</dd>
       </div>
       <div>
         <dt>Data up to</dt>

@@ -1,11 +1,14 @@
 import { expect } from "chai";
 import type { FastifyInstance } from "fastify";
-import { refreshModelEvaluation } from "../../../src/attest/refreshModelEvaluation";
-import { HORIZON_MODELS, HORIZON_MODEL_ID } from "../../../src/model/horizon";
+import { ISSUER_RULE, readEvaluatedPools, refreshModelEvaluation } from "../../../src/attest/refreshModelEvaluation";
+import { walkForward } from "../../../src/model/evaluateModel";
+import { gradeClaim } from "../../../src/model/gradeClaim";
+import { HORIZON_MODELS, HORIZON_MODEL_ID, ISSUING_MODEL } from "../../../src/model/horizon";
 import { getModelEvaluation } from "../../../src/read/getModelEvaluation";
 import { renderModelPage } from "../../../src/web/pages/model";
 import { ModelEvaluationResponseSchema } from "../../../src/service/schemas/modelEvaluation";
 import type { Store } from "../../../src/storage/openStore";
+import { upsertCampaigns } from "../../../src/storage/campaigns";
 import { recordDailyDepth, utcDay } from "../../../src/storage/poolDaily";
 import { expectSchema } from "../../helpers/read/marketApp";
 import {
@@ -22,6 +25,10 @@ const A = "0x1000000000000000000000000000000000000001";
 const B = "0x2000000000000000000000000000000000000002";
 const FEED_ONLY = "0x3000000000000000000000000000000000000003";
 const DAYS = 120;
+/** 00:00 UTC of a day 60 days back, on which A's first attestation states a depth well above its low. */
+const ANCHOR_AT = Math.floor((NOW - 60 * DAY) / DAY) * DAY;
+
+type HistoryDay = { date: string; lowestDepthUsd: number | null; source: string; depthUsd: number | null };
 
 /** A pool's lows: steady around `base`, with a withdrawal of 70 % on `dipEvery`-th days that returns the day after. */
 function lows(base: number, dipEvery: number): number[] {
@@ -91,6 +98,26 @@ describe("model evaluation route, tool and page (real SQLite)", function () {
       horizonDays: 30,
       confidenceHundredths: 90,
     });
+    // The first attestation of ANCHOR_DAY stated $2.1M (floor $1.05M, above A's steady lows): the evaluation's claim
+    // of that day is anchored on it and fails; a later one the same day does not count.
+    for (const [offset, depth] of [
+      [3600, 2_100_000],
+      [7200, 1_000_000],
+    ]) {
+      await insertAttestation(store, {
+        chainId: 1,
+        address: A,
+        issuedAt: ANCHOR_AT + offset,
+        expiry: ANCHOR_AT + offset + DAY,
+        horizonDays: 14,
+        confidenceHundredths: 90,
+      });
+      await store.db
+        .updateTable("attestations")
+        .set({ depth_at_issuance_usd: depth })
+        .where("issued_at", "=", ANCHOR_AT + offset)
+        .execute();
+    }
     const before = await store.db.selectFrom("attestations").selectAll().execute();
     const stored = await refreshModelEvaluation(store.db, { now: NOW });
     expect(await store.db.selectFrom("attestations").selectAll().execute()).to.deep.equal(before);
@@ -123,7 +150,7 @@ describe("model evaluation route, tool and page (real SQLite)", function () {
     }
   });
 
-  it("every sample claim's outcome recomputes from GET /api/v1/pool/{pool}/history's observed lows", async function () {
+  it("every sample claim's floor and outcome recompute from GET /api/v1/pool/{pool}/history (depthUsd, observed lows)", async function () {
     const body = (await buildTestApp(store).then(async (fresh) => {
       try {
         return (await fresh.inject({ method: "GET", url: "/api/v1/model" })).json();
@@ -133,37 +160,56 @@ describe("model evaluation route, tool and page (real SQLite)", function () {
     })) as {
       evaluation: { sample: { pool: string; asOf: string; horizon: number; floorUsd: number; held: boolean }[] };
     };
-    const histories = new Map<string, Map<string, number>>();
+    const histories = new Map<string, Map<string, HistoryDay>>();
     for (const claim of body.evaluation.sample) {
       if (!histories.has(claim.pool)) {
         const res = await app.inject({ method: "GET", url: `/api/v1/pool/${claim.pool}/history?days=${DAYS + 10}` });
         expect(res.statusCode).to.equal(200);
-        const days = res.json().days as { date: string; lowestDepthUsd: number | null; source: string }[];
-        histories.set(
-          claim.pool,
-          new Map(
-            days
-              .filter((d) => d.source === "observed" && d.lowestDepthUsd !== null)
-              .map((d) => [d.date, d.lowestDepthUsd!]),
-          ),
-        );
+        const days = res.json().days as HistoryDay[];
+        histories.set(claim.pool, new Map(days.map((d) => [d.date, d])));
       }
-      const lowsByDay = histories.get(claim.pool)!;
-      const start = Date.parse(`${claim.asOf}T00:00:00Z`) / 1000;
-      const window = Array.from({ length: claim.horizon }, (_, k) =>
-        lowsByDay.get(utcDay(start + (k + 1) * DAY)),
-      ).filter((v): v is number => v !== undefined);
-      expect(window.length, `${claim.pool} ${claim.asOf}`).to.be.greaterThan(0);
-      expect(claim.floorUsd).to.equal(0.5 * lowsByDay.get(claim.asOf)!);
-      expect(
-        window.every((low) => low >= claim.floorUsd),
-        `${claim.pool} ${claim.asOf}`,
-      ).to.equal(claim.held);
+      const byDay = histories.get(claim.pool)!;
+      const observed = (date: string) => {
+        const d = byDay.get(date);
+        return d !== undefined && d.source === "observed" && d.lowestDepthUsd !== null ? d.lowestDepthUsd : null;
+      };
+      const anchor = byDay.get(claim.asOf)!.depthUsd ?? observed(claim.asOf)!;
+      expect(claim.floorUsd, `${claim.pool} ${claim.asOf}`).to.equal(0.5 * anchor);
+      const grade = gradeClaim(
+        { issuedDay: claim.asOf, horizon: claim.horizon, floorUsd: claim.floorUsd },
+        observed,
+        utcDay(NOW - DAY),
+      );
+      expect(grade.outcome, `${claim.pool} ${claim.asOf}`).to.equal(claim.held ? "held" : "failed");
     }
     expect(
       body.evaluation.sample.some((claim) => !claim.held),
       "the dips break some claims",
     ).to.equal(true);
+  });
+
+  it("the claim of a day with an attestation is anchored on the depth it states, as the history's depthUsd says", async function () {
+    const anchorDay = utcDay(ANCHOR_AT);
+    const res = await app.inject({ method: "GET", url: `/api/v1/pool/1:${A}/history?days=${DAYS}` });
+    const days = res.json().days as HistoryDay[];
+    const day = days.find((d) => d.date === anchorDay)!;
+    expect(day.depthUsd, "the first attestation of the day").to.equal(2_100_000);
+    expect(days.filter((d) => d.depthUsd !== null).map((d) => d.date)).to.deep.equal([anchorDay, utcDay(NOW - DAY)]);
+    const claims: { pool: string; asOf: string; floorUsd: number; outcome: string }[] = [];
+    let cursor: string | null = null;
+    do {
+      const url: string = `/api/v1/model/claims${cursor === null ? "" : `?cursor=${encodeURIComponent(cursor)}`}`;
+      const page = (await app.inject({ method: "GET", url })).json();
+      claims.push(...page.claims);
+      cursor = page.next;
+    } while (cursor !== null);
+    const claim = claims.find((c) => c.pool === `eip155:1:${A}` && c.asOf === anchorDay)!;
+    expect(claim).to.include({ floorUsd: 1_050_000, outcome: "failed" });
+    // The day before, anchored on its own low, the same steady pool held.
+    const dayBefore = utcDay(ANCHOR_AT - DAY);
+    const previous = claims.find((c) => c.pool === `eip155:1:${A}` && c.asOf === dayBefore)!;
+    expect(previous.outcome).to.equal("held");
+    expect(previous.floorUsd).to.equal(0.5 * days.find((d) => d.date === dayBefore)!.lowestDepthUsd!);
   });
 
   it("the model page draws one dot per calibration bucket, the Brier score beside the baseline's, and the horizons", async function () {
@@ -183,5 +229,57 @@ describe("model evaluation route, tool and page (real SQLite)", function () {
       chrome,
     );
     expect(empty).to.include("Not computed yet").and.not.include("<circle");
+  });
+
+  it("the stored evaluation reads the attestations' stated depths and the campaign ends issuance reads", async function () {
+    const lastDay = utcDay(NOW - DAY);
+    const end = Math.floor((NOW - 40 * DAY) / DAY) * DAY + 6 * 3600; // 06:00 UTC of a day 40 days back
+    const before = await readEvaluatedPools(store.db, { lastDay });
+    await store.db.updateTable("pools").set({ merkl_id: "opp-a" }).where("address", "=", A.toLowerCase()).execute();
+    const campaign = (id: string, type: string, endTs: number) => ({
+      id,
+      distribution_chain_id: 1,
+      chain_id: 1,
+      opportunity_id: "opp-a",
+      identifier: "opp-a",
+      name: null,
+      type,
+      status: "LIVE",
+      reward_token: null,
+      amount: null,
+      apr_percent: null,
+      start_ts: end - 100 * DAY,
+      end_ts: endTs,
+      observed_at: NOW,
+    });
+    // A borrow campaign rewards borrowing, not depth: issuance does not cap on it, nor does the evaluation.
+    await upsertCampaigns(store.db, [campaign("c1", "UNISWAP_V2", end), campaign("c2", "AAVE_BORROW", end - 20 * DAY)]);
+    const pools = await readEvaluatedPools(store.db, { lastDay });
+    const a = pools.find((p) => p.pool === `eip155:1:${A}`)!;
+    const b = pools.find((p) => p.pool === `eip155:1:${B}`)!;
+    expect(a.depths).to.deep.equal([
+      { day: utcDay(ANCHOR_AT), depthUsd: 2_100_000 },
+      { day: lastDay, depthUsd: 1_000_000 },
+    ]);
+    expect(a.campaignEnds).to.deep.equal([end]);
+    expect(b.campaignEnds).to.equal(undefined);
+    expect(b.depths).to.equal(undefined);
+    // The cap bites: A made claims in the week before the end; now none reaches past it.
+    const rule = { ...ISSUER_RULE, model: ISSUING_MODEL };
+    const week = <T extends { asOf: string }>(claims: T[]) =>
+      claims.filter((c) => c.asOf >= utcDay(end - 7 * DAY) && c.asOf <= utcDay(end - DAY));
+    const uncapped = week(
+      walkForward(
+        before.find((p) => p.pool === a.pool)!,
+        rule,
+        lastDay,
+      ),
+    );
+    const capped = walkForward(a, rule, lastDay);
+    expect(uncapped.length).to.be.greaterThan(0);
+    for (const c of week(capped)) {
+      expect(Date.parse(`${c.asOf}T00:00:00Z`) / 1000 + c.horizon * DAY, c.asOf).to.be.at.most(end);
+    }
+    expect(week(capped).length).to.be.lessThan(uncapped.length);
   });
 });

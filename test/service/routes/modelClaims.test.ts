@@ -150,4 +150,14 @@ describe("GET /api/v1/model/claims: every scored claim, paged (real SQLite)", fu
       expect((await app.inject({ url: "/api/v1/model/claims" })).json()).to.include({ computedAt: null, scored: 0 });
     });
   });
+
+  it("reads an evaluation stored without a void count (floors anchored on the day's low) as not computed", async function () {
+    const stored = await refreshModelEvaluation(store.db, { now: NOW });
+    expect(stored.void).to.be.a("number");
+    const { void: _void, ...older } = stored;
+    await saveModelEvaluation(store.db, { model: HORIZON_MODEL_ID, computedAt: NOW, evaluation: older });
+    expect((await getModelEvaluation({ db: store.db })).evaluation).to.equal(null);
+    await saveModelEvaluation(store.db, { model: HORIZON_MODEL_ID, computedAt: NOW, evaluation: stored });
+    expect((await getModelEvaluation({ db: store.db })).evaluation).to.deep.equal(stored);
+  });
 });

@@ -215,7 +215,12 @@ describe("pool route (real SQLite)", function () {
       expect(body.pool).to.equal(weth);
       expect(body.days).to.have.length(90);
       expect(body.days[0].date).to.equal("2025-10-03");
-      expect(body.days.at(-1)).to.deep.equal({ date: "2025-12-31", lowestDepthUsd: 950_000, source: "feed-daily" });
+      expect(body.days.at(-1)).to.deep.equal({
+        date: "2025-12-31",
+        lowestDepthUsd: 950_000,
+        source: "feed-daily",
+        depthUsd: null,
+      });
       const stored = body.days.filter((day: { lowestDepthUsd: number | null }) => day.lowestDepthUsd !== null);
       expect(stored.map((day: { date: string }) => day.date)).to.deep.equal(["2025-12-28", "2025-12-30", "2025-12-31"]);
     });
@@ -237,6 +242,11 @@ describe("pool route (real SQLite)", function () {
       ]);
       expect(body.attestations[1]).to.include({ horizon: 30, confidence: 0.85, settlesAt: NOW - 2 * DAY + 30 * DAY });
       expect(body.attestations[1].floorUsd).to.be.a("number");
+      // Each day gives the depth its first attestation states: the floor is checkable from the history.
+      const issuedOn = (at: number) => new Date(at * 1000).toISOString().slice(0, 10);
+      const withDepth = body.days.filter((day: { depthUsd: number | null }) => day.depthUsd !== null);
+      expect(withDepth.map((day: { date: string }) => day.date)).to.deep.equal([issuedOn(NOW - 2 * DAY)]);
+      expect(0.5 * withDepth[0].depthUsd).to.equal(body.attestations[1].floorUsd);
     });
 
     it("gives a tracked pool without an attestation its history, never a 404", async function () {
