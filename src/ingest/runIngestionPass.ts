@@ -20,6 +20,7 @@ import { passStatus, type PassStatus } from "./passStatus";
 import { poolKey } from "./poolKey";
 import { readSources, type FeedUrls } from "./readSources";
 import { ingestPassEvent, type IngestPassEventParameters } from "./rows/activityEvents";
+import { gradeStep } from "./steps/grade";
 import { issueStep, type IssueSettings } from "./steps/issue";
 import { errorMessage } from "./steps/stepResult";
 import type { LogReadOptions } from "./steps/swapLogs";
@@ -218,7 +219,7 @@ async function untilStopped<T>(work: Promise<T>, fence: PassFence | undefined): 
   });
 }
 
-/** The steps of a pass, after its run is recorded: read every source concurrently, write, issue, status, finish. */
+/** The steps of a pass, after its run is recorded: read every source concurrently, write, issue, grade, status, finish. */
 async function runPass(parameters: RunIngestionPassParameters, runId: string, startedAt: number): Promise<PassReport> {
   const { store, pools, freshnessWindowS, log, fence } = parameters;
   const now = parameters.now ?? defaultNow;
@@ -234,6 +235,9 @@ async function runPass(parameters: RunIngestionPassParameters, runId: string, st
     // Issuance: reads and signs, then writes in its own short transaction.
     const issued = await issueStep({ db: store.db, pools, issue: parameters.issue, now, freshnessWindowS, log, fence });
     if (issued.report) sources = { ...sources, issue: issued.report };
+    // Grading: the claims whose window closed, by the pass that issues (the leader's), in its own transaction.
+    const graded = await gradeStep({ db: store.db, enabled: Boolean(parameters.issue), now, log, fence });
+    if (graded.report) sources = { ...sources, grade: graded.report };
     const status = passStatus(sources);
     const finishedAt = now();
     const observedPools = countObservedPools(pools, read.data);

@@ -7,6 +7,7 @@ export type RegistryEventName = Extract<(typeof attestationRegistryAbi)[number],
 export const SERVICE_ACTIVITY_KINDS = [
   "ingest.pass",
   "attestation.issued",
+  "claim.graded",
   "pool.stale",
   "pool.fresh",
   "campaign.started",

@@ -297,6 +297,7 @@ function summarize(
   const rate = scored.length > 0 ? held / scored.length : null;
   const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
   const outcomeOf = (claim: ScoredClaim) => (claim.outcome === "held" ? 1 : 0);
+  const scores = scoreGraded(scored);
   const lastSeen = pools
     .flatMap((pool) => pool.daily.map((entry) => entry.day))
     .sort()
@@ -307,9 +308,36 @@ function summarize(
     scored: scored.length,
     held,
     void: voided,
-    brier: rate === null ? null : round6(mean(scored.map((c) => (c.confidence - outcomeOf(c)) ** 2))),
+    brier: scores.brier,
     baselineBrier:
       rate === null ? null : round6(mean(scored.map((c) => (forecast(c.asOf, c.horizon) - outcomeOf(c)) ** 2))),
+    buckets: scores.buckets,
+    byHorizon: scores.byHorizon,
+    sample: spreadSample(scored, SAMPLE_SIZE).map(({ outcome, ...claim }) => ({ ...claim, held: outcome === "held" })),
+  };
+}
+
+/** A claim that held or failed, as the scores read it: the model evaluation's scored claims and the accuracy record's. */
+export interface GradedClaimScore {
+  confidence: number;
+  horizon: number;
+  outcome: "held" | "failed";
+}
+
+/**
+ * The scores of held and failed claims, one definition for the model evaluation and the accuracy record: the Brier
+ * score (mean of (confidence − outcome)², outcome 1 when held; null when there is none), the calibration buckets and
+ * the hold rate per horizon.
+ */
+export function scoreGraded(scored: readonly GradedClaimScore[]): {
+  brier: number | null;
+  buckets: CalibrationBucket[];
+  byHorizon: { horizon: number; n: number; holdRate: number }[];
+} {
+  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+  const outcomeOf = (claim: GradedClaimScore) => (claim.outcome === "held" ? 1 : 0);
+  return {
+    brier: scored.length === 0 ? null : round6(mean(scored.map((c) => (c.confidence - outcomeOf(c)) ** 2))),
     buckets: calibration(scored),
     byHorizon: [...new Set(scored.map((claim) => claim.horizon))]
       .sort((a, b) => a - b)
@@ -317,14 +345,13 @@ function summarize(
         const group = scored.filter((claim) => claim.horizon === horizon);
         return { horizon, n: group.length, holdRate: round6(mean(group.map(outcomeOf))) };
       }),
-    sample: spreadSample(scored, SAMPLE_SIZE).map(({ outcome, ...claim }) => ({ ...claim, held: outcome === "held" })),
   };
 }
 
 /** Scored claims grouped by confidence in buckets of {@link CALIBRATION_BUCKET_WIDTH}; empty buckets left out. */
-function calibration(scored: readonly ScoredClaim[]): CalibrationBucket[] {
+function calibration(scored: readonly GradedClaimScore[]): CalibrationBucket[] {
   const count = Math.round(1 / CALIBRATION_BUCKET_WIDTH);
-  const groups = new Map<number, ScoredClaim[]>();
+  const groups = new Map<number, GradedClaimScore[]>();
   for (const claim of scored) {
     const index = Math.min(
       count - 1,

@@ -1,5 +1,6 @@
 import { getAddress } from "viem";
 import { NoAttestationError, PoolNotFoundError } from "../errors/pool";
+import { getAccuracyRecords } from "../storage/accuracyRecords";
 import { getLatestAttestation } from "../storage/attestations";
 import { getPool } from "../storage/pools";
 import type { AttestationRow, Pool } from "../storage/schema";
@@ -67,18 +68,23 @@ export async function getPoolAttestation(
   if (!pool) throw new PoolNotFoundError({ pool: resolved.id });
   const row = await getLatestAttestation(context.db, resolved.chainId, resolved.address);
   if (!row) throw new NoAttestationError({ pool: resolved.id, reason: await explainNoAttestation(context, pool) });
-  return toAttestationBody(pool, row, await getClaimEvidence(context, row));
+  const record = (await getAccuracyRecords(context.db, [row.id])).get(row.id);
+  return toAttestationBody(pool, row, await getClaimEvidence(context, row), record?.outcome ?? "pending");
 }
 
+/** The attestation exactly as signed: the v1 fields (from the stored canonical message), its signature and signer. */
+export type SignedAttestation = Pick<
+  GetPoolAttestationReturnType,
+  "chainId" | "confidence" | "expiry" | "horizon" | "issuedAt" | "pool" | "signature" | "attester" | "eip712"
+>;
+
 /**
- * The v1 fields exactly as signed (taken from the stored canonical message, so they re-canonicalise byte for byte),
- * the convenience fields, the v2 block when stored, then the claim and its evidence.
+ * The signed part of a stored attestation: the v1 fields taken from the stored canonical message (so they
+ * re-canonicalise byte for byte), the signature, the signer and the v2 block when stored. What a verifier needs.
  */
-function toAttestationBody(pool: Pool, row: AttestationRow, evidence: ClaimEvidence): GetPoolAttestationReturnType {
+export function signedAttestation(row: AttestationRow): SignedAttestation {
   const signed = JSON.parse(row.canonical) as Record<string, string>;
   const eip712 = row.eip712_json === null ? undefined : (JSON.parse(row.eip712_json) as unknown);
-  const depthAtIssuanceUsd = Number(row.depth_at_issuance_usd);
-  const floor = Number(row.floor);
   return {
     chainId: Number(signed.chainId),
     confidence: Number(signed.confidence),
@@ -88,12 +94,31 @@ function toAttestationBody(pool: Pool, row: AttestationRow, evidence: ClaimEvide
     pool: signed.pool,
     signature: row.signature,
     attester: getAddress(row.attester.toLowerCase()),
+    ...(eip712 === undefined ? {} : { eip712 }),
+  };
+}
+
+/**
+ * The v1 fields exactly as signed ({@link signedAttestation}), the convenience fields, the outcome (its grade, or
+ * "pending"), the v2 block when stored, then the claim and its evidence.
+ */
+function toAttestationBody(
+  pool: Pool,
+  row: AttestationRow,
+  evidence: ClaimEvidence,
+  outcome: string,
+): GetPoolAttestationReturnType {
+  const { eip712, ...signed } = signedAttestation(row);
+  const depthAtIssuanceUsd = Number(row.depth_at_issuance_usd);
+  const floor = Number(row.floor);
+  return {
+    ...signed,
     symbol: pool.symbol,
     protocol: pool.protocol,
-    outcome: row.outcome,
+    outcome,
     ...(eip712 === undefined ? {} : { eip712 }),
     claim: {
-      statement: `depth stays at or above floor × depthAtIssuanceUsd for ${Number(signed.horizonDays)} days`,
+      statement: `depth stays at or above floor × depthAtIssuanceUsd for ${signed.horizon} days`,
       floor,
       depthAtIssuanceUsd,
       thresholdUsd: claimTerms(row).floorUsd,

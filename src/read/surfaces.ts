@@ -100,6 +100,18 @@ export const READ_SURFACES = [
     page: null,
   },
   {
+    reader: "read/getAccuracy",
+    route: { method: "GET", path: "/api/v1/accuracy" },
+    tool: "get_accuracy_record",
+    page: null,
+  },
+  {
+    reader: "read/getPoolClaims",
+    route: { method: "GET", path: "/api/v1/pool/:pool/claims" },
+    tool: "get_pool_claims",
+    page: null,
+  },
+  {
     reader: "read/getHealth",
     route: { method: "GET", path: "/api/v1/health" },
     tool: null,

@@ -230,16 +230,6 @@ export async function countAttestedPools(db: Kysely<Database>): Promise<number> 
   return Number(row.n);
 }
 
-/** How many attestations carry `outcome` (every stored one is "pending": nothing grades a claim). */
-export async function countAttestationsByOutcome(db: Kysely<Database>, outcome: string): Promise<number> {
-  const row = await db
-    .selectFrom("attestations")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("outcome", "=", outcome)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 /** The latest expiry (Unix seconds) of each attested pool: a pool is attested now when it is in the future. */
 export async function getLatestExpiryByPool(
   db: Kysely<Database>,

@@ -122,7 +122,10 @@ export interface AttestationsTable {
   model: string;
   /** Hash of the model inputs, so a pass re-issues only when they changed (or the previous one expired). */
   inputs_hash: string;
-  /** Always "pending": nothing is graded and no code path writes a graded outcome. */
+  /**
+   * Written "pending" at issuance and never updated: a grade is a row of `accuracy_records`, which every reader of an
+   * outcome reads.
+   */
   outcome: string;
   /** The v2 block `{domain, types, primaryType, message, signature}` as JSON text, when a registry is configured. */
   eip712_json: string | null;
@@ -323,11 +326,30 @@ export interface CampaignAnnouncementsTable {
 }
 
 /** Graded claims. Empty: nothing grades a claim yet, and no code path writes here. */
+/**
+ * The accuracy record (docs/model.md#grading): one graded claim per pool and UTC day (the day's first attestation),
+ * written once by the leader's pass, never updated.
+ */
 export interface AccuracyRecordsTable {
   attestation_id: string;
+  chain_id: number;
+  /** Lowercase. */
+  address: string;
+  /** The attestation's issuedAt, Unix seconds. */
+  issued_at: number;
+  /** `YYYY-MM-DD`, the UTC day of issued_at (unique per pool). */
+  issued_day: string;
+  horizon_days: number;
+  confidence_hundredths: number;
+  /** USD: the floor share × the depth the attestation states. */
+  floor_usd: number;
+  /** `held`, `failed` or `void`. */
   outcome: string;
-  graded_at: number;
+  /** failed: the first window day's low below the floor; held: the window's lowest low; void: null. */
   lowest_depth_usd: number | null;
+  lowest_depth_date: string | null;
+  /** Unix seconds: the pass that graded it. */
+  graded_at: number;
 }
 
 /** An alert subscription (docs/alerts.md): a target URL that receives the activity events of the kinds it names. */

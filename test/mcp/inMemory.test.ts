@@ -235,7 +235,7 @@ describe("MCP server over an in-memory transport (the SDK's Client, real SQLite)
         await broken.db.destroy();
         const reading = TOOL_NAMES.filter((name) => !["get_attester", "verify_attestation"].includes(name));
         for (const name of reading) {
-          const args = ["get_attestation", "get_pool_history"].includes(name)
+          const args = ["get_attestation", "get_pool_history", "get_pool_claims"].includes(name)
             ? { pool: WETH }
             : name === "compare_pools"
               ? { pools: [WETH] }

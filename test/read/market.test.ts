@@ -468,7 +468,20 @@ function marketReaders(openFresh: OpenFresh) {
 
       await store.db
         .insertInto("accuracy_records")
-        .values({ attestation_id: "0x01", outcome: "held", graded_at: MARKET_NOW, lowest_depth_usd: null })
+        .values({
+          attestation_id: "0x01",
+          chain_id: 1,
+          address: "0x0000000000000000000000000000000000000001",
+          issued_at: MARKET_NOW - 30 * 86_400,
+          issued_day: new Date((MARKET_NOW - 30 * 86_400) * 1000).toISOString().slice(0, 10),
+          horizon_days: 7,
+          confidence_hundredths: 90,
+          floor_usd: 1,
+          outcome: "void",
+          lowest_depth_usd: null,
+          lowest_depth_date: null,
+          graded_at: MARKET_NOW,
+        })
         .execute();
       const graded = await getLaunchPosition(contextOf(store));
       expect(graded.gates.find((gate) => gate.id === "track-record")).to.include({ status: "not-clear", measured: 1 });

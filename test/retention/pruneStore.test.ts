@@ -126,7 +126,20 @@ async function seed(db: Kysely<Database>): Promise<void> {
     .execute();
   await db
     .insertInto("accuracy_records")
-    .values({ attestation_id: "a900", outcome: "held", graded_at: NOW, lowest_depth_usd: null })
+    .values({
+      attestation_id: "a900",
+      chain_id: POOL_A.chainId,
+      address: POOL_A.address,
+      issued_at: NOW - 900 * DAY,
+      issued_day: new Date((NOW - 900 * DAY) * 1000).toISOString().slice(0, 10),
+      horizon_days: 7,
+      confidence_hundredths: 90,
+      floor_usd: 1,
+      outcome: "held",
+      lowest_depth_usd: 2,
+      lowest_depth_date: new Date((NOW - 899 * DAY) * 1000).toISOString().slice(0, 10),
+      graded_at: NOW,
+    })
     .execute();
   await db
     .insertInto("ingest_runs")

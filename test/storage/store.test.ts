@@ -307,6 +307,7 @@ describe("openStore", () => {
         "010_cursor_hash",
         "011_campaign_key",
         "012_model_claims",
+        "013_accuracy_record",
       ]);
       await again.close();
     });
@@ -365,6 +366,7 @@ describe("openStore", () => {
         "010_cursor_hash",
         "011_campaign_key",
         "012_model_claims",
+        "013_accuracy_record",
       ]);
       await store.close();
     });

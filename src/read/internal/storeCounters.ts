@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
-import { countAccuracyRecords } from "../../storage/accuracyRecords";
+import { countAccuracyRecords, countPendingClaims } from "../../storage/accuracyRecords";
 import { countActivity } from "../../storage/activity";
-import { countAttestations, countAttestationsByOutcome, countAttestedPools } from "../../storage/attestations";
+import { countAttestations, countAttestedPools } from "../../storage/attestations";
 import { countCampaigns } from "../../storage/campaigns";
 import { countIngestRuns } from "../../storage/ingestRuns";
 import { countLiquidityRequests } from "../../storage/liquidityRequests";
@@ -19,9 +19,9 @@ export const STORE_COUNTERS = {
   /** Pools with at least one attestation. */
   poolsAttested: countAttestedPools,
   attestationsIssued: countAttestations,
-  /** Claims waiting for their horizon: every stored attestation (nothing grades one yet). */
-  claimsPending: (db: Kysely<Database>) => countAttestationsByOutcome(db, "pending"),
-  /** Rows of the accuracy record: zero, since no code path grades a claim. */
+  /** Claims waiting for their grade: each pool's first attestation of a UTC day, not graded yet. */
+  claimsPending: countPendingClaims,
+  /** Rows of the accuracy record: claims graded once their window closed. */
   claimsGraded: countAccuracyRecords,
   /** Attesters bonded now, replayed from the registry's events in the activity log. */
   attestersBonded: countBondedAttesters,

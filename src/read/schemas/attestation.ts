@@ -1,5 +1,5 @@
 import * as z from "zod/v4";
-import type { GetPoolAttestationReturnType } from "../getPoolAttestation";
+import type { GetPoolAttestationReturnType, SignedAttestation } from "../getPoolAttestation";
 import { uint } from "./common";
 
 /** The v2 block as stored and served: integers as decimal strings, `types` without `EIP712Domain`. */
@@ -20,8 +20,8 @@ const Eip712Schema = z
 
 const depthOrNull = (description: string) => z.number().nullable().describe(description);
 
-/** `get_attestation` (`GET /api/v1/pool/{pool}`): the pre-signed attestation, its v2 block, the claim, the evidence. */
-export const AttestationSchema = z.strictObject({
+/** The signed fields of an attestation, its signature and signer, as served. */
+const signedFields = {
   chainId: uint("signed: the pool's chain (as a decimal string in the canonical message)"),
   confidence: z.number().min(0).max(1).describe("signed: with exactly two fraction digits"),
   expiry: uint("signed: Unix seconds (expiresAt in the canonical message)"),
@@ -33,9 +33,25 @@ export const AttestationSchema = z.strictObject({
     .describe("signed: lower-case pool address"),
   signature: z.string().describe("EIP-191 signature of the canonical message, 65 bytes hex"),
   attester: z.string().describe("informational: never use it as the expected signer"),
+};
+
+/** An attestation exactly as signed: the v1 fields, the signature, the signer, and the v2 block when stored. */
+export const SignedAttestationSchema = z
+  .strictObject({ ...signedFields, eip712: Eip712Schema.optional() })
+  .describe(
+    "the attestation as issued and signed (verify it as GET /api/v1/pool/{pool}'s)",
+  ) satisfies z.ZodType<SignedAttestation>;
+
+/** `get_attestation` (`GET /api/v1/pool/{pool}`): the pre-signed attestation, its v2 block, the claim, the evidence. */
+export const AttestationSchema = z.strictObject({
+  ...signedFields,
   symbol: z.string().describe("not signed"),
   protocol: z.string().describe("not signed"),
-  outcome: z.string().describe('not signed; always "pending" (nothing is graded)'),
+  outcome: z
+    .string()
+    .describe(
+      "not signed: the accuracy record's grade (held, failed or void) once the claim's window closed and the leader graded it; else \"pending\" (a re-issue of the same UTC day is never graded: the day's first attestation is the graded claim)",
+    ),
   eip712: Eip712Schema.optional(),
   claim: z.strictObject({
     statement: z.string(),

@@ -4,6 +4,31 @@ import { nullable, poolId, uint, utcDate } from "./common";
 
 const share = (description: string) => z.number().min(0).max(1).describe(description);
 
+/** A calibration bucket: claims that held or failed, by confidence (the model evaluation's and the accuracy record's). */
+export const CalibrationBucketSchema = z.strictObject({
+  from: share("bucket's lowest confidence (included)"),
+  to: share("bucket's upper bound (excluded, except 1)"),
+  n: uint("scored claims in the bucket"),
+  effectiveN: z
+    .number()
+    .min(0)
+    .describe(
+      "effective sample size: claims of one pool on consecutive days overlap, so an h-day claim counts as min(1, 2/h) of an independent one",
+    ),
+  meanConfidence: share("their mean confidence"),
+  holdRate: share("the share of them that held"),
+  interval90: z
+    .strictObject({ low: share("lower bound"), high: share("upper bound") })
+    .describe("the 90 % Wilson interval of holdRate on effectiveN"),
+});
+
+/** Held and failed claims of one horizon. */
+export const ByHorizonSchema = z.strictObject({
+  horizon: uint("days"),
+  n: uint("scored claims of this horizon"),
+  holdRate: share("the share of them that held"),
+});
+
 const EvaluationSchema = z.strictObject({
   asOf: nullable(utcDate(), "the last complete UTC day the evaluation saw; null with no history"),
   claims: uint("claims the model would have made, one per pool and past day with a horizon"),
@@ -22,34 +47,9 @@ const EvaluationSchema = z.strictObject({
     "null when nothing is scored",
   ),
   buckets: z
-    .array(
-      z.strictObject({
-        from: share("bucket's lowest confidence (included)"),
-        to: share("bucket's upper bound (excluded, except 1)"),
-        n: uint("scored claims in the bucket"),
-        effectiveN: z
-          .number()
-          .min(0)
-          .describe(
-            "effective sample size: claims of one pool on consecutive days overlap, so an h-day claim counts as min(1, 2/h) of an independent one",
-          ),
-        meanConfidence: share("their mean confidence"),
-        holdRate: share("the share of them that held"),
-        interval90: z
-          .strictObject({ low: share("lower bound"), high: share("upper bound") })
-          .describe("the 90 % Wilson interval of holdRate on effectiveN"),
-      }),
-    )
+    .array(CalibrationBucketSchema)
     .describe("calibration: scored claims by confidence, in buckets of 0.05 (empty buckets left out)"),
-  byHorizon: z
-    .array(
-      z.strictObject({
-        horizon: uint("days"),
-        n: uint("scored claims of this horizon"),
-        holdRate: share("the share of them that held"),
-      }),
-    )
-    .describe("scored claims by horizon"),
+  byHorizon: z.array(ByHorizonSchema).describe("scored claims by horizon"),
   sample: z
     .array(
       z.strictObject({

@@ -11,6 +11,7 @@ import { modelEvaluations } from "./009_model_evaluations";
 import { cursorHash } from "./010_cursor_hash";
 import { campaignKey } from "./011_campaign_key";
 import { modelClaims } from "./012_model_claims";
+import { accuracyRecord } from "./013_accuracy_record";
 
 /** Versioned migrations, applied in key order by Kysely's Migrator. Never edit one that has shipped: add another. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   "010_cursor_hash": cursorHash,
   "011_campaign_key": campaignKey,
   "012_model_claims": modelClaims,
+  "013_accuracy_record": accuracyRecord,
 };

@@ -1,4 +1,5 @@
 import type { TSchema } from "@sinclair/typebox";
+import { AccuracyResponseSchema, PoolClaimsResponseSchema } from "../../../src/service/schemas/accuracy";
 import { ActivityResponseSchema } from "../../../src/service/schemas/activity";
 import { AttesterResponseSchema } from "../../../src/service/schemas/attester";
 import { CompareResponseSchema } from "../../../src/service/schemas/compare";
@@ -33,6 +34,8 @@ export const REST_SCHEMAS: Record<ToolName, TSchema> = {
   get_roadmap: RoadmapResponseSchema,
   get_model_evaluation: ModelEvaluationResponseSchema,
   get_model_claims: ModelClaimsResponseSchema,
+  get_accuracy_record: AccuracyResponseSchema,
+  get_pool_claims: PoolClaimsResponseSchema,
   compare_pools: CompareResponseSchema,
 };
 
@@ -72,6 +75,9 @@ export const GET_CASES: GetCase[] = [
   { tool: "get_roadmap", args: {}, url: "/api/v1/roadmap" },
   { tool: "get_model_evaluation", args: {}, url: "/api/v1/model" },
   { tool: "get_model_claims", args: {}, url: "/api/v1/model/claims" },
+  { tool: "get_accuracy_record", args: {}, url: "/api/v1/accuracy" },
+  { tool: "get_pool_claims", args: { pool: WETH }, url: `/api/v1/pool/${WETH}/claims` },
+  { tool: "get_pool_claims", args: { pool: POOLS.weth }, url: `/api/v1/pool/${POOLS.weth}/claims` },
   { tool: "compare_pools", args: { pools: [IDS.a, IDS.b] }, url: `/api/v1/compare?pools=${IDS.a},${IDS.b}` },
   {
     tool: "compare_pools",
@@ -131,6 +137,21 @@ export const ERROR_CASES: ErrorCase[] = [
     url: "/api/v1/activity?kind=pool.stale,pool.nope",
   },
   { tool: "get_activity", args: { limit: 201 }, code: "INVALID_PARAMETER", field: "limit" },
+  {
+    tool: "get_pool_claims",
+    args: { pool: WETH, cursor: "bogus" },
+    code: "INVALID_CURSOR",
+    field: "cursor",
+    url: `/api/v1/pool/${WETH}/claims?cursor=bogus`,
+  },
+  { tool: "get_pool_claims", args: { pool: UNKNOWN }, code: "POOL_NOT_FOUND", url: `/api/v1/pool/${UNKNOWN}/claims` },
+  {
+    tool: "get_pool_claims",
+    args: { pool: "nope" },
+    code: "INVALID_POOL_ID",
+    field: "pool",
+    url: "/api/v1/pool/nope/claims",
+  },
   {
     tool: "get_model_claims",
     args: { cursor: "bogus" },

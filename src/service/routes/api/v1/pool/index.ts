@@ -1,9 +1,11 @@
 import { Type, type FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { parsePoolId } from "../../../../../lib/parsePoolId";
 import { getPoolAttestation } from "../../../../../read/getPoolAttestation";
+import { getPoolClaims } from "../../../../../read/getPoolClaims";
 import { POOL_HISTORY_PARAMETERS, getPoolHistory } from "../../../../../read/getPoolHistory";
 import { PoolHistorySchema } from "../../../../../read/schemas/poolHistory";
 import { fromZod } from "../../../../schemas/fromZod";
+import { PoolClaimsQuerySchema, PoolClaimsResponseSchema } from "../../../../schemas/accuracy";
 import { errorResponses } from "../../../../schemas/error";
 import { AttestationResponseSchema } from "../../../../schemas/pool";
 import { sendJson } from "../../../../sendJson";
@@ -19,7 +21,8 @@ export const PoolHistoryResponseSchema = fromZod(PoolHistorySchema, { title: "Po
 
 /**
  * `GET /api/v1/pool/{pool}`: the latest pre-signed attestation of a pool, served from the store, never re-signed;
- * `GET /api/v1/pool/{pool}/history?days=N`: its daily lows and the claims drawn over them.
+ * `GET /api/v1/pool/{pool}/history?days=N`: its daily lows and the claims drawn over them;
+ * `GET /api/v1/pool/{pool}/claims`: its graded claims, newest first.
  */
 const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
   const { readContext, responseCache } = fastify;
@@ -67,6 +70,28 @@ const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
       parsePoolId({ id: pool });
       const key = `pool-history:${pool.toLowerCase()}:${days}`;
       return sendJson(reply, await responseCache.json(key, () => getPoolHistory(readContext, { pool, days })));
+    },
+  );
+
+  fastify.get(
+    "/:pool/claims",
+    {
+      schema: {
+        summary: "Get a pool's claims, graded once their window closed, with the signed attestations",
+        description:
+          "The pool's first attestation of each UTC day (the graded claim), newest first, 100 a page: its terms, its outcome (pending, held, failed or void) and the attestation exactly as signed. Follow `next` until null; a cursor this service did not hand out is 400 INVALID_CURSOR. `attest grade` recomputes every outcome from the history.",
+        tags: ["attestations"],
+        params: PoolParamsSchema,
+        querystring: PoolClaimsQuerySchema,
+        response: { 200: PoolClaimsResponseSchema, ...errorResponses(400, 404, 409, 429, 500) },
+      },
+    },
+    async function getClaims(request, reply) {
+      const id = request.params.pool;
+      const { cursor = null } = request.query;
+      parsePoolId({ id });
+      const key = `pool-claims:${id.toLowerCase()}:${cursor ?? ""}`;
+      return sendJson(reply, await responseCache.json(key, () => getPoolClaims(readContext, { id, cursor })));
     },
   );
 };

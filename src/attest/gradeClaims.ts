@@ -1,0 +1,130 @@
+import type { Kysely } from "kysely";
+import { formatPoolId } from "../lib/formatPoolId";
+import { gradeClaim, settleDay, type ClaimOutcome } from "../model/gradeClaim";
+import { insertAccuracyRecords, listUngradedClaims, type AccuracyRecord } from "../storage/accuracyRecords";
+import { appendActivity, type NewActivity } from "../storage/activity";
+import { assertFence, type PassFence } from "../storage/leaderLease";
+import { getDailyHistory, utcDay } from "../storage/poolDaily";
+import type { AttestationRow, Database } from "../storage/schema";
+
+const DAY_S = 86_400;
+
+/** Claims graded in one pass at most: a backlog (a leader down for days) is worked off over the next passes. */
+export const GRADE_BATCH = 2_000;
+
+/** What one grading pass did: the outcomes it wrote (a claim another process graded first is not counted). */
+export type GradeCounts = Record<Exclude<ClaimOutcome, "pending">, number>;
+
+/**
+ * Grades the claims whose window has closed (docs/model.md#grading): each pool's first attestation of a UTC day,
+ * once its settle day (issuance day + horizon) is over, by {@link gradeClaim} on the observed daily lows of its
+ * window (a `feed-daily` snapshot is not an observed low). The grades and one `claim.graded` activity event per grade
+ * are written in ONE transaction under the pass's `fence`, each grade once: a claim already graded (by this pass
+ * before a crash, or by another leader) keeps its row and gets no second event.
+ *
+ * @param db the store.
+ * @param parameters `now` (Unix seconds: days before its UTC day are final), the pass's `fence`.
+ * @returns how many claims this call graded, per outcome.
+ */
+export async function gradeClaims(
+  db: Kysely<Database>,
+  parameters: { now: number; fence?: PassFence },
+): Promise<GradeCounts> {
+  const { now, fence } = parameters;
+  const todayStart = Math.floor(now / DAY_S) * DAY_S;
+  const lastFinalDay = utcDay(todayStart - DAY_S);
+  const claims = await listUngradedClaims(db, { settledBefore: todayStart, limit: GRADE_BATCH });
+  const counts: GradeCounts = { held: 0, failed: 0, void: 0 };
+  if (claims.length === 0) return counts;
+
+  const records: AccuracyRecord[] = [];
+  for (const [, poolClaims] of groupByPool(claims)) {
+    const first = poolClaims[0];
+    const from = utcDay(Math.min(...poolClaims.map((claim) => Number(claim.issued_at))));
+    const to = lastFinalDay;
+    const observed = new Map<string, number>();
+    for (const row of await getDailyHistory(db, Number(first.chain_id), first.address, { from, to })) {
+      // A row without a block is the feed's end-of-day snapshot, not an observed low.
+      if (row.min_block !== null) observed.set(row.day, Number(row.min_depth_usd));
+    }
+    for (const claim of poolClaims) records.push(recordOf(claim, observed, lastFinalDay, now));
+  }
+
+  await db.transaction().execute(async (trx) => {
+    await assertFence(trx, fence);
+    const written = await insertAccuracyRecords(trx, records);
+    const graded = records.filter((record) => written.has(record.attestation_id));
+    if (graded.length > 0) await appendActivity(trx, graded.map(gradedEvent));
+    for (const record of graded) counts[record.outcome as keyof GradeCounts] += 1;
+  });
+  return counts;
+}
+
+/** The record of one settled claim. */
+function recordOf(
+  claim: AttestationRow,
+  observed: ReadonlyMap<string, number>,
+  lastFinalDay: string,
+  now: number,
+): AccuracyRecord {
+  const issuedAt = Number(claim.issued_at);
+  const issuedDay = utcDay(issuedAt);
+  const horizon = Number(claim.horizon_days);
+  const floorUsd = Number(claim.floor) * Number(claim.depth_at_issuance_usd);
+  const grade = gradeClaim({ issuedDay, horizon, floorUsd }, (day) => observed.get(day) ?? null, lastFinalDay);
+  return {
+    attestation_id: claim.id,
+    chain_id: Number(claim.chain_id),
+    address: claim.address,
+    issued_at: issuedAt,
+    issued_day: issuedDay,
+    horizon_days: horizon,
+    confidence_hundredths: Number(claim.confidence_hundredths),
+    floor_usd: floorUsd,
+    outcome: grade.outcome,
+    lowest_depth_usd: grade.lowestDepthUsd,
+    lowest_depth_date: grade.lowestDepthDate,
+    graded_at: now,
+  };
+}
+
+/** The `claim.graded` event of a grade. */
+function gradedEvent(record: AccuracyRecord): NewActivity {
+  const poolId = formatPoolId({ chainId: record.chain_id, address: record.address });
+  const confidence = record.confidence_hundredths / 100;
+  const settles = settleDay(record.issued_day, record.horizon_days);
+  const low =
+    record.lowest_depth_usd === null ? "" : `, lowest ${record.lowest_depth_usd} USD on ${record.lowest_depth_date}`;
+  return {
+    kind: "claim.graded",
+    at: record.graded_at,
+    pool: { chainId: record.chain_id, address: record.address },
+    summary:
+      `Claim of ${record.issued_day} for ${poolId} ${record.outcome}: ${record.horizon_days} days at ` +
+      `confidence ${confidence.toFixed(2)}, floor ${record.floor_usd} USD, settled ${settles}${low}`,
+    data: {
+      poolId,
+      attestationId: record.attestation_id,
+      issuedAt: record.issued_at,
+      horizon: record.horizon_days,
+      confidence,
+      floorUsd: record.floor_usd,
+      settlesAt: record.issued_at + record.horizon_days * DAY_S,
+      outcome: record.outcome,
+      lowestDepthUsd: record.lowest_depth_usd,
+      lowestDepthDate: record.lowest_depth_date,
+    },
+  };
+}
+
+/** Claims by pool (`chainId:address`), in the order given. */
+function groupByPool(claims: readonly AttestationRow[]): Map<string, AttestationRow[]> {
+  const out = new Map<string, AttestationRow[]>();
+  for (const claim of claims) {
+    const key = `${Number(claim.chain_id)}:${claim.address}`;
+    const list = out.get(key) ?? [];
+    list.push(claim);
+    out.set(key, list);
+  }
+  return out;
+}

@@ -1,0 +1,83 @@
+import { PoolNotFoundError } from "../errors/pool";
+import { listPoolClaims } from "../storage/accuracyRecords";
+import { getPool } from "../storage/pools";
+import type { ReadContext } from "./context";
+import { gradedClaim, type GradedClaim } from "./getAccuracy";
+import { signedAttestation, type SignedAttestation } from "./getPoolAttestation";
+import { claimTerms } from "./internal/claimTerms";
+import { decodePoolClaimsCursor, encodePoolClaimsCursor } from "./internal/poolClaimsCursor";
+import { resolvePool } from "./resolvePool";
+
+/** Claims per page. */
+export const POOL_CLAIMS_PAGE_SIZE = 100;
+
+export type GetPoolClaimsParameters = {
+  /** The pool, in any of the three id shapes. */
+  id: string;
+  /** The `next` of the previous page, unchanged; null or omitted for the first page. */
+  cursor?: string | null;
+};
+
+/** A claim of the pool: its terms, its grade ("pending" until graded) and the attestation that signed it. */
+export type PoolClaim = Omit<GradedClaim, "pool" | "outcome"> & {
+  outcome: "pending" | GradedClaim["outcome"];
+  attestation: SignedAttestation;
+};
+
+export type GetPoolClaimsReturnType = {
+  /** `eip155:<chainId>:<address>`. */
+  pool: string;
+  /** Newest first. */
+  claims: PoolClaim[];
+  next: string | null;
+};
+
+/**
+ * A pool's claims, newest first, {@link POOL_CLAIMS_PAGE_SIZE} a page: the first attestation of each UTC day (the
+ * unit the accuracy record grades), its grade or "pending", and the attestation exactly as signed, so anyone checks
+ * the signature and recomputes the grade from `GET /api/v1/pool/{pool}/history` (`attest grade`).
+ *
+ * @param context the {@link ReadContext}.
+ * @param parameters {@link GetPoolClaimsParameters}
+ * @returns {@link GetPoolClaimsReturnType}
+ * @throws `InvalidPoolIdError`, `PoolNotFoundError`, `AmbiguousPoolError` (see `resolvePool`), and
+ * `InvalidCursorError` for a cursor this service did not hand out.
+ */
+export async function getPoolClaims(
+  context: ReadContext,
+  { id, cursor = null }: GetPoolClaimsParameters,
+): Promise<GetPoolClaimsReturnType> {
+  const before = cursor === null || cursor === undefined ? undefined : decodePoolClaimsCursor(cursor);
+  const resolved = await resolvePool(context, { id });
+  const pool = await getPool(context.db, resolved.chainId, resolved.address);
+  if (!pool) throw new PoolNotFoundError({ pool: resolved.id });
+  const rows = await listPoolClaims(context.db, {
+    chainId: resolved.chainId,
+    address: resolved.address,
+    before,
+    limit: POOL_CLAIMS_PAGE_SIZE + 1,
+  });
+  const page = rows.slice(0, POOL_CLAIMS_PAGE_SIZE);
+  const claims = page.map(({ attestation, record }): PoolClaim => {
+    const terms = claimTerms(attestation);
+    const graded = record === null ? null : gradedClaim(record);
+    return {
+      issuedAt: terms.issuedAt,
+      horizon: terms.horizon,
+      confidence: terms.confidence,
+      floorUsd: terms.floorUsd,
+      settlesAt: terms.settlesAt,
+      outcome: graded?.outcome ?? "pending",
+      lowestDepthUsd: graded?.lowestDepthUsd ?? null,
+      lowestDepthDate: graded?.lowestDepthDate ?? null,
+      attestation: signedAttestation(attestation),
+    };
+  });
+  const last = page.at(-1);
+  return {
+    pool: resolved.id,
+    claims,
+    next:
+      rows.length > POOL_CLAIMS_PAGE_SIZE && last ? encodePoolClaimsCursor(Number(last.attestation.issued_at)) : null,
+  };
+}
