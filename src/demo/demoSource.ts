@@ -99,6 +99,7 @@ export async function startDemoSource({
     registry: config.registry ?? demo.registry,
     localChains: demo.chains,
     ...(dayEnds.length > 0 ? { keepSince: dayEnds[0].time } : {}),
+    issuesAlongHistory: true,
     replayHistory: (ingest) =>
       replayDays({
         chains: demo.chains,

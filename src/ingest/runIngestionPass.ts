@@ -16,7 +16,7 @@ import { assertFence, throwIfStopped, type PassFence } from "../storage/leaderLe
 import type { Store } from "../storage/openStore";
 import type { Database } from "../storage/schema";
 import type { FeedRequestOptions } from "./feeds/fetchJson";
-import { passStatus, type PassStatus } from "./passStatus";
+import { GRADE_STEP, passStatus, type PassStatus } from "./passStatus";
 import { poolKey } from "./poolKey";
 import { readSources, type FeedUrls } from "./readSources";
 import { ingestPassEvent, type IngestPassEventParameters } from "./rows/activityEvents";
@@ -237,7 +237,7 @@ async function runPass(parameters: RunIngestionPassParameters, runId: string, st
     if (issued.report) sources = { ...sources, issue: issued.report };
     // Grading: the claims whose window closed, by the pass that issues (the leader's), in its own transaction.
     const graded = await gradeStep({ db: store.db, enabled: Boolean(parameters.issue), now, log, fence });
-    if (graded.report) sources = { ...sources, grade: graded.report };
+    if (graded.report) sources = { ...sources, [GRADE_STEP]: graded.report };
     const status = passStatus(sources);
     const finishedAt = now();
     const observedPools = countObservedPools(pools, read.data);

@@ -5,7 +5,10 @@ import type { FeedUrls } from "./runIngestionPass";
 /** One viem public client per chain the pools are on. */
 export type ChainClients = readonly { chainId: number; client: PublicClient }[];
 
-/** One moment of history to ingest (never to issue at), handed out by {@link IngestSource.replayHistory}. */
+/**
+ * One moment of history to ingest (issued at only when the source says so: {@link IngestSource.issuesAlongHistory}),
+ * handed out by {@link IngestSource.replayHistory}.
+ */
 export interface HistoryMoment {
   /** For the log, e.g. `demo day 3/16`. */
   label: string;
@@ -42,6 +45,12 @@ export interface IngestSource {
    * waits for each. Demo: every simulated day but the last, read at that day's last block.
    */
   replayHistory?(ingest: (moment: HistoryMoment) => Promise<void>): Promise<void>;
+  /**
+   * Whether each replayed moment also issues (signed at the moment's time) and grades, as a live pass would have then.
+   * The demo's simulated history does, so a fresh demo has a record of past claims to grade; a real deployment never
+   * back-dates a claim (unset).
+   */
+  issuesAlongHistory?: boolean;
   /** Awaited before every pass on the live chains (not before the replayed history). Demo: advances chain clocks. */
   beforePass?(): Promise<void>;
   /** Awaited after every pass, the replayed history included. Demo: feeds the measured depth to its feed server. */

@@ -18,7 +18,10 @@ export interface PassRunner {
    * `fence` (the lease and the stop signal: aborting it stops the pass, which then commits nothing more).
    */
   live(label: string, fence?: PassFence): Promise<void>;
-  /** A pass over one moment of the source's history: ingest only, at that moment's blocks and clock. */
+  /**
+   * A pass over one moment of the source's history, at that moment's blocks and clock: ingest only, unless the source
+   * issues along its history (the demo), when it issues and grades as of that moment too.
+   */
   history(moment: HistoryMoment, fence?: PassFence): Promise<void>;
 }
 
@@ -153,7 +156,7 @@ export function createPassRunner({
       }
     },
     history: async ({ label, chains, time }, fence) => {
-      await run(label, { chains, now: () => time, issue: false, fence });
+      await run(label, { chains, now: () => time, issue: source.issuesAlongHistory === true, fence });
     },
   };
 }

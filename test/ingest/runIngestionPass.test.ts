@@ -93,6 +93,7 @@ describe("runIngestionPass", function () {
       "defillama-chart",
       "defillama-dexs",
       "defillama-yields",
+      "grade",
       "issue",
       "merkl",
       "swaps:1",
