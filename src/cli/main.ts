@@ -22,6 +22,7 @@ const commands: Record<CommandName, () => Promise<CliCommand>> = {
   migrate: async () => (await import("./commands/migrate")).migrateCommand,
   keys: async () => (await import("./commands/keys")).keysCommand,
   model: async () => (await import("./commands/model")).modelCommand,
+  grade: async () => (await import("./commands/grade")).gradeCommand,
   mcp: async () => (await import("./commands/mcp")).mcpCommand,
 };
 

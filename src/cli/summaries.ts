@@ -16,6 +16,7 @@ export const COMMAND_SUMMARIES = {
   migrate: "apply the store's pending schema migrations (a deploy step; DATABASE_URL or DATA_DIR)",
   keys: "list the configured API keys in the store, or revoke one (API_KEYS only adds)",
   model: "evaluate: the walk-forward model evaluation on daily lows from NDJSON (no store, no network)",
+  grade: "recompute the accuracy record from a service's public history and signed claims (trusting none of it)",
   mcp: "serve the MCP tools over stdio from the service's store, read-only (for an agent's MCP client)",
 } as const;
 
