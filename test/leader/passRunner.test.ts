@@ -2,7 +2,9 @@ import { expect } from "chai";
 import { createPassRunner, retentionDaysFor } from "../../src/main/ingestionPass";
 import { loadConfig } from "../../src/config/loadConfig";
 import type { IngestSource } from "../../src/ingest/source";
-import { openTempStore } from "../helpers/service/app";
+import { createLocalSigner } from "../../src/attest/signer";
+import { NOW, POOL, seedSteadyPool } from "../helpers/attest/steadyPool";
+import { TEST_KEY, openTempStore } from "../helpers/service/app";
 
 describe("retentionDaysFor: RETENTION_DAYS lengthened to keep a source's history", function () {
   const now = 1_790_000_000;
@@ -52,4 +54,37 @@ describe("the pass runner: the model evaluation is written when it can have chan
       await temp.cleanup();
     }
   });
+});
+
+describe("the pass runner: a history pass issues only where the source issues along its history (the demo)", function () {
+  for (const issuesAlongHistory of [undefined, false, true]) {
+    it(`issuesAlongHistory ${String(issuesAlongHistory)}: ${issuesAlongHistory ? "issues, signed at the moment's time" : "ingests only, never a back-dated claim"}`, async function () {
+      const temp = await openTempStore();
+      try {
+        await seedSteadyPool(temp.store.db, { now: NOW });
+        const source: IngestSource = {
+          pools: [POOL],
+          chains: [],
+          feeds: {},
+          registry: null,
+          localChains: [],
+          stop: async () => undefined,
+          ...(issuesAlongHistory === undefined ? {} : { issuesAlongHistory }),
+        };
+        const runner = createPassRunner({
+          config: loadConfig({ env: { LOG_LEVEL: "silent" } }),
+          key: { signer: createLocalSigner(TEST_KEY) },
+          store: temp.store,
+          source,
+          log: () => undefined,
+          checkpoint: () => undefined,
+        });
+        await runner.history({ label: "a moment", chains: [], time: NOW });
+        const issued = await temp.store.db.selectFrom("attestations").select(["issued_at"]).execute();
+        expect(issued.map((row) => Number(row.issued_at))).to.deep.equal(issuesAlongHistory ? [NOW] : []);
+      } finally {
+        await temp.cleanup();
+      }
+    });
+  }
 });
