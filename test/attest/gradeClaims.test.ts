@@ -11,7 +11,7 @@ import { openStore, type Store } from "../../src/storage/openStore";
 import { backfillDailyDepth, recordDailyDepth } from "../../src/storage/poolDaily";
 import type { AttestationRow, Database } from "../../src/storage/schema";
 import { DAY, NOW, POOL, START, seedSteadyPool } from "../helpers/attest/steadyPool";
-import { freshPostgresUrl, sharedPostgres } from "../helpers/storage/postgres";
+import { freshPostgresUrl, sharedPostgres } from "../../testkit/postgres";
 import { openTempStore, type TempStore } from "../helpers/storage/tempStore";
 
 const KEY: Hex = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";

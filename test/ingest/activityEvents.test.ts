@@ -11,7 +11,7 @@ import { getLogCursors } from "../../src/storage/logCursors";
 import { openStore, type Store } from "../../src/storage/openStore";
 import { getPool } from "../../src/storage/pools";
 import type { Campaign } from "../../src/storage/schema";
-import { freshPostgresUrl } from "../helpers/storage/postgres";
+import { freshPostgresUrl } from "../../testkit/postgres";
 import { startLocalMarket, type LocalMarket } from "../helpers/ingest/localMarket";
 import { failingClient } from "../helpers/ingest/swaps";
 import { openTempStore, type TempStore } from "../helpers/storage/tempStore";

@@ -9,7 +9,7 @@ import { insertAlertSubscription } from "../../src/storage/alertSubscriptions";
 import { getLogCursors } from "../../src/storage/logCursors";
 import { openStore, type Store } from "../../src/storage/openStore";
 import { pruneStore } from "../../src/storage/retention";
-import { freshPostgresUrl } from "../helpers/storage/postgres";
+import { freshPostgresUrl } from "../../testkit/postgres";
 import { startLocalMarket, type LocalMarket } from "../helpers/ingest/localMarket";
 import { openTempStore, type TempStore } from "../helpers/storage/tempStore";
 

@@ -12,7 +12,7 @@ import { listIngestRuns } from "../../src/storage/ingestRuns";
 import { openStore, type Store } from "../../src/storage/openStore";
 import { getDailyHistory, utcDay } from "../../src/storage/poolDaily";
 import { getPool } from "../../src/storage/pools";
-import { freshPostgresUrl } from "../helpers/storage/postgres";
+import { freshPostgresUrl } from "../../testkit/postgres";
 import { startLocalMarket, type LocalMarket } from "../helpers/ingest/localMarket";
 import { createLocalSigner } from "../../src/attest/signer";
 import { openTempStore, type TempStore } from "../helpers/storage/tempStore";

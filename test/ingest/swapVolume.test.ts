@@ -9,7 +9,7 @@ import { openStore, type Store } from "../../src/storage/openStore";
 import { utcDay } from "../../src/storage/poolDaily";
 import { listDailyVolume, listHourlyVolume } from "../../src/storage/poolVolume";
 import { getPool } from "../../src/storage/pools";
-import { freshPostgresUrl } from "../helpers/storage/postgres";
+import { freshPostgresUrl } from "../../testkit/postgres";
 import { startLocalMarket, type LocalMarket } from "../helpers/ingest/localMarket";
 import { countingClient, failingClient, swapAt, type SentSwap } from "../helpers/ingest/swaps";
 import { openTempStore, type TempStore } from "../helpers/storage/tempStore";

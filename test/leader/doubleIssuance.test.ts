@@ -8,7 +8,7 @@ import { countAttestations, getLatestAttestation } from "../../src/storage/attes
 import { openStore, type Store } from "../../src/storage/openStore";
 import type { Database } from "../../src/storage/schema";
 import { DAY, NOW, POOL, seedSteadyPool } from "../helpers/attest/steadyPool";
-import { freshPostgresUrl, sharedPostgres } from "../helpers/storage/postgres";
+import { freshPostgresUrl, sharedPostgres } from "../../testkit/postgres";
 import { openTempStore, type TempStore } from "../helpers/storage/tempStore";
 
 const KEY: Hex = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";

@@ -13,7 +13,7 @@ import { listPools } from "../../src/storage/pools";
 import { waitFor } from "../helpers/alerts/receiver";
 import { fixture } from "../helpers/ingest/routeServer";
 import { rejection } from "../helpers/rejection";
-import { freshPostgresUrl, sharedPostgres } from "../helpers/storage/postgres";
+import { freshPostgresUrl, sharedPostgres } from "../../testkit/postgres";
 import { openTempStore, type TempStore } from "../helpers/storage/tempStore";
 
 const T = 1_800_000_000; // Unix seconds

@@ -12,7 +12,7 @@ import {
 import { openStore, type Store } from "../../src/storage/openStore";
 import { countIngestRuns, startIngestRun } from "../../src/storage/ingestRuns";
 import { waitFor } from "../helpers/alerts/receiver";
-import { freshPostgresUrl, sharedPostgres } from "../helpers/storage/postgres";
+import { freshPostgresUrl, sharedPostgres } from "../../testkit/postgres";
 import { rejection } from "../helpers/rejection";
 import { openTempStore, type TempStore } from "../helpers/storage/tempStore";
 

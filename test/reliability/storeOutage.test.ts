@@ -14,7 +14,7 @@ import { openStore, type Store } from "../../src/storage/openStore";
 import { startReceiver, waitFor, type Receiver } from "../helpers/alerts/receiver";
 import { connectInMemory, depsOf, textOf } from "../helpers/mcp/fixture";
 import { startServiceJob, type ServiceJob } from "../helpers/reliability/serviceJob";
-import { startPostgres, type TestPostgres } from "../helpers/storage/postgres";
+import { startPostgres, type TestPostgres } from "../../testkit/postgres";
 import { buildWebApp, INJECT_ORIGIN, seedWeb, signInCookie } from "../helpers/web/webApp";
 import { openTempStore, type TempStore } from "../helpers/storage/tempStore";
 
