@@ -44,7 +44,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["test/**/*.ts", "src/**/*.test.ts"],
+    files: ["test/**/*.ts"],
     rules: {
       // chai's property assertions (`expect(x).to.be.true`, `.that.is.not.empty`) are expressions by design.
       "@typescript-eslint/no-unused-expressions": "off",

@@ -30,12 +30,11 @@ function folderOf(from: string, specifier: string): string {
   return relative(root, resolve(dirname(from), specifier)).split(/[\\/]/)[0];
 }
 
-describe("import directions between top-level folders", function () {
+describe("top-level folders: import directions, and where the tests live", function () {
   for (const [folder, allowed] of Object.entries(ALLOWED)) {
     it(`${folder}/ imports only ${allowed.map((name) => `${name}/`).join(", ")}`, function () {
       const outside: string[] = [];
-      // Until they move under test/, the tests beside src/lib are tests, not service code.
-      for (const file of typescriptFiles(join(root, folder)).filter((path) => !path.endsWith(".test.ts"))) {
+      for (const file of typescriptFiles(join(root, folder))) {
         const info = ts.preProcessFile(readFileSync(file, "utf8"), true, true);
         for (const { fileName } of info.importedFiles) {
           if (!fileName.startsWith(".")) continue;
@@ -46,4 +45,9 @@ describe("import directions between top-level folders", function () {
       expect(outside).to.deep.equal([]);
     });
   }
+
+  it("keeps every test under test/: src/ holds no test file, so the compiled build (dist/) has none", function () {
+    const tests = typescriptFiles(join(root, "src")).filter((file) => /\.(test|gas)\.ts$/.test(file));
+    expect(tests.map((file) => relative(root, file))).to.deep.equal([]);
+  });
 });
