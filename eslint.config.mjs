@@ -1,4 +1,4 @@
-// ESLint flat config (ESLint 9, typescript-eslint): `npm run lint` runs it over src/, test/, bench/, scripts/, bin/.
+// ESLint flat config (ESLint 9, typescript-eslint): `npm run lint` runs it over src/, test/, testkit/, bench/, scripts/, bin/.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
@@ -31,7 +31,7 @@ export default tseslint.config(
     ignores: ["**/node_modules/", "dist/", "artifacts/", "cache/", "typechain-types/", "coverage/", "snapshots/"],
   },
   {
-    files: ["src/**/*.ts", "test/**/*.ts", "bench/**/*.ts", "scripts/**/*.ts"],
+    files: ["src/**/*.ts", "test/**/*.ts", "testkit/**/*.ts", "bench/**/*.ts", "scripts/**/*.ts"],
     extends: [js.configs.recommended, ...tseslint.configs.recommended],
     rules: {
       // A leading underscore marks a binding left unused on purpose (a destructured field left out of a rest, say).
@@ -44,7 +44,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["test/**/*.ts", "src/**/*.test.ts"],
+    files: ["test/**/*.ts"],
     rules: {
       // chai's property assertions (`expect(x).to.be.true`, `.that.is.not.empty`) are expressions by design.
       "@typescript-eslint/no-unused-expressions": "off",

@@ -2,7 +2,7 @@
  * The store's size after a simulated year, without and with retention (`pruneStore`, src/storage/retention.ts).
  *
  * Fills a SQLite store with `DAYS` days (default 365) of `PASSES_PER_DAY` passes (default 96: one every 15 min) over
- * 17 pools (`test/helpers/ingest/syntheticPass.ts`: every pool read on chain, swaps, yields, one Merkl campaign per
+ * 17 pools (`testkit/syntheticPass.ts`: every pool read on chain, swaps, yields, one Merkl campaign per
  * pool), each pass doing the store work `runIngestionPass` does: its `ingest_runs` row, `writePass`, `issueStep`
  * (attestations live one day, so each pool gets a new one a day), and its `ingest.pass` event. Beside the passes:
  * two alert subscriptions (`ingest.pass` and `attestation.issued`) whose deliveries all succeed at the first attempt,
@@ -23,7 +23,7 @@ import { finishIngestRun, startIngestRun } from "../src/storage/ingestRuns";
 import { openStore } from "../src/storage/openStore";
 import { pruneStore } from "../src/storage/retention";
 import type { Database } from "../src/storage/schema";
-import { runSyntheticPass, syntheticPassTime, syntheticPools } from "../test/helpers/ingest/syntheticPass";
+import { runSyntheticPass, syntheticPassTime, syntheticPools } from "../testkit/syntheticPass";
 
 const DAYS = Number(process.env.DAYS ?? 365);
 const PASSES_PER_DAY = Number(process.env.PASSES_PER_DAY ?? 96);

@@ -1,10 +1,10 @@
 /**
  * Database round trips of one ingestion pass for 17, 170 and 1,700 pools, on SQLite and on a throwaway local
- * PostgreSQL (`test/helpers/storage/postgres.ts`; skipped with a note when it cannot start). Every statement the store
+ * PostgreSQL (`testkit/postgres.ts`; skipped with a note when it cannot start). Every statement the store
  * sends is counted (`countQueries`: the connections the store's Kysely executor hands out are wrapped, so `begin`
  * and `commit` count too); on PostgreSQL each is one round trip.
  *
- * A pass here is its store work over synthetic source data (`test/helpers/ingest/syntheticPass.ts`): `writePass`
+ * A pass here is its store work over synthetic source data (`testkit/syntheticPass.ts`): `writePass`
  * with every pool read on chain, two swaps per pair, the yields feed, one Merkl campaign per pool and dex volumes,
  * then `issueStep` (read, sign, write). Pass 0 is a first pass (30 days of chart history backfilled, an attestation
  * issued per pool); passes 1–3 are the steady state (every attestation kept); pass 100 comes after every attestation
@@ -19,9 +19,9 @@ import { join } from "node:path";
 import { runIngestionPass } from "../src/ingest/runIngestionPass";
 import { readChartStep } from "../src/ingest/steps/defillamaChart";
 import { openStore, type Store } from "../src/storage/openStore";
-import { runSyntheticPass, syntheticPassTime, syntheticPools } from "../test/helpers/ingest/syntheticPass";
-import { countQueries } from "../test/helpers/storage/queryCounter";
-import { freshPostgresUrl, sharedPostgres, type TestPostgres } from "../test/helpers/storage/postgres";
+import { runSyntheticPass, syntheticPassTime, syntheticPools } from "../testkit/syntheticPass";
+import { countQueries } from "../testkit/queryCounter";
+import { freshPostgresUrl, sharedPostgres, type TestPostgres } from "../testkit/postgres";
 
 const SIZES = [17, 170, 1700];
 const STEADY_PASSES = 3;

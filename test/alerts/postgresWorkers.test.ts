@@ -3,7 +3,7 @@ import { createSubscription } from "../../src/alerts/createSubscription";
 import { startAlertWorker, type AlertWorker } from "../../src/alerts/startAlertWorker";
 import { appendActivity, type NewActivity } from "../../src/storage/activity";
 import { openStore, type Store } from "../../src/storage/openStore";
-import { freshPostgresUrl } from "../helpers/storage/postgres";
+import { freshPostgresUrl } from "../../testkit/postgres";
 import { startReceiver, waitFor, type Receiver } from "../helpers/alerts/receiver";
 
 describe("alerts: two workers over one PostgreSQL database", function () {

@@ -1,7 +1,4 @@
 import { expect } from "chai";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Kysely } from "kysely";
 import type { Hex } from "viem";
 import { gradeClaims } from "../../src/attest/gradeClaims";
@@ -14,7 +11,8 @@ import { openStore, type Store } from "../../src/storage/openStore";
 import { backfillDailyDepth, recordDailyDepth } from "../../src/storage/poolDaily";
 import type { AttestationRow, Database } from "../../src/storage/schema";
 import { DAY, NOW, POOL, START, seedSteadyPool } from "../helpers/attest/steadyPool";
-import { freshPostgresUrl, sharedPostgres } from "../helpers/storage/postgres";
+import { freshPostgresUrl, sharedPostgres } from "../../testkit/postgres";
+import { openTempStore, type TempStore } from "../helpers/storage/tempStore";
 
 const KEY: Hex = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
 /** 00:00 UTC of day `n` of the steady pool's history (day 40 is NOW's). */
@@ -53,7 +51,7 @@ async function observe(db: Kysely<Database>, from: number, to: number, low: (day
 for (const backend of ["SQLite", "PostgreSQL"] as const) {
   describe(`gradeClaims: the accuracy record (${backend})`, function () {
     let store: Store;
-    let dir: string | null = null;
+    let temp: TempStore | null = null;
     let url: string | null = null;
     before(async function () {
       this.timeout(60_000);
@@ -64,14 +62,14 @@ for (const backend of ["SQLite", "PostgreSQL"] as const) {
         url = await freshPostgresUrl();
         store = await openStore({ databaseUrl: url });
       } else {
-        dir = mkdtempSync(join(tmpdir(), "grade-"));
-        store = await openStore({ file: join(dir, "s.sqlite") });
+        temp = await openTempStore({ prefix: "grade-" });
+        store = temp.store;
       }
     });
     afterEach(async () => {
-      await store.close();
-      if (dir !== null) rmSync(dir, { recursive: true, force: true });
-      dir = null;
+      if (temp !== null) await temp.cleanup();
+      else await store.close();
+      temp = null;
     });
 
     it("grades nothing until the settle day is over, then held, with the window's lowest low, once", async () => {

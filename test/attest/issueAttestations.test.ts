@@ -1,7 +1,4 @@
 import { expect } from "chai";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Hex } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { issueAttestations } from "../../src/attest/issueAttestations";
@@ -13,28 +10,28 @@ import { getLatestAttestation } from "../../src/storage/attestations";
 import { merklOpportunitiesResponseSchema } from "../../src/ingest/feeds/merkl";
 import { campaignRows } from "../../src/ingest/rows/campaignRows";
 import { upsertCampaigns } from "../../src/storage/campaigns";
-import { openStore, type Store } from "../../src/storage/openStore";
+import type { Store } from "../../src/storage/openStore";
 import { getPool } from "../../src/storage/pools";
 import { createLocalSigner } from "../../src/attest/signer";
 import { DAY, NOW, POOL as STEADY_POOL, START, seedSteadyPool } from "../helpers/attest/steadyPool";
 import { fixture } from "../helpers/ingest/routeServer";
+import { openTempStore, type TempStore } from "../helpers/storage/tempStore";
 
 const KEY: Hex = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
 const POOL: PoolConfig = { ...STEADY_POOL, merklId: "777" };
 
 describe("issueAttestations", () => {
-  let dir: string;
+  let temp: TempStore;
   let store: Store;
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), "issue-"));
-    store = await openStore({ file: join(dir, "s.sqlite") });
+    temp = await openTempStore({ prefix: "issue-" });
+    store = temp.store;
     // 41 days of steady depth (days 0..40), the last observation 10 minutes before NOW.
     await seedSteadyPool(store.db, { pool: POOL, values: { merkl_id: "777" } });
   });
   afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await temp.cleanup();
   });
 
   const issue = (overrides: Partial<Parameters<typeof issueAttestations>[0]> = {}) =>

@@ -11,7 +11,7 @@ import { authenticateApiKey } from "../../src/write/authenticateApiKey";
 import { createApiKey } from "../../src/write/createApiKey";
 import { registerConfigApiKeys } from "../../src/write/registerConfigApiKeys";
 import { rejection } from "../helpers/rejection";
-import { freshPostgresUrl, sharedPostgres } from "../helpers/storage/postgres";
+import { freshPostgresUrl, sharedPostgres } from "../../testkit/postgres";
 
 const K1 = "k1".repeat(16) + "-first-configured-key";
 const K2 = "k2".repeat(16) + "-second-configured-key";

@@ -11,7 +11,7 @@ import { runService } from "../../src/main/runService";
 import { BUILD_SCHEMA_VERSION, KNOWN_MIGRATIONS, readSchemaState } from "../../src/storage/migrateStore";
 import { openStore, type Store } from "../../src/storage/openStore";
 import { rejection } from "../helpers/rejection";
-import { freshPostgresUrl, sharedPostgres } from "../helpers/storage/postgres";
+import { freshPostgresUrl, sharedPostgres } from "../../testkit/postgres";
 
 /** Runs `attest <argv>` in-process with `env`; returns the exit status and the lines written. */
 async function attest(argv: string[], env: NodeJS.ProcessEnv) {

@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
 import type { Address, Hex } from "viem";
@@ -16,10 +15,11 @@ import { verifyAttestation } from "../../src/lib/verifyAttestation";
 import { verifyTypedAttestation } from "../../src/lib/verifyTypedAttestation";
 import { loadAttesterKey } from "../../src/main/attesterKey";
 import { getLatestAttestation } from "../../src/storage/attestations";
-import { openStore, type Store } from "../../src/storage/openStore";
+import type { Store } from "../../src/storage/openStore";
 import { DAY, NOW, POOL, seedSteadyPool } from "../helpers/attest/steadyPool";
 import { startHardhatRpcServer, type HardhatRpcServer } from "../helpers/hardhatRpcServer";
 import { rejection } from "../helpers/rejection";
+import { openTempStore, type TempStore } from "../helpers/storage/tempStore";
 
 /** Hardhat's default accounts #0 and #1 (unlocked on the in-process network; their keys are public test keys). */
 const ACCOUNT_0: Address = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
@@ -64,7 +64,7 @@ function startFakeSigner(handlers: Record<string, Handler>): Promise<JsonRpcServ
 
 describe("signing through a JSON-RPC signer (ATTESTER_SIGNER_URL)", function () {
   let rpc: HardhatRpcServer;
-  let dir: string;
+  let temp: TempStore;
   let store: Store;
   const fakes: JsonRpcServer[] = [];
 
@@ -76,13 +76,12 @@ describe("signing through a JSON-RPC signer (ATTESTER_SIGNER_URL)", function () 
     for (const server of fakes) await server.close();
   });
   beforeEach(async function () {
-    dir = mkdtempSync(join(tmpdir(), "signer-"));
-    store = await openStore({ file: join(dir, "s.sqlite") });
+    temp = await openTempStore({ prefix: "signer-" });
+    store = temp.store;
     await seedSteadyPool(store.db);
   });
   afterEach(async function () {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await temp.cleanup();
   });
 
   const issue = (signer: AttestationSigner, registry?: typeof REGISTRY) =>
@@ -290,16 +289,16 @@ describe("signing through a JSON-RPC signer (ATTESTER_SIGNER_URL)", function () 
 
   it("loadAttesterKey with a signer URL reads and creates no key file; the demo refuses a signer", function () {
     const signer = { url: rpc.url, address: ACCOUNT_1 };
-    const fromFile = loadAttesterKey({ source: { file: join(dir, "missing.key") }, signer, mode: "configured" });
+    const fromFile = loadAttesterKey({ source: { file: join(temp.dir, "missing.key") }, signer, mode: "configured" });
     expect(fromFile).to.include({ address: ACCOUNT_1, origin: "ATTESTER_SIGNER_URL", file: rpc.url });
     expect(fromFile.privateKey).to.equal(undefined);
     expect(fromFile.signer.address).to.equal(ACCOUNT_1);
-    const dev = loadAttesterKey({ source: { dataDir: dir }, signer, mode: "configured" });
+    const dev = loadAttesterKey({ source: { dataDir: temp.dir }, signer, mode: "configured" });
     expect(dev.origin).to.equal("ATTESTER_SIGNER_URL");
-    expect(existsSync(join(dir, "attester.key"))).to.equal(false);
+    expect(existsSync(join(temp.dir, "attester.key"))).to.equal(false);
     const error = (() => {
       try {
-        loadAttesterKey({ source: { dataDir: dir }, signer, mode: "demo" });
+        loadAttesterKey({ source: { dataDir: temp.dir }, signer, mode: "demo" });
       } catch (caught) {
         return caught;
       }

@@ -1,7 +1,4 @@
 import { expect } from "chai";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Address, PublicClient } from "viem";
 import { hardhatArtifact } from "../../src/chain/artifacts";
 import { LOCAL_CHAIN_ACCOUNTS } from "../../src/chain/startLocalChain";
@@ -14,9 +11,10 @@ import { getLogCursors } from "../../src/storage/logCursors";
 import { openStore, type Store } from "../../src/storage/openStore";
 import { getPool } from "../../src/storage/pools";
 import type { Campaign } from "../../src/storage/schema";
-import { freshPostgresUrl } from "../helpers/storage/postgres";
+import { freshPostgresUrl } from "../../testkit/postgres";
 import { startLocalMarket, type LocalMarket } from "../helpers/ingest/localMarket";
 import { failingClient } from "../helpers/ingest/swaps";
+import { openTempStore, type TempStore } from "../helpers/storage/tempStore";
 
 const DAY = 86_400;
 const WINDOW = 3600;
@@ -28,7 +26,7 @@ describe("activity events written by ingestion", function () {
   let market: LocalMarket;
   let pools: PoolConfig[];
   let registry: Address;
-  let dir: string;
+  let temp: TempStore;
   let store: Store;
   let clock = EPOCH;
 
@@ -45,12 +43,11 @@ describe("activity events written by ingestion", function () {
   });
   after(async () => market?.stop());
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), "events-"));
-    store = await openStore({ file: join(dir, "service.sqlite") });
+    temp = await openTempStore({ prefix: "events-" });
+    store = temp.store;
   });
   afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await temp.cleanup();
   });
 
   async function registryWrite(from: Address, functionName: string, args: unknown[], value?: bigint) {

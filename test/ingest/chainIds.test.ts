@@ -1,12 +1,10 @@
 import { expect } from "chai";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Address, PublicClient } from "viem";
 import { runIngestionPass } from "../../src/ingest/runIngestionPass";
-import { openStore, type Store } from "../../src/storage/openStore";
+import type { Store } from "../../src/storage/openStore";
 import { getPool } from "../../src/storage/pools";
 import { startLocalMarket, type LocalMarket } from "../helpers/ingest/localMarket";
+import { openTempStore, type TempStore } from "../helpers/storage/tempStore";
 
 /** 2026-11-01 12:00 UTC. */
 const T0 = Date.UTC(2026, 10, 1, 12) / 1000;
@@ -16,7 +14,7 @@ const quiet = () => undefined;
 describe("every pass checks each chain's eth_chainId", function () {
   let mainnet: LocalMarket;
   let arbitrum: LocalMarket;
-  let dir: string;
+  let temp: TempStore;
   let store: Store;
 
   before(async () => {
@@ -27,13 +25,12 @@ describe("every pass checks each chain's eth_chainId", function () {
       startLocalMarket({ chainId: 42161, genesisTime: T0 - DAY }),
     ]);
     expect(mainnet.pair).to.equal(arbitrum.pair);
-    dir = mkdtempSync(join(tmpdir(), "chainids-"));
-    store = await openStore({ file: join(dir, "service.sqlite") });
+    temp = await openTempStore({ prefix: "chainids-" });
+    store = temp.store;
   });
   after(async () => {
-    await store?.close();
+    await temp?.cleanup();
     await Promise.all([mainnet?.stop(), arbitrum?.stop()]);
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   async function passAt(time: number, clients: { 1: PublicClient; 42161: PublicClient }) {

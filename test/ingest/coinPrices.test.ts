@@ -1,17 +1,15 @@
 import { expect } from "chai";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { runIngestionPass } from "../../src/ingest/runIngestionPass";
 import { toUnits } from "../../src/model/pairMath";
 import type { PoolConfig } from "../../src/model/poolConfig";
-import { openStore, type Store } from "../../src/storage/openStore";
+import type { Store } from "../../src/storage/openStore";
 import { getDailyHistory } from "../../src/storage/poolDaily";
 import { getPool } from "../../src/storage/pools";
 import { getTokenPrices } from "../../src/storage/tokenPrices";
 import { startLocalMarket, type LocalMarket } from "../helpers/ingest/localMarket";
 import { startRouteServer, type RouteServer } from "../helpers/ingest/routeServer";
 import { swapAt } from "../helpers/ingest/swaps";
+import { openTempStore, type TempStore } from "../helpers/storage/tempStore";
 
 const DAY = 86_400;
 const HOUR = 3600;
@@ -22,7 +20,7 @@ describe("prices from DefiLlama's coins API", function () {
   let market: LocalMarket;
   let pools: PoolConfig[];
   let coins: RouteServer;
-  let dir: string;
+  let temp: TempStore;
   let store: Store;
   /** What the coins API answers: USD price and timestamp per token. */
   let quotes: Record<string, { price: number; timestamp: number }>;
@@ -47,12 +45,11 @@ describe("prices from DefiLlama's coins API", function () {
     await market?.stop();
   });
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), "coins-"));
-    store = await openStore({ file: join(dir, "service.sqlite") });
+    temp = await openTempStore({ prefix: "coins-" });
+    store = temp.store;
   });
   afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await temp.cleanup();
   });
 
   const usdc = () => market.usdc.address.toLowerCase();
@@ -147,10 +144,9 @@ describe("prices from DefiLlama's coins API", function () {
       coins.routes.set("/prices/current/*", () => ({ body: { coins: {} } }));
     }
     // An answer without the pool's tokens and no cache (a new store): not measured, nothing written.
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-    dir = mkdtempSync(join(tmpdir(), "coins-"));
-    store = await openStore({ file: join(dir, "service.sqlite") });
+    await temp.cleanup();
+    temp = await openTempStore({ prefix: "coins-" });
+    store = temp.store;
     await passAt(t + 3 * WINDOW);
     const amm = (await getPool(store.db, 1, pools[0].address))!;
     expect(amm.depth_usd).to.equal(null);

@@ -1,7 +1,4 @@
 import { expect } from "chai";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { keccak256, toHex, type Address } from "viem";
 import { attestationRegistryAbi } from "../../src/abi/attestationRegistryAbi";
 import { hardhatArtifact } from "../../src/chain/artifacts";
@@ -12,8 +9,9 @@ import { insertAlertSubscription } from "../../src/storage/alertSubscriptions";
 import { getLogCursors } from "../../src/storage/logCursors";
 import { openStore, type Store } from "../../src/storage/openStore";
 import { pruneStore } from "../../src/storage/retention";
-import { freshPostgresUrl } from "../helpers/storage/postgres";
+import { freshPostgresUrl } from "../../testkit/postgres";
 import { startLocalMarket, type LocalMarket } from "../helpers/ingest/localMarket";
+import { openTempStore, type TempStore } from "../helpers/storage/tempStore";
 
 const DAY = 86_400;
 const HOUR = 3600;
@@ -25,7 +23,7 @@ const digest = (text: string) => keccak256(toHex(text));
 
 describe("registry events after a reorganisation", function () {
   let market: LocalMarket;
-  let dir: string;
+  let temp: TempStore;
   let store: Store;
 
   before(async () => {
@@ -33,12 +31,11 @@ describe("registry events after a reorganisation", function () {
   });
   after(async () => market?.stop());
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), "registry-reorg-"));
-    store = await openStore({ file: join(dir, "service.sqlite") });
+    temp = await openTempStore({ prefix: "registry-reorg-" });
+    store = temp.store;
   });
   afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await temp.cleanup();
   });
 
   async function passAt(time: number, registry: Address) {

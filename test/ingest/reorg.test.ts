@@ -1,7 +1,4 @@
 import { expect } from "chai";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { createPublicClient, custom, type Address, type PublicClient } from "viem";
 import { hardhatArtifact } from "../../src/chain/artifacts";
 import { LOCAL_CHAIN_ACCOUNTS } from "../../src/chain/startLocalChain";
@@ -14,9 +11,10 @@ import { openStore, type Store } from "../../src/storage/openStore";
 import { utcDay } from "../../src/storage/poolDaily";
 import { listDailyVolume, listHourlyVolume } from "../../src/storage/poolVolume";
 import { getPool } from "../../src/storage/pools";
-import { freshPostgresUrl } from "../helpers/storage/postgres";
+import { freshPostgresUrl } from "../../testkit/postgres";
 import { startLocalMarket, type LocalMarket } from "../helpers/ingest/localMarket";
 import { swapAt, type SentSwap } from "../helpers/ingest/swaps";
+import { openTempStore, type TempStore } from "../helpers/storage/tempStore";
 
 const DAY = 86_400;
 const HOUR = 3600;
@@ -41,7 +39,7 @@ describe("log cursors: confirmations and reorganisations", function () {
   let market: LocalMarket;
   let pools: PoolConfig[];
   let amm: string;
-  let dir: string;
+  let temp: TempStore;
   let store: Store;
 
   before(async () => {
@@ -51,12 +49,11 @@ describe("log cursors: confirmations and reorganisations", function () {
   });
   after(async () => market?.stop());
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), "reorg-"));
-    store = await openStore({ file: join(dir, "service.sqlite") });
+    temp = await openTempStore({ prefix: "reorg-" });
+    store = temp.store;
   });
   afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await temp.cleanup();
   });
 
   /** Mines a block at `time` and runs a pass pinned to it with no feeds. */

@@ -12,9 +12,9 @@ import {
   syntheticPassData,
   syntheticPassTime,
   syntheticPools,
-} from "../helpers/ingest/syntheticPass";
+} from "../../testkit/syntheticPass";
 import { forEachBackend } from "../helpers/storage/backends";
-import { countQueries } from "../helpers/storage/queryCounter";
+import { countQueries } from "../../testkit/queryCounter";
 
 const N = 12;
 /** What a tenfold larger pass may cost more: a statement or two where a batch needs one more chunk, never per pool. */

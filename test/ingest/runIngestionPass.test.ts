@@ -1,7 +1,4 @@
 import { expect } from "chai";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { privateKeyToAddress } from "viem/accounts";
 import type { Address, Hex } from "viem";
 import { demoDefillamaId, demoPoolConfigs, startFeedServer, type FeedServer } from "../../src/demo/feedServer";
@@ -15,9 +12,10 @@ import { listIngestRuns } from "../../src/storage/ingestRuns";
 import { openStore, type Store } from "../../src/storage/openStore";
 import { getDailyHistory, utcDay } from "../../src/storage/poolDaily";
 import { getPool } from "../../src/storage/pools";
-import { freshPostgresUrl } from "../helpers/storage/postgres";
+import { freshPostgresUrl } from "../../testkit/postgres";
 import { startLocalMarket, type LocalMarket } from "../helpers/ingest/localMarket";
 import { createLocalSigner } from "../../src/attest/signer";
+import { openTempStore, type TempStore } from "../helpers/storage/tempStore";
 
 const KEY: Hex = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
 const ATTESTER = privateKeyToAddress(KEY);
@@ -32,7 +30,7 @@ describe("runIngestionPass", function () {
   let feeds: FeedServer;
   let pools: PoolConfig[];
   let clock: number;
-  let dir: string;
+  let temp: TempStore;
   let store: Store;
 
   before(async () => {
@@ -49,12 +47,11 @@ describe("runIngestionPass", function () {
     await market?.stop();
   });
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), "pass-"));
-    store = await openStore({ file: join(dir, "service.sqlite") });
+    temp = await openTempStore({ prefix: "pass-" });
+    store = temp.store;
   });
   afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await temp.cleanup();
   });
 
   /** Moves chain time to `time` and runs a pass whose clock is that time. */

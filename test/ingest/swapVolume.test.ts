@@ -1,7 +1,4 @@
 import { expect } from "chai";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { PublicClient } from "viem";
 import { runIngestionPass, type RunIngestionPassParameters } from "../../src/ingest/runIngestionPass";
 import { isStale } from "../../src/model/freshness";
@@ -12,9 +9,10 @@ import { openStore, type Store } from "../../src/storage/openStore";
 import { utcDay } from "../../src/storage/poolDaily";
 import { listDailyVolume, listHourlyVolume } from "../../src/storage/poolVolume";
 import { getPool } from "../../src/storage/pools";
-import { freshPostgresUrl } from "../helpers/storage/postgres";
+import { freshPostgresUrl } from "../../testkit/postgres";
 import { startLocalMarket, type LocalMarket } from "../helpers/ingest/localMarket";
 import { countingClient, failingClient, swapAt, type SentSwap } from "../helpers/ingest/swaps";
+import { openTempStore, type TempStore } from "../helpers/storage/tempStore";
 
 const DAY = 86_400;
 const HOUR = 3600;
@@ -27,7 +25,7 @@ describe("swap volume from Swap logs", function () {
   let market: LocalMarket;
   let pools: PoolConfig[];
   let amm: string;
-  let dir: string;
+  let temp: TempStore;
   let store: Store;
 
   before(async () => {
@@ -37,12 +35,11 @@ describe("swap volume from Swap logs", function () {
   });
   after(async () => market?.stop());
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), "volume-"));
-    store = await openStore({ file: join(dir, "service.sqlite") });
+    temp = await openTempStore({ prefix: "volume-" });
+    store = temp.store;
   });
   afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await temp.cleanup();
   });
 
   /** Mines a block at `time` (unless told not to) and runs a pass pinned to it with no feeds. */

@@ -1,8 +1,5 @@
 import { createLocalSigner } from "../../src/attest/signer";
 import { expect } from "chai";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Kysely } from "kysely";
 import type { Hex } from "viem";
 import { issueAttestations } from "../../src/attest/issueAttestations";
@@ -11,7 +8,8 @@ import { countAttestations, getLatestAttestation } from "../../src/storage/attes
 import { openStore, type Store } from "../../src/storage/openStore";
 import type { Database } from "../../src/storage/schema";
 import { DAY, NOW, POOL, seedSteadyPool } from "../helpers/attest/steadyPool";
-import { freshPostgresUrl, sharedPostgres } from "../helpers/storage/postgres";
+import { freshPostgresUrl, sharedPostgres } from "../../testkit/postgres";
+import { openTempStore, type TempStore } from "../helpers/storage/tempStore";
 
 const KEY: Hex = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
 /** 41 days of steady depth and a fresh observation: the pool qualifies for an attestation at NOW. */
@@ -39,7 +37,7 @@ for (const backend of ["SQLite", "PostgreSQL"] as const) {
   describe(`two leaders overlapping issue the same inputs once (${backend})`, function () {
     let first: Store;
     let second: Store;
-    let dir: string | null = null;
+    let temp: TempStore | null = null;
     before(async function () {
       this.timeout(60_000);
       if (backend === "PostgreSQL") await sharedPostgres();
@@ -50,16 +48,16 @@ for (const backend of ["SQLite", "PostgreSQL"] as const) {
         first = await openStore({ databaseUrl: url });
         second = await openStore({ databaseUrl: url });
       } else {
-        dir = mkdtempSync(join(tmpdir(), "double-"));
-        first = await openStore({ file: join(dir, "s.sqlite") });
+        temp = await openTempStore({ prefix: "double-" });
+        first = temp.store;
         second = first;
       }
       await seed(first.db);
     });
     afterEach(async () => {
-      await first.close();
+      if (temp !== null) await temp.cleanup();
+      else await first.close();
       if (second !== first) await second.close();
-      if (dir !== null) rmSync(dir, { recursive: true, force: true });
     });
 
     it("the leader that writes second stores nothing: one row, one event, its outcome kept", async () => {

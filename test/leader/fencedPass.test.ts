@@ -1,9 +1,6 @@
 import { expect } from "chai";
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Address } from "viem";
 import { LeaseLostError, PassAbortedError } from "../../src/errors/lease";
 import { runIngestionPass, type RunIngestionPassParameters } from "../../src/ingest/runIngestionPass";
@@ -16,7 +13,8 @@ import { listPools } from "../../src/storage/pools";
 import { waitFor } from "../helpers/alerts/receiver";
 import { fixture } from "../helpers/ingest/routeServer";
 import { rejection } from "../helpers/rejection";
-import { freshPostgresUrl, sharedPostgres } from "../helpers/storage/postgres";
+import { freshPostgresUrl, sharedPostgres } from "../../testkit/postgres";
+import { openTempStore, type TempStore } from "../helpers/storage/tempStore";
 
 const T = 1_800_000_000; // Unix seconds
 const POOL: PoolConfig = {
@@ -162,18 +160,17 @@ describe("a fenced pass on PostgreSQL (two processes on one database)", function
 });
 
 describe("a pass asked to stop on SQLite", () => {
-  let dir: string;
+  let temp: TempStore;
   let store: Store;
   let feed: Awaited<ReturnType<typeof startYieldsFeed>>;
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), "fenced-"));
-    store = await openStore({ file: join(dir, "s.sqlite") });
+    temp = await openTempStore({ prefix: "fenced-" });
+    store = temp.store;
     feed = await startYieldsFeed();
   });
   afterEach(async () => {
     await feed.close();
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await temp.cleanup();
   });
 
   it("commits nothing of the pass", async () => {

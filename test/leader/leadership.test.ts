@@ -6,7 +6,7 @@ import { createServiceStatus, type ServiceStatus } from "../../src/service/servi
 import { acquireLease, readLease, type PassFence } from "../../src/storage/leaderLease";
 import { openStore, type Store } from "../../src/storage/openStore";
 import { waitFor } from "../helpers/alerts/receiver";
-import { freshPostgresUrl, sharedPostgres } from "../helpers/storage/postgres";
+import { freshPostgresUrl, sharedPostgres } from "../../testkit/postgres";
 
 /** One worker process: its store, status, metrics, leadership and the passes it ran (their fences). */
 interface Worker {

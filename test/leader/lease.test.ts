@@ -1,7 +1,4 @@
 import { expect } from "chai";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { sql } from "kysely";
 import { LeaseLostError } from "../../src/errors/lease";
 import {
@@ -15,8 +12,9 @@ import {
 import { openStore, type Store } from "../../src/storage/openStore";
 import { countIngestRuns, startIngestRun } from "../../src/storage/ingestRuns";
 import { waitFor } from "../helpers/alerts/receiver";
-import { freshPostgresUrl, sharedPostgres } from "../helpers/storage/postgres";
+import { freshPostgresUrl, sharedPostgres } from "../../testkit/postgres";
 import { rejection } from "../helpers/rejection";
+import { openTempStore, type TempStore } from "../helpers/storage/tempStore";
 
 const T = 1_800_000_000_000; // Unix ms
 const TTL = 30_000;
@@ -103,15 +101,14 @@ describe("leader lease on PostgreSQL: two processes (two stores) on one database
 });
 
 describe("leader lease on SQLite (one process owns the store)", () => {
-  let dir: string;
+  let temp: TempStore;
   let store: Store;
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), "lease-"));
-    store = await openStore({ file: join(dir, "s.sqlite") });
+    temp = await openTempStore({ prefix: "lease-" });
+    store = temp.store;
   });
   afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await temp.cleanup();
   });
 
   it("acquires, refuses a second holder, takes over with steal (a lease left by a killed process), and fences the old one", async () => {

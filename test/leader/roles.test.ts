@@ -12,7 +12,7 @@ import { openStore, type Store } from "../../src/storage/openStore";
 import { waitFor } from "../helpers/alerts/receiver";
 import { startChainIdOnlyRpc } from "../helpers/chainIdOnlyRpc";
 import { DAY, NOW, TEST_KEY, insertAttestation } from "../helpers/service/app";
-import { freshPostgresUrl, sharedPostgres } from "../helpers/storage/postgres";
+import { freshPostgresUrl, sharedPostgres } from "../../testkit/postgres";
 
 describe("SERVICE_ROLE on one PostgreSQL database", function () {
   let dir: string;

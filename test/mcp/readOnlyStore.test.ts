@@ -7,7 +7,7 @@ import { StoreOpenError } from "../../src/errors/storage";
 import { findAttestedRegistry } from "../../src/read/findAttestedRegistry";
 import { listPools } from "../../src/storage/pools";
 import { openStore, type Store } from "../../src/storage/openStore";
-import { freshPostgresUrl } from "../helpers/storage/postgres";
+import { freshPostgresUrl } from "../../testkit/postgres";
 import { DAY, NOW, TEST_REGISTRY, insertAttestation, insertPool, openTempStore, seed } from "../helpers/service/app";
 
 /** What `attest mcp` needs of the lower layers: a store it cannot write, and the registry the attestations name. */

@@ -19,17 +19,9 @@ import type { Store } from "../../src/storage/openStore";
 import { forEachBackend, type OpenFresh } from "../helpers/storage/backends";
 import { DAY, HOUR, IDS, M, MARKET_NOW, seedMarket } from "../helpers/read/seedMarket";
 import { scoreKeys, timeLike } from "../helpers/read/walk";
+import { rejection } from "../helpers/rejection";
 
 const WINDOW = 3600;
-
-async function thrown(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
-}
 
 /** The market readers over one backend: a seeded store shared by the read-only cases, fresh stores for the rest. */
 function marketReaders(openFresh: OpenFresh) {
@@ -128,7 +120,7 @@ function marketReaders(openFresh: OpenFresh) {
       const volume = await getVolume(context, { days: 3, turnoverLimit: 1 });
       expect(volume.byTurnover.map((row) => row.id)).to.deep.equal([IDS.a]);
       expect(volume.byTurnoverTotal).to.equal(2);
-      const error = await thrown(getVolume(context, { turnoverLimit: 0 }));
+      const error = await rejection(getVolume(context, { turnoverLimit: 0 }));
       expect((error as InvalidParameterError).field).to.equal("turnoverLimit");
     });
 
@@ -179,7 +171,7 @@ function marketReaders(openFresh: OpenFresh) {
     it("defaults to 30 days and refuses a window outside 1–365", async function () {
       expect((await getVolume(context)).days).to.have.length(30);
       for (const days of [0, 366, 1.5]) {
-        const error = await thrown(getVolume(context, { days }));
+        const error = await rejection(getVolume(context, { days }));
         expect(error).to.be.instanceOf(InvalidParameterError);
         expect((error as InvalidParameterError).field).to.equal("days");
       }
@@ -344,19 +336,19 @@ function marketReaders(openFresh: OpenFresh) {
     });
 
     it("refuses 0 or 5+ pools, a repeated pool in any shape, malformed, unknown and ambiguous ids", async function () {
-      expect(await thrown(comparePools(context, { pools: [] }))).to.be.instanceOf(NoPoolsError);
+      expect(await rejection(comparePools(context, { pools: [] }))).to.be.instanceOf(NoPoolsError);
       const five = [IDS.a, IDS.b, IDS.c, IDS.d, IDS.e];
-      expect(await thrown(comparePools(context, { pools: five }))).to.be.instanceOf(TooManyPoolsError);
-      const repeated = await thrown(
+      expect(await rejection(comparePools(context, { pools: five }))).to.be.instanceOf(TooManyPoolsError);
+      const repeated = await rejection(
         comparePools(context, { pools: [IDS.a, `1:${M.a.toUpperCase().replace("0X", "0x")}`] }),
       );
       expect(repeated).to.be.instanceOf(RepeatedPoolError);
       expect((repeated as RepeatedPoolError).pool).to.equal(IDS.a);
-      expect(await thrown(comparePools(context, { pools: [IDS.a, M.a] }))).to.be.instanceOf(RepeatedPoolError);
-      const invalid = await thrown(comparePools(context, { pools: [IDS.a, "nope"] }));
+      expect(await rejection(comparePools(context, { pools: [IDS.a, M.a] }))).to.be.instanceOf(RepeatedPoolError);
+      const invalid = await rejection(comparePools(context, { pools: [IDS.a, "nope"] }));
       expect(invalid).to.be.instanceOf(InvalidPoolIdError);
       expect((invalid as InvalidPoolIdError).field).to.equal("pools");
-      expect(await thrown(comparePools(context, { pools: [`10:${M.a}`] }))).to.be.instanceOf(PoolNotFoundError);
+      expect(await rejection(comparePools(context, { pools: [`10:${M.a}`] }))).to.be.instanceOf(PoolNotFoundError);
     });
 
     it("refuses a bare address tracked on two chains", async function () {
@@ -375,7 +367,7 @@ function marketReaders(openFresh: OpenFresh) {
           })
           .execute();
       }
-      expect(await thrown(comparePools(contextOf(store), { pools: [M.a] }))).to.be.instanceOf(AmbiguousPoolError);
+      expect(await rejection(comparePools(contextOf(store), { pools: [M.a] }))).to.be.instanceOf(AmbiguousPoolError);
     });
   });
 
@@ -556,11 +548,11 @@ function marketReaders(openFresh: OpenFresh) {
       const good = (await getActivity(context, { limit: 1 })).next!;
       const forged = Buffer.from("a1.5 ", "utf8").toString("base64url");
       for (const cursor of ["", "!!", "bm9wZQ", forged, Buffer.from("a1.0").toString("base64url"), `${good}A`]) {
-        const error = await thrown(getActivity(context, { cursor }));
+        const error = await rejection(getActivity(context, { cursor }));
         expect(error, cursor).to.be.instanceOf(InvalidCursorError);
       }
       for (const limit of [0, 201, 2.5]) {
-        expect(await thrown(getActivity(context, { limit }))).to.be.instanceOf(InvalidParameterError);
+        expect(await rejection(getActivity(context, { limit }))).to.be.instanceOf(InvalidParameterError);
       }
     });
   });

@@ -10,6 +10,7 @@ import type { Store } from "../../src/storage/openStore";
 import type { Database } from "../../src/storage/schema";
 import { insertAttestation, insertPool } from "../helpers/service/app";
 import { forEachBackend, type OpenFresh } from "../helpers/storage/backends";
+import { rejection } from "../helpers/rejection";
 
 const DAY = 86_400;
 /** 2026-01-15T12:00:00Z: today is partial, so the listed days end on 2026-01-14. */
@@ -23,15 +24,6 @@ const P = "0xaa00000000000000000000000000000000000001";
 const Q = "0xbb00000000000000000000000000000000000002";
 /** Chain 1 lending pool with lows and no attestation. */
 const N = "0xcc00000000000000000000000000000000000003";
-
-async function thrown(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
-}
 
 async function seedHistory(store: Store): Promise<void> {
   const amm = { kind: "amm" as const, protocol: "uniswap-v2" };
@@ -136,7 +128,7 @@ function poolHistory(openFresh: OpenFresh) {
     expect(longest.days).to.have.length(730);
     expect([longest.days[0].date, longest.days[729].date]).to.deep.equal(["2024-01-16", "2026-01-14"]);
     for (const days of [0, 731, 1.5, -1, Number.NaN]) {
-      const error = await thrown(getPoolHistory(context, { pool: P, days }));
+      const error = await rejection(getPoolHistory(context, { pool: P, days }));
       expect(error, String(days)).to.be.instanceOf(InvalidParameterError);
       expect((error as InvalidParameterError).field).to.equal("days");
       expect((error as { code?: string }).code).to.equal("INVALID_PARAMETER");
@@ -184,11 +176,11 @@ function poolHistory(openFresh: OpenFresh) {
     for (const pool of [P, mixed, `1:${P}`, `eip155:1:${mixed}`]) {
       expect((await getPoolHistory(context, { pool, days: 2 })).pool, pool).to.equal(`eip155:1:${P}`);
     }
-    expect(await thrown(getPoolHistory(context, { pool: "nope" }))).to.be.instanceOf(InvalidPoolIdError);
-    expect(await thrown(getPoolHistory(context, { pool: `10:${P}` }))).to.be.instanceOf(PoolNotFoundError);
+    expect(await rejection(getPoolHistory(context, { pool: "nope" }))).to.be.instanceOf(InvalidPoolIdError);
+    expect(await rejection(getPoolHistory(context, { pool: `10:${P}` }))).to.be.instanceOf(PoolNotFoundError);
     const untracked = "0xdd00000000000000000000000000000000000004";
-    expect(await thrown(getPoolHistory(context, { pool: untracked }))).to.be.instanceOf(PoolNotFoundError);
-    const ambiguous = await thrown(getPoolHistory(context, { pool: Q }));
+    expect(await rejection(getPoolHistory(context, { pool: untracked }))).to.be.instanceOf(PoolNotFoundError);
+    const ambiguous = await rejection(getPoolHistory(context, { pool: Q }));
     expect(ambiguous).to.be.instanceOf(AmbiguousPoolError);
     expect((ambiguous as AmbiguousPoolError).candidates).to.deep.equal([`eip155:8453:${Q}`, `eip155:42161:${Q}`]);
   });

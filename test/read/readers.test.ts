@@ -9,6 +9,7 @@ import { resolvePool } from "../../src/read/resolvePool";
 import { setIssueVerdict } from "../../src/storage/pools";
 import { finishIngestRun, startIngestRun } from "../../src/storage/ingestRuns";
 import { NOW, POOLS, openTempStore, seed } from "../helpers/service/app";
+import { rejection } from "../helpers/rejection";
 
 /** The readers every surface shares, called directly: they throw domain errors, never HTTP ones. */
 describe("read layer (src/read, real SQLite)", function () {
@@ -25,15 +26,6 @@ describe("read layer (src/read, real SQLite)", function () {
     await cleanup();
   });
 
-  async function thrown(promise: Promise<unknown>): Promise<unknown> {
-    try {
-      await promise;
-    } catch (error) {
-      return error;
-    }
-    throw new Error("expected a rejection");
-  }
-
   describe("resolvePool", function () {
     it("resolves every id shape of a pool to its qualified id", async function () {
       for (const id of [POOLS.weth, `1:${POOLS.weth}`, `eip155:1:${POOLS.weth.toUpperCase().replace("0X", "0x")}`]) {
@@ -46,7 +38,7 @@ describe("read layer (src/read, real SQLite)", function () {
     });
 
     it("throws AmbiguousPoolError with the candidates for a bare address on two chains", async function () {
-      const error = await thrown(resolvePool(context, { id: POOLS.shared }));
+      const error = await rejection(resolvePool(context, { id: POOLS.shared }));
       expect(error).to.be.instanceOf(AmbiguousPoolError);
       expect((error as AmbiguousPoolError).candidates).to.deep.equal([
         `eip155:8453:${POOLS.shared}`,
@@ -55,8 +47,8 @@ describe("read layer (src/read, real SQLite)", function () {
     });
 
     it("throws PoolNotFoundError for a pool on another chain, and InvalidPoolIdError naming the field", async function () {
-      expect(await thrown(resolvePool(context, { id: `10:${POOLS.weth}` }))).to.be.instanceOf(PoolNotFoundError);
-      const invalid = await thrown(resolvePool(context, { id: "nope", field: "pools" }));
+      expect(await rejection(resolvePool(context, { id: `10:${POOLS.weth}` }))).to.be.instanceOf(PoolNotFoundError);
+      const invalid = await rejection(resolvePool(context, { id: "nope", field: "pools" }));
       expect(invalid).to.be.instanceOf(InvalidPoolIdError);
       expect((invalid as InvalidPoolIdError).field).to.equal("pools");
     });
@@ -84,7 +76,7 @@ describe("read layer (src/read, real SQLite)", function () {
     });
 
     it("throws NoAttestationError with the horizon model's reason for a pool without one", async function () {
-      const error = await thrown(getPoolAttestation(context, { id: `1:${POOLS.ausdc}` }));
+      const error = await rejection(getPoolAttestation(context, { id: `1:${POOLS.ausdc}` }));
       expect(error).to.be.instanceOf(NoAttestationError);
       expect((error as NoAttestationError).pool).to.equal(`eip155:1:${POOLS.ausdc.toLowerCase()}`);
       expect((error as NoAttestationError).reason)
@@ -97,7 +89,7 @@ describe("read layer (src/read, real SQLite)", function () {
     it("gives the issuer's own verdict as the reason (it knows campaign ends; the history alone does not)", async function () {
       const verdict = "the first known campaign ends in 5 days, below the shortest horizon (7 days)";
       await setIssueVerdict(context.db, { chainId: 1, address: POOLS.ausdc, reason: verdict, checkedAt: NOW });
-      const error = await thrown(getPoolAttestation(context, { id: `1:${POOLS.ausdc}` }));
+      const error = await rejection(getPoolAttestation(context, { id: `1:${POOLS.ausdc}` }));
       expect((error as NoAttestationError).reason).to.equal(`${verdict}.`);
     });
   });
@@ -140,7 +132,7 @@ describe("read layer (src/read, real SQLite)", function () {
     it("throws StoreUnavailableError when the store does not answer", async function () {
       const temp = await openTempStore();
       await temp.cleanup();
-      expect(await thrown(getHealth({ db: temp.store.db }))).to.be.instanceOf(StoreUnavailableError);
+      expect(await rejection(getHealth({ db: temp.store.db }))).to.be.instanceOf(StoreUnavailableError);
     });
   });
 });

@@ -8,7 +8,7 @@ import type { Store } from "../../src/storage/openStore";
 import { startServiceJob, type ServiceJob } from "../helpers/reliability/serviceJob";
 import { openSocket, watch, within, type Received } from "../helpers/reliability/rawHttp";
 import { buildTestApp, openTempStore, TEST_KEY } from "../helpers/service/app";
-import { freshPostgresUrl } from "../helpers/storage/postgres";
+import { freshPostgresUrl } from "../../testkit/postgres";
 
 /** A signed attestation as the API serves it (the test attester's key): `POST /api/v1/verify` answers 200. */
 async function attestationBody(): Promise<string> {

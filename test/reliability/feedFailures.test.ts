@@ -1,16 +1,14 @@
 import { expect } from "chai";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { createPublicClient, http, type PublicClient } from "viem";
 import { demoPoolConfigs, startFeedServer, type FeedFault, type FeedServer } from "../../src/demo/feedServer";
 import { isStale } from "../../src/model/freshness";
 import type { PoolConfig } from "../../src/model/poolConfig";
 import { runIngestionPass } from "../../src/ingest/runIngestionPass";
-import { openStore, type Store } from "../../src/storage/openStore";
+import type { Store } from "../../src/storage/openStore";
 import { getDailyHistory } from "../../src/storage/poolDaily";
 import { listPools } from "../../src/storage/pools";
 import { startLocalMarket, type LocalMarket } from "../helpers/ingest/localMarket";
+import { openTempStore, type TempStore } from "../helpers/storage/tempStore";
 
 const T0 = Date.UTC(2026, 9, 1, 12) / 1000;
 const WINDOW = 3600;
@@ -19,7 +17,7 @@ describe("reliability: feeds that fail", function () {
   let market: LocalMarket;
   let feeds: FeedServer;
   let pools: PoolConfig[];
-  let dir: string;
+  let temp: TempStore;
   let store: Store;
   let clock = T0;
 
@@ -34,13 +32,12 @@ describe("reliability: feeds that fail", function () {
     await market?.stop();
   });
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), "feedfail-"));
-    store = await openStore({ file: join(dir, "service.sqlite") });
+    temp = await openTempStore({ prefix: "feedfail-" });
+    store = temp.store;
   });
   afterEach(async () => {
     for (const feed of ["pools", "chart", "dexs", "merkl"] as const) feeds.setFault(feed, "none");
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await temp.cleanup();
   });
 
   async function passAt(time: number, client: PublicClient = market.client) {

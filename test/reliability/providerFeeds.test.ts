@@ -1,7 +1,4 @@
 import { expect } from "chai";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { demoDefillamaId, demoPoolConfigs, startFeedServer, type FeedServer } from "../../src/demo/feedServer";
 import { createLocalSigner } from "../../src/attest/signer";
 import { processHostBlocks } from "../../src/ingest/feeds/hostBlocks";
@@ -9,12 +6,13 @@ import type { FeedUrls } from "../../src/ingest/readSources";
 import { runIngestionPass } from "../../src/ingest/runIngestionPass";
 import type { PoolConfig } from "../../src/model/poolConfig";
 import type { SourceReport } from "../../src/storage/ingestRuns";
-import { openStore, type Store } from "../../src/storage/openStore";
+import type { Store } from "../../src/storage/openStore";
 import { getDailyHistory } from "../../src/storage/poolDaily";
 import { listPools } from "../../src/storage/pools";
 import { startFaultyFeedProxy, type FaultyFeedProxy, type ProxyFault } from "../helpers/ingest/faultyFeedProxy";
 import { startLocalMarket, type LocalMarket } from "../helpers/ingest/localMarket";
 import { startRouteServer, type RouteServer } from "../helpers/ingest/routeServer";
+import { openTempStore, type TempStore } from "../helpers/storage/tempStore";
 
 const DAY = 86_400;
 const T0 = Date.UTC(2026, 9, 1, 12) / 1000;
@@ -42,7 +40,7 @@ describe("reliability: real providers' bad rows, conflicts, bounds and HTTP", fu
   let other: FaultyFeedProxy;
   let canary: RouteServer;
   let pools: PoolConfig[];
-  let dirs: string[] = [];
+  let temps: TempStore[] = [];
   let control: Store;
   let faulted: Store;
   let clock = T0;
@@ -75,9 +73,9 @@ describe("reliability: real providers' bad rows, conflicts, bounds and HTTP", fu
   });
   beforeEach(async () => {
     const open = async () => {
-      const dir = mkdtempSync(join(tmpdir(), "providers-"));
-      dirs.push(dir);
-      return openStore({ file: join(dir, "service.sqlite") });
+      const temp = await openTempStore({ prefix: "providers-" });
+      temps.push(temp);
+      return temp.store;
     };
     control = await open();
     faulted = await open();
@@ -86,10 +84,8 @@ describe("reliability: real providers' bad rows, conflicts, bounds and HTTP", fu
     processHostBlocks.clear();
   });
   afterEach(async () => {
-    await control.close();
-    await faulted.close();
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-    dirs = [];
+    for (const temp of temps) await temp.cleanup();
+    temps = [];
     processHostBlocks.clear();
   });
 

@@ -1,7 +1,4 @@
 import { expect } from "chai";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { createPublicClient, http, toHex, type Address, type PublicClient } from "viem";
 import { attestationRegistryAbi } from "../../src/abi/attestationRegistryAbi";
 import { hardhatArtifact } from "../../src/chain/artifacts";
@@ -11,7 +8,7 @@ import { swapEvent } from "../../src/ingest/steps/swapLogs";
 import { toUnits } from "../../src/model/pairMath";
 import { listActivityByKindPrefix } from "../../src/storage/activity";
 import { getLogCursors } from "../../src/storage/logCursors";
-import { openStore, type Store } from "../../src/storage/openStore";
+import type { Store } from "../../src/storage/openStore";
 import { listDailyVolume, listHourlyVolume } from "../../src/storage/poolVolume";
 import { getPool } from "../../src/storage/pools";
 import {
@@ -22,6 +19,7 @@ import {
 } from "../helpers/ingest/faultyRpcProxy";
 import { startLocalMarket, type LocalMarket } from "../helpers/ingest/localMarket";
 import { swapAt, type SentSwap } from "../helpers/ingest/swaps";
+import { openTempStore, type TempStore } from "../helpers/storage/tempStore";
 
 const DAY = 86_400;
 const HOUR = 3600;
@@ -41,7 +39,7 @@ describe("JSON-RPC providers: range-limited and lagging nodes", function () {
   let other: LocalMarket;
   let proxy: FaultyRpcProxy;
   let proxied: PublicClient;
-  let dir: string;
+  let temps: TempStore[];
   let control: Store;
   let faulty: Store;
   let registry: Address;
@@ -60,16 +58,16 @@ describe("JSON-RPC providers: range-limited and lagging nodes", function () {
     await other?.stop();
   });
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), "provider-rpc-"));
-    control = await openStore({ file: join(dir, "control.sqlite") });
-    faulty = await openStore({ file: join(dir, "faulty.sqlite") });
+    temps = [
+      await openTempStore({ prefix: "provider-rpc-", fileName: "control.sqlite" }),
+      await openTempStore({ prefix: "provider-rpc-", fileName: "faulty.sqlite" }),
+    ];
+    [control, faulty] = temps.map((temp) => temp.store);
     proxy.setFault(null);
     lines = [];
   });
   afterEach(async () => {
-    await control.close();
-    await faulty.close();
-    rmSync(dir, { recursive: true, force: true });
+    for (const temp of temps) await temp.cleanup();
   });
 
   /** The start of this test's stretch of chain time, with a fresh registry deployed at it. */

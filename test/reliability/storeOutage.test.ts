@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
 import { createServer, type AddressInfo, type Socket } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import BetterSqlite3 from "better-sqlite3";
 import { expect } from "chai";
@@ -17,8 +14,9 @@ import { openStore, type Store } from "../../src/storage/openStore";
 import { startReceiver, waitFor, type Receiver } from "../helpers/alerts/receiver";
 import { connectInMemory, depsOf, textOf } from "../helpers/mcp/fixture";
 import { startServiceJob, type ServiceJob } from "../helpers/reliability/serviceJob";
-import { startPostgres, type TestPostgres } from "../helpers/storage/postgres";
+import { startPostgres, type TestPostgres } from "../../testkit/postgres";
 import { buildWebApp, INJECT_ORIGIN, seedWeb, signInCookie } from "../helpers/web/webApp";
+import { openTempStore, type TempStore } from "../helpers/storage/tempStore";
 
 /** One answer seen under load. */
 type Seen = { what: string; status: number; code?: string; retryAfter?: string; location?: string };
@@ -392,19 +390,18 @@ describe("reliability: the database goes away (PostgreSQL restarted under load)"
   });
 
   describe("SQLite still busy after its busy timeout", function () {
-    let dir: string;
+    let temp: TempStore;
     let store: Store;
     let other: BetterSqlite3.Database;
 
     before(async function () {
-      dir = mkdtempSync(join(tmpdir(), "store-busy-"));
-      store = await openStore({ file: join(dir, "service.sqlite"), busyTimeoutMs: 50 });
-      other = new BetterSqlite3(join(dir, "service.sqlite"));
+      temp = await openTempStore({ prefix: "store-busy-", open: { busyTimeoutMs: 50 } });
+      store = temp.store;
+      other = new BetterSqlite3(temp.file);
     });
     after(async function () {
       other?.close();
-      await store?.close();
-      rmSync(dir, { recursive: true, force: true });
+      await temp?.cleanup();
     });
 
     it("a write that cannot take the lock is a StoreUnavailableError (503), and succeeds once the lock is free", async function () {

@@ -8,7 +8,7 @@ import { runService, type RunningService } from "../../src/main/runService";
 import { waitFor } from "../helpers/alerts/receiver";
 import { chainIdOnlyAnswer } from "../helpers/chainIdOnlyRpc";
 import { TEST_KEY } from "../helpers/service/app";
-import { freshPostgresUrl } from "../helpers/storage/postgres";
+import { freshPostgresUrl } from "../../testkit/postgres";
 
 /**
  * A JSON-RPC endpoint of chain 1 that answers `eth_chainId` at once and holds every other call until `release()`

@@ -13,7 +13,7 @@ import { runService } from "../../src/main/runService";
 import { startChainIdOnlyRpc } from "../helpers/chainIdOnlyRpc";
 import { rejection } from "../helpers/rejection";
 import { TEST_KEY } from "../helpers/service/app";
-import { freshPostgresUrl } from "../helpers/storage/postgres";
+import { freshPostgresUrl } from "../../testkit/postgres";
 
 /** A loopback port nothing listens on. */
 async function closedPort(): Promise<number> {

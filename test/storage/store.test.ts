@@ -18,7 +18,7 @@ import { openStore, type Store } from "../../src/storage/openStore";
 import { backfillDailyDepth, getDailyHistory, recordDailyDepth, utcDay } from "../../src/storage/poolDaily";
 import { getPool, upsertPool } from "../../src/storage/pools";
 import { forEachBackend } from "../helpers/storage/backends";
-import { freshPostgresUrl } from "../helpers/storage/postgres";
+import { freshPostgresUrl } from "../../testkit/postgres";
 
 const POOL = "0xAbCdEf0000000000000000000000000000000001";
 const DAY0 = Date.UTC(2026, 10, 1) / 1000; // 2026-11-01T00:00:00Z

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { freePort } from "../e2e/mainJob";
-import { startPostgres, type TestPostgres } from "../storage/postgres";
+import { startPostgres, type TestPostgres } from "../../../testkit/postgres";
 import { ClusterProcess, sleep, type Exit } from "./processes";
 
 /**

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { keccak256, stringToHex, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -10,9 +7,13 @@ import { signAttestation } from "../../../src/lib/signAttestation";
 import { signTypedAttestation } from "../../../src/lib/signTypedAttestation";
 import { loadConfig } from "../../../src/config/loadConfig";
 import { createServer } from "../../../src/service/server";
-import { openStore, type Store } from "../../../src/storage/openStore";
+import type { Store } from "../../../src/storage/openStore";
 import type { NewPool } from "../../../src/storage/schema";
 import { registerConfigApiKeys } from "../../../src/write/registerConfigApiKeys";
+import { openTempStore } from "../storage/tempStore";
+
+/** Re-exported: the many service tests that take their app fixtures from here take the store from here too. */
+export { openTempStore, type TempStore } from "../storage/tempStore";
 
 /** Hardhat's first dev key: a test-only attester. */
 export const TEST_KEY: Hex = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
@@ -21,20 +22,6 @@ export const TEST_REGISTRY = { chainId: 1, address: "0x5FbDB2315678afecb367f032d
 /** The clock every test app runs on (Unix seconds). */
 export const NOW = 1_767_225_600; // 2026-01-01T00:00:00Z
 export const DAY = 86_400;
-
-/** A real SQLite store in a fresh temp directory. */
-export async function openTempStore(): Promise<{ store: Store; dir: string; cleanup: () => Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), "service-test-"));
-  const store = await openStore({ file: join(dir, "service.sqlite") });
-  return {
-    store,
-    dir,
-    cleanup: async () => {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** Builds the real app (same server options as production) over `store`, with a silent logger. */
 export async function buildTestApp(

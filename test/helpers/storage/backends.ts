@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore, type Store } from "../../../src/storage/openStore";
-import { freshPostgresUrl, sharedPostgres } from "./postgres";
+import { freshPostgresUrl, sharedPostgres } from "../../../testkit/postgres";
 
 /**
  * Opens a fresh, empty, migrated store. A suite may close it itself (say in `afterEach`); whatever is still open is

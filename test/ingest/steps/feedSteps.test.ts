@@ -1,15 +1,13 @@
 import { expect } from "chai";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { PoolConfig } from "../../../src/model/poolConfig";
 import { readChartStep } from "../../../src/ingest/steps/defillamaChart";
 import { readCoinPricesStep } from "../../../src/ingest/steps/defillamaCoins";
 import { readDexVolumesStep } from "../../../src/ingest/steps/defillamaDexVolumes";
 import { readYieldsStep } from "../../../src/ingest/steps/defillamaYields";
 import { readMerklStep } from "../../../src/ingest/steps/merkl";
-import { openStore, type Store } from "../../../src/storage/openStore";
+import type { Store } from "../../../src/storage/openStore";
 import { fixture, startRouteServer, type RouteServer } from "../../helpers/ingest/routeServer";
+import { openTempStore, type TempStore } from "../../helpers/storage/tempStore";
 
 const fast = { timeoutMs: 2000, retries: 0, backoffMs: 5 };
 /** 2025-11-22 12:00 UTC: every day of the recorded-shape fixture (2025-11-19 … 21) is complete. */
@@ -19,14 +17,13 @@ describe("feed steps on real response shapes", () => {
   let server: RouteServer;
   /** An empty store, for the steps that read one (nothing stored from the feeds yet). */
   let scratch: Store;
-  let scratchDir: string;
+  let scratchTemp: TempStore;
   beforeEach(async () => {
-    scratchDir = mkdtempSync(join(tmpdir(), "feed-steps-scratch-"));
-    scratch = await openStore({ file: join(scratchDir, "service.sqlite") });
+    scratchTemp = await openTempStore({ prefix: "feed-steps-scratch-" });
+    scratch = scratchTemp.store;
   });
   afterEach(async () => {
-    await scratch.close();
-    rmSync(scratchDir, { recursive: true, force: true });
+    await scratchTemp.cleanup();
   });
   beforeEach(async () => {
     server = await startRouteServer({
@@ -107,11 +104,11 @@ describe("feed steps on real response shapes", () => {
   describe("readCoinPricesStep", () => {
     const USDC = "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48";
     const WETH = "0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2";
-    let dir: string;
+    let temp: TempStore;
     let store: Store;
     beforeEach(async () => {
-      dir = mkdtempSync(join(tmpdir(), "feed-steps-"));
-      store = await openStore({ file: join(dir, "service.sqlite") });
+      temp = await openTempStore({ prefix: "feed-steps-" });
+      store = temp.store;
       // As the real API answers: every coin carries its confidence, 0-1; WETH's here is low.
       server.routes.set("/prices/current/*", () => ({
         body: {
@@ -123,8 +120,7 @@ describe("feed steps on real response shapes", () => {
       }));
     });
     afterEach(async () => {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
+      await temp.cleanup();
     });
 
     it("readChartStep asks DefiLlama for a pool's chart by its uuid in lower case, as DefiLlama spells it", async () => {

@@ -15,7 +15,7 @@ import type { Database } from "../../../src/storage/schema";
 import { freePort } from "../../helpers/e2e/mainJob";
 import { openTempStore } from "../../helpers/service/app";
 import { buildOpsApp, listenLoopback, useOpsApp } from "../../helpers/service/opsApp";
-import { startPostgres } from "../../helpers/storage/postgres";
+import { startPostgres } from "../../../testkit/postgres";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

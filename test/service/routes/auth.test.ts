@@ -12,7 +12,7 @@ import { hashSessionId } from "../../../src/auth/sessionId";
 import { startServer } from "../../../src/service/server";
 import { loadConfig } from "../../../src/config/loadConfig";
 import type { Store } from "../../../src/storage/openStore";
-import { freshPostgresUrl } from "../../helpers/storage/postgres";
+import { freshPostgresUrl } from "../../../testkit/postgres";
 import { openStore } from "../../../src/storage/openStore";
 import {
   Client,

@@ -1,15 +1,15 @@
 import { expect } from "chai";
-import vectors from "../../test/vectors/attestation-v1.json";
+import vectors from "../vectors/attestation-v1.json";
 import {
   AttestationNotObjectError,
   InvalidConfidenceError,
   InvalidIntegerFieldError,
   InvalidPoolAddressError,
   MissingAttestationFieldError,
-} from "../errors/attestation";
-import { BaseError } from "../errors/base";
-import { createAttestationMessage } from "./createAttestationMessage";
-import type { AttestationFields } from "./types";
+} from "../../src/errors/attestation";
+import { BaseError } from "../../src/errors/base";
+import { createAttestationMessage } from "../../src/lib/createAttestationMessage";
+import type { AttestationFields } from "../../src/lib/types";
 
 const base: AttestationFields = {
   chainId: 1,

@@ -1,12 +1,12 @@
 import { expect } from "chai";
-import vectors from "../../test/vectors/attestation-v1.json";
-import { malleate } from "../../test/vectors/signatures";
-import { InvalidExpectedAddressError, InvalidTimeError } from "../errors/attestation";
-import { BaseError } from "../errors/base";
-import { parseAttestationJson } from "./parseAttestationJson";
-import type { Attestation } from "./types";
-import { verifyAttestation } from "./verifyAttestation";
-import { verifyAttestations } from "./verifyAttestations";
+import vectors from "../vectors/attestation-v1.json";
+import { malleate } from "../vectors/signatures";
+import { InvalidExpectedAddressError, InvalidTimeError } from "../../src/errors/attestation";
+import { BaseError } from "../../src/errors/base";
+import { parseAttestationJson } from "../../src/lib/parseAttestationJson";
+import type { Attestation } from "../../src/lib/types";
+import { verifyAttestation } from "../../src/lib/verifyAttestation";
+import { verifyAttestations } from "../../src/lib/verifyAttestations";
 
 const ATTESTER = vectors.attester.address;
 const at = (seconds: number) => new Date(seconds * 1000);

@@ -1,10 +1,10 @@
 import { expect } from "chai";
 import { type Hex, recoverMessageAddress } from "viem";
-import vectors from "../../test/vectors/attestation-v1.json";
-import { InvalidAttestationSignatureError, SignatureRecoveryError } from "../errors/attestation";
-import { createAttestationMessage } from "./createAttestationMessage";
-import { recoverAttestationSigner } from "./recoverAttestationSigner";
-import type { Attestation } from "./types";
+import vectors from "../vectors/attestation-v1.json";
+import { InvalidAttestationSignatureError, SignatureRecoveryError } from "../../src/errors/attestation";
+import { createAttestationMessage } from "../../src/lib/createAttestationMessage";
+import { recoverAttestationSigner } from "../../src/lib/recoverAttestationSigner";
+import type { Attestation } from "../../src/lib/types";
 
 describe("recoverAttestationSigner", () => {
   it("recovers the vector signers (EIP-55), also for tampered fields", () => {

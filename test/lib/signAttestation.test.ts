@@ -1,11 +1,11 @@
 import { expect } from "chai";
 import { type Hex, verifyMessage } from "viem";
-import vectors from "../../test/vectors/attestation-v1.json";
-import { InvalidIntegerFieldError, InvalidPrivateKeyError } from "../errors/attestation";
-import { createAttestationMessage } from "./createAttestationMessage";
-import { parseAttestationSignature } from "./parseAttestationSignature";
-import { signAttestation } from "./signAttestation";
-import type { Attestation } from "./types";
+import vectors from "../vectors/attestation-v1.json";
+import { InvalidIntegerFieldError, InvalidPrivateKeyError } from "../../src/errors/attestation";
+import { createAttestationMessage } from "../../src/lib/createAttestationMessage";
+import { parseAttestationSignature } from "../../src/lib/parseAttestationSignature";
+import { signAttestation } from "../../src/lib/signAttestation";
+import type { Attestation } from "../../src/lib/types";
 
 const key = vectors.attester.privateKey as Hex;
 

@@ -1,10 +1,10 @@
 import { expect } from "chai";
-import vectors from "../../test/vectors/attestation-v1.json";
-import { InvalidVerifyBackendError } from "../errors/verifyBackend";
-import { getVerifyBackend } from "./getVerifyBackend";
-import { setVerifyBackend } from "./setVerifyBackend";
-import type { Attestation } from "./types";
-import { verifyAttestation } from "./verifyAttestation";
+import vectors from "../vectors/attestation-v1.json";
+import { InvalidVerifyBackendError } from "../../src/errors/verifyBackend";
+import { getVerifyBackend } from "../../src/lib/getVerifyBackend";
+import { setVerifyBackend } from "../../src/lib/setVerifyBackend";
+import type { Attestation } from "../../src/lib/types";
+import { verifyAttestation } from "../../src/lib/verifyAttestation";
 
 const at = (seconds: number) => new Date(seconds * 1000);
 

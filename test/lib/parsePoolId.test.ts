@@ -1,7 +1,7 @@
 import { expect } from "chai";
-import { InvalidPoolIdError } from "../errors/pool";
-import { formatPoolId } from "./formatPoolId";
-import { parsePoolId } from "./parsePoolId";
+import { InvalidPoolIdError } from "../../src/errors/pool";
+import { formatPoolId } from "../../src/lib/formatPoolId";
+import { parsePoolId } from "../../src/lib/parsePoolId";
 
 const address = "0xB4e16d0168e52d35CaCD2c6185b44281Ec28C9Dc";
 const lower = address.toLowerCase();

@@ -1,9 +1,9 @@
 import { expect } from "chai";
-import v2 from "../../test/vectors/attestation-v2.json";
-import { InvalidAttestationSignatureError } from "../errors/attestation";
-import { recoverTypedAttestationSigner } from "./recoverTypedAttestationSigner";
-import { malleate } from "../../test/vectors/signatures";
-import type { AttestationFields } from "./types";
+import v2 from "../vectors/attestation-v2.json";
+import { InvalidAttestationSignatureError } from "../../src/errors/attestation";
+import { recoverTypedAttestationSigner } from "../../src/lib/recoverTypedAttestationSigner";
+import { malleate } from "../vectors/signatures";
+import type { AttestationFields } from "../../src/lib/types";
 
 describe("recoverTypedAttestationSigner", () => {
   it("recovers the attester of every pinned signature (EIP-55)", () => {

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import fc from "fast-check";
-import { InvalidConfidenceError } from "../errors/attestation";
-import { formatConfidence } from "./formatConfidence";
+import { InvalidConfidenceError } from "../../src/errors/attestation";
+import { formatConfidence } from "../../src/lib/formatConfidence";
 
 const text = (confidence: number) => formatConfidence({ confidence }).text;
 

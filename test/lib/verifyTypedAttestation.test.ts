@@ -1,10 +1,10 @@
 import { expect } from "chai";
-import v2 from "../../test/vectors/attestation-v2.json";
-import v1 from "../../test/vectors/attestation-v1.json";
-import { MissingAttestationFieldError } from "../errors/attestation";
-import { malleate } from "../../test/vectors/signatures";
-import type { Attestation } from "./types";
-import { verifyTypedAttestation } from "./verifyTypedAttestation";
+import v2 from "../vectors/attestation-v2.json";
+import v1 from "../vectors/attestation-v1.json";
+import { MissingAttestationFieldError } from "../../src/errors/attestation";
+import { malleate } from "../vectors/signatures";
+import type { Attestation } from "../../src/lib/types";
+import { verifyTypedAttestation } from "../../src/lib/verifyTypedAttestation";
 
 const c = v2.cases[0];
 const attestation = c.attestation as Attestation;

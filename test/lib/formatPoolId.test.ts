@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { formatPoolId } from "./formatPoolId";
+import { formatPoolId } from "../../src/lib/formatPoolId";
 
 describe("formatPoolId", function () {
   it("writes the CAIP-10 id with the address lower-cased", function () {

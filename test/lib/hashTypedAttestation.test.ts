@@ -1,7 +1,7 @@
 import { expect } from "chai";
-import v2 from "../../test/vectors/attestation-v2.json";
-import { hashTypedAttestation } from "./hashTypedAttestation";
-import type { AttestationFields } from "./types";
+import v2 from "../vectors/attestation-v2.json";
+import { hashTypedAttestation } from "../../src/lib/hashTypedAttestation";
+import type { AttestationFields } from "../../src/lib/types";
 
 describe("hashTypedAttestation", () => {
   it("equals the pinned EIP-712 digests (computed with ethers TypedDataEncoder)", () => {

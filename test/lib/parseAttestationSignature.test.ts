@@ -1,7 +1,7 @@
 import { expect } from "chai";
-import vectors from "../../test/vectors/attestation-v1.json";
-import { InvalidAttestationSignatureError } from "../errors/attestation";
-import { parseAttestationSignature } from "./parseAttestationSignature";
+import vectors from "../vectors/attestation-v1.json";
+import { InvalidAttestationSignatureError } from "../../src/errors/attestation";
+import { parseAttestationSignature } from "../../src/lib/parseAttestationSignature";
 
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const HALF_N = N / 2n;

@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import fc from "fast-check";
-import vectors from "../../test/vectors/attestation-v1.json";
-import { DuplicateJsonKeyError, InvalidIntegerFieldError, InvalidJsonError } from "../errors/attestation";
-import { parseAttestationJson } from "./parseAttestationJson";
+import vectors from "../vectors/attestation-v1.json";
+import { DuplicateJsonKeyError, InvalidIntegerFieldError, InvalidJsonError } from "../../src/errors/attestation";
+import { parseAttestationJson } from "../../src/lib/parseAttestationJson";
 
 const parse = (text: string) => parseAttestationJson({ text });
 

@@ -1,16 +1,16 @@
-import { createLocalSigner } from "../../../src/attest/signer";
+import { createLocalSigner } from "../src/attest/signer";
 import type { Address, Hex } from "viem";
-import type { DefillamaChartPoint, DefillamaPool } from "../../../src/ingest/feeds/defillamaYields";
-import type { MerklOpportunity } from "../../../src/ingest/feeds/merkl";
-import { poolKey } from "../../../src/ingest/poolKey";
-import type { OnchainReading } from "../../../src/ingest/rows/poolValues";
-import type { PoolSwapRead, SwapRead } from "../../../src/ingest/steps/swapLogs";
-import { issueStep } from "../../../src/ingest/steps/issue";
-import { writePass, type PassData } from "../../../src/ingest/writePass";
-import type { PoolConfig } from "../../../src/model/poolConfig";
-import type { Store } from "../../../src/storage/openStore";
-import { utcDay } from "../../../src/storage/poolDaily";
-import type { DexVolume, TokenPrice } from "../../../src/storage/schema";
+import type { DefillamaChartPoint, DefillamaPool } from "../src/ingest/feeds/defillamaYields";
+import type { MerklOpportunity } from "../src/ingest/feeds/merkl";
+import { poolKey } from "../src/ingest/poolKey";
+import type { OnchainReading } from "../src/ingest/rows/poolValues";
+import type { PoolSwapRead, SwapRead } from "../src/ingest/steps/swapLogs";
+import { issueStep } from "../src/ingest/steps/issue";
+import { writePass, type PassData } from "../src/ingest/writePass";
+import type { PoolConfig } from "../src/model/poolConfig";
+import type { Store } from "../src/storage/openStore";
+import { utcDay } from "../src/storage/poolDaily";
+import type { DexVolume, TokenPrice } from "../src/storage/schema";
 
 /** A development key (Hardhat's second account): signs the synthetic passes' attestations. */
 export const SYNTHETIC_KEY: Hex = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";

@@ -1,5 +1,5 @@
 import type { DatabaseConnection, QueryResult } from "kysely";
-import type { Store } from "../../../src/storage/openStore";
+import type { Store } from "../src/storage/openStore";
 
 /** Counts the statements a store sends to its database: each one is a round trip on PostgreSQL. */
 export interface QueryCounter {

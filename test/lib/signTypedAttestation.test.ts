@@ -1,10 +1,10 @@
 import { expect } from "chai";
 import type { Hex } from "viem";
-import v2 from "../../test/vectors/attestation-v2.json";
-import { InvalidPrivateKeyError } from "../errors/attestation";
-import { parseAttestationSignature } from "./parseAttestationSignature";
-import { signTypedAttestation } from "./signTypedAttestation";
-import type { AttestationFields } from "./types";
+import v2 from "../vectors/attestation-v2.json";
+import { InvalidPrivateKeyError } from "../../src/errors/attestation";
+import { parseAttestationSignature } from "../../src/lib/parseAttestationSignature";
+import { signTypedAttestation } from "../../src/lib/signTypedAttestation";
+import type { AttestationFields } from "../../src/lib/types";
 
 const privateKey = v2.attester.privateKey as Hex;
 

@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import { hashMessage } from "viem";
-import vectors from "../../test/vectors/attestation-v1.json";
-import { hashAttestation } from "./hashAttestation";
-import type { Attestation } from "./types";
+import vectors from "../vectors/attestation-v1.json";
+import { hashAttestation } from "../../src/lib/hashAttestation";
+import type { Attestation } from "../../src/lib/types";
 
 describe("hashAttestation", () => {
   it("is keccak256 of the EIP-191 prefix, the byte length and the canonical message", () => {

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import * as api from "./index";
+import * as api from "../src/index";
 
 describe("public API (src/index.ts)", () => {
   const functions = [

@@ -4,9 +4,9 @@ import {
   InvalidIntegerFieldError,
   InvalidPoolAddressError,
   TypedAttestationRangeError,
-} from "../errors/attestation";
-import { toTypedAttestation } from "./toTypedAttestation";
-import type { AttestationFields } from "./types";
+} from "../../src/errors/attestation";
+import { toTypedAttestation } from "../../src/lib/toTypedAttestation";
+import type { AttestationFields } from "../../src/lib/types";
 
 const base: AttestationFields = {
   chainId: 8453,

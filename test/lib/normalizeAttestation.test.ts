@@ -1,6 +1,6 @@
 import { expect } from "chai";
-import { InvalidIntegerFieldError } from "../errors/attestation";
-import { normalizeAttestation } from "./normalizeAttestation";
+import { InvalidIntegerFieldError } from "../../src/errors/attestation";
+import { normalizeAttestation } from "../../src/lib/normalizeAttestation";
 
 describe("normalizeAttestation", () => {
   it("returns the signed values in their signed form", () => {

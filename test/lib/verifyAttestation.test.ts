@@ -2,18 +2,18 @@ import { expect } from "chai";
 import fc from "fast-check";
 import { type Hex, hexToBytes } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
-import vectors from "../../test/vectors/attestation-v1.json";
+import vectors from "../vectors/attestation-v1.json";
 import {
   InvalidAttestationFieldError,
   InvalidExpectedAddressError,
   InvalidTimeError,
   MissingAttestationFieldError,
-} from "../errors/attestation";
-import { BaseError } from "../errors/base";
-import { parseAttestationJson } from "./parseAttestationJson";
-import { signAttestation } from "./signAttestation";
-import type { Attestation } from "./types";
-import { verifyAttestation } from "./verifyAttestation";
+} from "../../src/errors/attestation";
+import { BaseError } from "../../src/errors/base";
+import { parseAttestationJson } from "../../src/lib/parseAttestationJson";
+import { signAttestation } from "../../src/lib/signAttestation";
+import type { Attestation } from "../../src/lib/types";
+import { verifyAttestation } from "../../src/lib/verifyAttestation";
 
 const ATTESTER = vectors.attester.address;
 const IMPOSTOR = vectors.impostor.address;

@@ -2,12 +2,14 @@ import { expect } from "chai";
 import { buildSync } from "esbuild";
 import { join } from "node:path";
 import vm from "node:vm";
-import vectors from "../../test/vectors/attestation-v1.json";
-import { getVerifyBackend } from "./getVerifyBackend";
-import { setVerifyBackend } from "./setVerifyBackend";
+import vectors from "../vectors/attestation-v1.json";
+import { getVerifyBackend } from "../../src/lib/getVerifyBackend";
+import { setVerifyBackend } from "../../src/lib/setVerifyBackend";
 
 const b01 = vectors.cases[0];
 const root = join(__dirname, "..", "..");
+/** The library's sources, which the bundles are built from. */
+const sources = join(root, "src", "lib");
 
 /** The library's backend functions and verifyAttestation, bundled by esbuild as the given platform. */
 function bundle(platform: "browser" | "node"): string {
@@ -17,7 +19,7 @@ function bundle(platform: "browser" | "node"): string {
         'export { getVerifyBackend } from "./getVerifyBackend";\n' +
         'export { setVerifyBackend } from "./setVerifyBackend";\n' +
         'export { verifyAttestation } from "./verifyAttestation";\n',
-      resolveDir: __dirname,
+      resolveDir: sources,
       loader: "ts",
     },
     bundle: true,
@@ -71,7 +73,7 @@ describe("getVerifyBackend", () => {
     it("bundles verifyAttestation without any Node.js module, with or without --external:secp256k1", () => {
       for (const external of [[], ["secp256k1"]]) {
         const result = buildSync({
-          entryPoints: [join(__dirname, "verifyAttestation.ts")],
+          entryPoints: [join(sources, "verifyAttestation.ts")],
           bundle: true,
           platform: "browser",
           format: "esm",

@@ -1,8 +1,8 @@
 import { expect } from "chai";
-import v2 from "../../test/vectors/attestation-v2.json";
-import { InvalidExpectedAddressError, TypedAttestationRangeError } from "../errors/attestation";
-import { getAttestationTypedData } from "./getAttestationTypedData";
-import type { AttestationFields, AttestationRegistry } from "./types";
+import v2 from "../vectors/attestation-v2.json";
+import { InvalidExpectedAddressError, TypedAttestationRangeError } from "../../src/errors/attestation";
+import { getAttestationTypedData } from "../../src/lib/getAttestationTypedData";
+import type { AttestationFields, AttestationRegistry } from "../../src/lib/types";
 
 const c0 = v2.cases[0];
 

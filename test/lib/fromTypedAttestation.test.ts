@@ -1,11 +1,15 @@
 import { expect } from "chai";
 import fc from "fast-check";
-import v2 from "../../test/vectors/attestation-v2.json";
-import { AttestationNotObjectError, InvalidPoolAddressError, TypedAttestationRangeError } from "../errors/attestation";
-import { createAttestationMessage } from "./createAttestationMessage";
-import { fromTypedAttestation, type TypedAttestationInput } from "./fromTypedAttestation";
-import { toTypedAttestation } from "./toTypedAttestation";
-import type { AttestationFields } from "./types";
+import v2 from "../vectors/attestation-v2.json";
+import {
+  AttestationNotObjectError,
+  InvalidPoolAddressError,
+  TypedAttestationRangeError,
+} from "../../src/errors/attestation";
+import { createAttestationMessage } from "../../src/lib/createAttestationMessage";
+import { fromTypedAttestation, type TypedAttestationInput } from "../../src/lib/fromTypedAttestation";
+import { toTypedAttestation } from "../../src/lib/toTypedAttestation";
+import type { AttestationFields } from "../../src/lib/types";
 
 const message: TypedAttestationInput = {
   chainId: "1",
