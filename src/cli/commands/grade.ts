@@ -5,7 +5,7 @@ import type { Attestation } from "../../lib/types";
 import { verifyAttestation } from "../../lib/verifyAttestation";
 import { gradeClaim, type ClaimOutcome } from "../../model/gradeClaim";
 import { argsUsageError } from "../shared/args";
-import { fetchText } from "../shared/input";
+import { fetchText, serviceRoot } from "../shared/input";
 import { COMMAND_SUMMARIES } from "../summaries";
 import type { CliCommand, CliIo } from "../types";
 
@@ -111,17 +111,9 @@ export const gradeCommand: CliCommand = {
       throw argsUsageError(error);
     }
     if (values.url === undefined) throw new UsageError("--url <base_url> is required (the service to check)");
-    let base: URL;
-    try {
-      base = new URL(values.url);
-    } catch {
-      throw new UsageError(`--url is not a URL: ${JSON.stringify(values.url)}`);
-    }
-    if (base.protocol !== "http:" && base.protocol !== "https:")
-      throw new UsageError(`--url must be http or https, got ${base.protocol}`);
+    const root = serviceRoot(values.url);
     if (values.attester !== undefined && !ADDRESS.test(values.attester))
       throw new UsageError(`--attester must be 0x followed by 40 hex digits, got ${JSON.stringify(values.attester)}`);
-    const root = base.href.replace(/\/+$/, "");
 
     let expected = values.attester;
     if (expected === undefined) {

@@ -7,7 +7,7 @@ import { parseAttestationJson } from "../../lib/parseAttestationJson";
 import type { Attestation } from "../../lib/types";
 import { verifyAttestation } from "../../lib/verifyAttestation";
 import { argsUsageError } from "../shared/args";
-import { fetchText, readInputText } from "../shared/input";
+import { fetchText, readInputText, serviceRoot } from "../shared/input";
 import type { CliCommand, CliIo } from "../types";
 import { EXIT_EXPIRED, EXIT_INVALID, EXIT_VALID } from "./verify/exitCodes";
 import { COMMAND_SUMMARIES } from "../summaries";
@@ -116,15 +116,7 @@ export const verifyCommand: CliCommand = {
     if (values.url !== undefined) {
       if (positionals.length > 0) throw new UsageError("give either a file or --url, not both");
       if (values.pool === undefined || values.pool === "") throw new UsageError("--url needs --pool <id>");
-      let base: URL;
-      try {
-        base = new URL(values.url);
-      } catch {
-        throw new UsageError(`--url is not a URL: ${JSON.stringify(values.url)}`);
-      }
-      if (base.protocol !== "http:" && base.protocol !== "https:")
-        throw new UsageError(`--url must be http or https, got ${base.protocol}`);
-      const root = base.href.replace(/\/+$/, "");
+      const root = serviceRoot(values.url);
       const pool = values.pool;
       getText = async () => {
         if (expected === undefined) {

@@ -1,6 +1,6 @@
 import { open } from "node:fs/promises";
 
-import { InputError } from "../../errors/cli";
+import { InputError, UsageError } from "../../errors/cli";
 import { errorLine } from "../../errors/utils";
 import type { CliIo } from "../types";
 import { readBodyCapped } from "../../net/readBody";
@@ -101,4 +101,20 @@ export async function fetchText(url: string): Promise<string> {
     throw new InputError(`GET ${url} returned HTTP ${response.status}${detail}`);
   }
   return text;
+}
+
+/**
+ * The root of a service from `--url` (no trailing slash), for the commands that read one (`attest verify --url`,
+ * `attest grade`): a `UsageError` when it is not an http or https URL.
+ */
+export function serviceRoot(url: string): string {
+  let base: URL;
+  try {
+    base = new URL(url);
+  } catch {
+    throw new UsageError(`--url is not a URL: ${JSON.stringify(url)}`);
+  }
+  if (base.protocol !== "http:" && base.protocol !== "https:")
+    throw new UsageError(`--url must be http or https, got ${base.protocol}`);
+  return base.href.replace(/\/+$/, "");
 }
