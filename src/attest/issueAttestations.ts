@@ -6,7 +6,10 @@ import { getAttestationTypedData } from "../lib/getAttestationTypedData";
 import type { AttestationFields } from "../lib/types";
 import { isStale } from "../model/freshness";
 import type { PoolConfig } from "../model/poolConfig";
-import { computeHorizon, DEFAULT_CANDIDATES, HORIZON_MODEL_ID } from "../model/horizon";
+import type { Calibration } from "../model/calibration";
+import { computeHorizon, DEFAULT_CANDIDATES, HORIZON_MODEL_ID, ISSUING_MODEL } from "../model/horizon";
+import { PooledCalibrations } from "../model/pooledCalibration";
+import { dayNumber } from "../model/windowSeries";
 import { appendActivity, type NewActivity } from "../storage/activity";
 import { getLatestAttestations, insertAttestations, SUPERSEDES_NONE } from "../storage/attestations";
 import { depthCapEnds, getCampaignsForPools } from "../storage/campaigns";
@@ -14,6 +17,7 @@ import { assertFence, type PassFence } from "../storage/leaderLease";
 import { getDailyHistories, utcDay } from "../storage/poolDaily";
 import { getPools, setIssueVerdicts } from "../storage/pools";
 import type { AttestationRow, Campaign, Database, NewAttestationRow, Pool, PoolDaily } from "../storage/schema";
+import { readObservedPools } from "./observedPools";
 import type { AttestationSigner } from "./signer";
 
 /**
@@ -74,6 +78,11 @@ interface IssueContext extends IssueAttestationsParameters {
   attester: Address;
   /** The UTC day of `now`: only the days before it are complete. */
   today: string;
+  /**
+   * The pooled calibration a pool's claim reads (`ISSUING_MODEL.pooled`): fitted on every other pool's observed
+   * windows closed by yesterday. Undefined for a version that reads only the pool's own history.
+   */
+  calibrationOf?: (poolId: string) => Calibration[];
 }
 
 /** The pool of an outcome. */
@@ -107,6 +116,7 @@ export async function issueAttestations(parameters: IssueAttestationsParameters)
     attester: signer.address,
     today: utcDay(now),
   };
+  if (ISSUING_MODEL.pooled) context.calibrationOf = await pooledCalibrationsAsOf(db, context);
   const stored = await readIssueInputs(db, pools);
   const issuances: PoolIssuance[] = [];
   for (const [i, config] of pools.entries()) issuances.push(await issueForPool(context, config, stored[i]));
@@ -141,6 +151,21 @@ export async function issueAttestations(parameters: IssueAttestationsParameters)
     );
   });
   return issuances.map(({ outcome }) => outcome);
+}
+
+/**
+ * The pooled calibration of each pool's claim, as the walk-forward evaluation replays it (`PooledCalibrations`): every
+ * tracked pool's observed windows closed by yesterday (the last complete day), less the pool's own. One query and one
+ * count of all pools' windows per pass, whatever the number of pools.
+ */
+async function pooledCalibrationsAsOf(
+  db: Kysely<Database>,
+  context: IssueContext,
+): Promise<(poolId: string) => Calibration[]> {
+  const lastDay = utcDay(context.now - 86_400);
+  const observed = await readObservedPools(db, { lastDay });
+  const pooled = new PooledCalibrations(observed, { floor: context.floor, candidates: DEFAULT_CANDIDATES }, lastDay);
+  return (poolId) => pooled.forPool(poolId)(dayNumber(lastDay));
 }
 
 /** What issuance reads from the store for one pool. */
@@ -191,11 +216,20 @@ async function issueForPool(
   const history = stored.history.filter((row) => row.day < today);
   const daily = history.map((row) => ({ day: row.day, minDepthUsd: row.min_depth_usd }));
   const futureEnds = depthCapEnds(stored.campaigns, now);
-  const result = computeHorizon({ daily, depthNow: pool.depth_usd, floor, target, campaignEnds: futureEnds, now });
+  const calibration = context.calibrationOf?.(formatPoolId({ chainId, address }));
+  const result = computeHorizon({
+    daily,
+    depthNow: pool.depth_usd,
+    floor,
+    target,
+    campaignEnds: futureEnds,
+    now,
+    calibration,
+  });
   if (result.horizonDays === null || result.confidence === null) {
     return { outcome: { chainId, address, action: "none", reason: result.reason ?? "no horizon met the target" } };
   }
-  const inputsHash = modelInputsHash({ floor, target, chainId, address, daily, campaignEnds: futureEnds });
+  const inputsHash = modelInputsHash({ floor, target, chainId, address, daily, campaignEnds: futureEnds, calibration });
   const previous = stored.latest;
   if (previous && previous.expiry > now && previous.inputs_hash === inputsHash) {
     const reason = "previous attestation unexpired and inputs unchanged";
@@ -257,6 +291,7 @@ function modelInputsHash(inputs: {
   address: string;
   daily: { day: string; minDepthUsd: number }[];
   campaignEnds: number[];
+  calibration?: readonly Calibration[];
 }): Hex {
   return keccak256(
     stringToHex(
@@ -269,6 +304,10 @@ function modelInputsHash(inputs: {
         pool: inputs.address.toLowerCase(),
         daily: inputs.daily.map((d) => [d.day, d.minDepthUsd]),
         campaignEnds: inputs.campaignEnds,
+        // Other pools' windows move a pooled confidence: a changed calibration is a changed input.
+        ...(inputs.calibration === undefined
+          ? {}
+          : { calibration: inputs.calibration.map((c) => [c.horizonDays, c.probabilities]) }),
       }),
     ),
   );

@@ -10,11 +10,12 @@ import {
 import { DEFAULT_CANDIDATES, HORIZON_MODELS, ISSUING_MODEL } from "../model/horizon";
 import { listFirstDepthsByDay } from "../storage/attestations";
 import { capsDepthClaim, getCampaignsForPools } from "../storage/campaigns";
-import { listObservedLows, saveModelEvaluation } from "../storage/modelEvaluations";
+import { saveModelEvaluation } from "../storage/modelEvaluations";
 import { utcDay } from "../storage/poolDaily";
 import { listPools } from "../storage/pools";
 import type { Database } from "../storage/schema";
 import { CLAIM_FLOOR, CLAIM_TARGET } from "./issueAttestations";
+import { readObservedPools } from "./observedPools";
 
 /** The rule the issuer applies (docs/data.md#the-horizon-model), as the evaluation replays it. */
 export const ISSUER_RULE = { floor: CLAIM_FLOOR, target: CLAIM_TARGET, candidates: DEFAULT_CANDIDATES } as const;
@@ -74,11 +75,8 @@ export async function readEvaluatedPools(
   parameters: { lastDay: string },
 ): Promise<EvaluatedPool[]> {
   const pools = new Map<string, PoolBuilder>();
-  for (const low of await listObservedLows(db, parameters)) {
-    const pool = formatPoolId({ chainId: low.chainId, address: low.address });
-    const entry = pools.get(pool) ?? { pool, daily: [], depths: [], campaignEnds: [] };
-    entry.daily.push({ day: low.day, minDepthUsd: low.minDepthUsd });
-    pools.set(pool, entry);
+  for (const { pool, daily } of await readObservedPools(db, parameters)) {
+    pools.set(pool, { pool, daily, depths: [], campaignEnds: [] });
   }
   const to = Date.parse(`${parameters.lastDay}T00:00:00Z`) / 1000 + 86_400;
   for (const depth of await listFirstDepthsByDay(db, { to })) {

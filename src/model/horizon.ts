@@ -1,5 +1,5 @@
 import { HorizonInputError } from "../errors/horizon";
-import { calibratedProbability, type Calibration } from "./calibration";
+import { calibratedProbability, MIN_EFFECTIVE_WINDOWS, type Calibration } from "./calibration";
 
 /**
  * What a candidate horizon's past windows show, as every model version reads them. A window of h days starts on an
@@ -152,36 +152,44 @@ function marginConfidence(stats: WindowStats, floor: number): number {
 }
 
 /**
- * v4 (docs/model.md): v3's margin score, without the cap by v1's share, mapped to a probability per horizon by a pooled
- * calibration: an isotonic fit of how often other pools' closed windows with such a score held (`./calibration`,
- * fitted by `fitCalibration` in `./pooledCalibration` on windows closed by the claim's day, never the pool's own). One
- * pool's clean history says little about rare falls; how often clean histories broke across pools says more. A block
- * of the fit on few windows is shrunk towards the horizon's pooled hold rate; a horizon with too few pooled windows
- * gets one half, below the target: no claim. Rounded down to hundredths.
+ * v4 (docs/model.md#v4-a-pooled-calibration): v3's margin score, without the cap by v1's share, mapped to a probability
+ * per horizon by a pooled calibration: an isotonic fit of how often other pools' closed windows with such a score held
+ * (`./calibration`, fitted by `PooledCalibrations` in `./pooledCalibration` on windows closed by the claim's day, never
+ * the pool's own). One pool's clean history says little about rare falls; how often clean histories broke across pools
+ * says more. A block of the fit on few windows is shrunk towards the horizon's pooled hold rate. Where the horizon's
+ * pooled evidence is thin (fewer than {@link MIN_EFFECTIVE_WINDOWS} effective windows, or no calibration at all) the
+ * conservative prior applies: v2's confidence on the pool's own windows, which promised more failures than happened on
+ * every process family of the benchmark. Rounded down to hundredths.
  */
 export const MODEL_V4: HorizonModelVersion = {
   id: "daily-min-margin-pooled/v4",
-  rule: "the share of other pools' past windows that held among those whose margin score (v3's, uncapped) was like this pool's, by a monotone fit per horizon on windows closed by the day, shrunk towards the horizon's pooled hold rate where that evidence is thin, and one half (no claim) where there is too little of it",
+  rule: "the share of other pools' past windows that held among those whose margin score (v3's, uncapped) was like this pool's, by a monotone fit per horizon on windows closed by the day, shrunk towards the horizon's pooled hold rate where that evidence is thin; where the pooled evidence is too thin to fit, v2's conservative share of the pool's own windows",
   pooled: true,
-  confidenceHundredths: (stats, floor, calibration) =>
-    Math.floor(pooledConfidence(stats, floor, calibration) * 100 + 1e-9),
-  meetsTarget: (stats, floor, target, calibration) => pooledConfidence(stats, floor, calibration) * 1e6 >= target,
+  confidenceHundredths: (stats, floor, calibration) => {
+    const map = pooledMap(stats, calibration);
+    return map === undefined
+      ? MODEL_V2.confidenceHundredths(stats, floor)
+      : Math.floor(calibratedProbability(map, marginScore(stats, floor)) * 100 + 1e-9);
+  },
+  meetsTarget: (stats, floor, target, calibration) => {
+    const map = pooledMap(stats, calibration);
+    return map === undefined
+      ? MODEL_V2.meetsTarget(stats, floor, target)
+      : calibratedProbability(map, marginScore(stats, floor)) * 1e6 >= target;
+  },
 };
 
-/** v4 with no calibration for a horizon: no pooled evidence at all, so no claim. */
-const PRIOR_WITHOUT_CALIBRATION = 0;
-
-/** v4's confidence in [0, 1]: the calibrated probability of the margin score; the prior without a calibration. */
-function pooledConfidence(stats: WindowStats, floor: number, calibration?: readonly Calibration[]): number {
+/** v4's map of the candidate's horizon; undefined where the pooled evidence is too thin to fit (the prior applies). */
+function pooledMap(stats: WindowStats, calibration?: readonly Calibration[]): Calibration | undefined {
   const map = calibration?.find((c) => c.horizonDays === stats.horizonDays);
-  return map === undefined ? PRIOR_WITHOUT_CALIBRATION : calibratedProbability(map, marginScore(stats, floor));
+  return map === undefined || map.effectiveWindows < MIN_EFFECTIVE_WINDOWS ? undefined : map;
 }
 
 /** Every version, oldest first: each is evaluated side by side (`GET /api/v1/model`). */
 export const HORIZON_MODELS: readonly HorizonModelVersion[] = [MODEL_V1, MODEL_V2, MODEL_V3, MODEL_V4];
 
 /** The version that issues attestations (docs/model.md says why). */
-export const ISSUING_MODEL: HorizonModelVersion = MODEL_V3;
+export const ISSUING_MODEL: HorizonModelVersion = MODEL_V4;
 
 /** Identifies the issuing model in stored attestations (`attestations.model`). */
 export const HORIZON_MODEL_ID = ISSUING_MODEL.id;

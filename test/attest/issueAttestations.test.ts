@@ -13,6 +13,17 @@ import { upsertCampaigns } from "../../src/storage/campaigns";
 import type { Store } from "../../src/storage/openStore";
 import { getPool } from "../../src/storage/pools";
 import { createLocalSigner } from "../../src/attest/signer";
+import { readObservedPools } from "../../src/attest/observedPools";
+import { ISSUER_RULE } from "../../src/attest/refreshModelEvaluation";
+import { createPrng } from "../../src/demo/prng";
+import { formatPoolId } from "../../src/lib/formatPoolId";
+import { MIN_EFFECTIVE_WINDOWS } from "../../src/model/calibration";
+import { walkForward } from "../../src/model/evaluateModel";
+import { ISSUING_MODEL } from "../../src/model/horizon";
+import { PooledCalibrations } from "../../src/model/pooledCalibration";
+import { dayNumber } from "../../src/model/windowSeries";
+import { recordDailyDepth, utcDay } from "../../src/storage/poolDaily";
+import { upsertPool } from "../../src/storage/pools";
 import { DAY, NOW, POOL as STEADY_POOL, START, seedSteadyPool } from "../helpers/attest/steadyPool";
 import { fixture } from "../helpers/ingest/routeServer";
 import { openTempStore, type TempStore } from "../helpers/storage/tempStore";
@@ -46,27 +57,28 @@ describe("issueAttestations", () => {
     });
 
   it("signs the longest supported horizon through the library and stores the claim", async () => {
-    // 40 complete days: 7d has 33 windows, 14d 26, 30d 10, 60d none → 30 days. The issuing model (v3) reads a pool
-    // that never moved with its least spread, 0.1 widened for 2·10/30 < 1 independent windows: Φ(ln 2 / 0.1414) = 0.99.
+    // 40 complete days: 7d has 33 windows, 14d 26, 30d 10, 60d none. The issuing model (v4) finds no other pool's
+    // windows to calibrate on, so the conservative prior (v2) decides: 14d (2·26 + 14) / (2·26 + 28) = 0.825 → 0.82;
+    // 30d (20 + 30) / (20 + 60) = 0.625, below the target.
     const [outcome] = await issue();
-    expect(outcome).to.include({ action: "issued", horizonDays: 30, confidenceHundredths: 99 });
+    expect(outcome).to.include({ action: "issued", horizonDays: 14, confidenceHundredths: 82 });
     const row = (await getLatestAttestation(store.db, 8453, POOL.address))!;
     expect(row.canonical).to.equal(
-      `{"chainId":"8453","confidence":"0.99","expiresAt":"${NOW + DAY}","horizonDays":"30","issuedAt":"${NOW}","pool":"${POOL.address}","v":"1"}`,
+      `{"chainId":"8453","confidence":"0.82","expiresAt":"${NOW + DAY}","horizonDays":"14","issuedAt":"${NOW}","pool":"${POOL.address}","v":"1"}`,
     );
     expect(row).to.include({
       floor: 0.5,
       depth_at_issuance_usd: 1_000_000,
       outcome: "pending",
-      model: "daily-min-margin/v3",
+      model: "daily-min-margin-pooled/v4",
       eip712_json: null,
     });
     const check = verifyAttestation({
       attestation: {
         chainId: 8453,
-        confidence: 0.99,
+        confidence: 0.82,
         expiry: row.expiry,
-        horizon: 30,
+        horizon: 14,
         issuedAt: NOW,
         pool: POOL.address,
         signature: row.signature,
@@ -75,6 +87,61 @@ describe("issueAttestations", () => {
       time: new Date(NOW * 1000),
     });
     expect(check.valid).to.equal(true);
+  });
+
+  it("signs with the pooled calibration of the other pools' windows: the claim the evaluation replays for yesterday", async () => {
+    // Nine more pools, 160 days each (from day -120), a wander with withdrawals: enough pooled windows to fit maps.
+    const pools: PoolConfig[] = Array.from({ length: 9 }, (_, i) => ({
+      ...STEADY_POOL,
+      address: `0x${(0xb0 + i).toString(16).padStart(40, "0")}`,
+      symbol: `P${i}`,
+    }));
+    for (const [i, pool] of pools.entries()) {
+      const rng = createPrng(100 + i);
+      let depth = 1_000_000;
+      for (let day = -120; day <= 40; day++) {
+        depth *= rng.chance(0.03) ? rng.between(0.3, 0.7) : rng.between(0.97, 1.03);
+        depth = Math.min(depth, 3_000_000);
+        const at = day === 40 ? NOW - 600 : START + day * DAY;
+        await recordDailyDepth(store.db, { ...pool, depthUsd: depth, observedAt: at, block: String(day + 200) });
+      }
+      await upsertPool(store.db, {
+        ...pool,
+        values: { depth_usd: depth, depth_observed_at: NOW - 600, depth_block: "241" },
+        now: NOW - 600,
+      });
+    }
+    const outcomes = await issue({ pools: [POOL, ...pools] });
+    const lastDay = utcDay(NOW - DAY);
+    const observed = await readObservedPools(store.db, { lastDay });
+    expect(observed).to.have.length(10);
+    const rule = { ...ISSUER_RULE, model: ISSUING_MODEL };
+    const pooled = new PooledCalibrations(observed, rule, lastDay);
+    let fitted = 0;
+    for (const [i, pool] of [POOL, ...pools].entries()) {
+      const id = formatPoolId(pool);
+      const calibration = pooled.forPool(id)(dayNumber(lastDay));
+      // The 7-day map is fitted on the other pools' windows (not the prior): the claim reads the pooled evidence.
+      if (calibration[0].effectiveWindows >= MIN_EFFECTIVE_WINDOWS) fitted++;
+      const replayed = walkForward(
+        observed.find((p) => p.pool === id)!,
+        rule,
+        lastDay,
+        pooled.forPool(id),
+      ).find((c) => c.asOf === lastDay);
+      const outcome = outcomes[i];
+      if (replayed === undefined) {
+        expect(outcome.action, id).to.equal("none");
+      } else {
+        expect(outcome, id).to.include({
+          action: "issued",
+          horizonDays: replayed.horizon,
+          confidenceHundredths: Math.round(replayed.confidence * 100),
+        });
+      }
+    }
+    expect(fitted).to.equal(10);
+    expect(outcomes.filter((o) => o.action === "issued").length).to.be.at.least(5);
   });
 
   it("shortens the horizon to a known campaign end of the pool's Merkl opportunity", async () => {
@@ -92,7 +159,7 @@ describe("issueAttestations", () => {
         amount: null,
         apr_percent: null,
         start_ts: START,
-        end_ts: NOW + 20 * DAY,
+        end_ts: NOW + 10 * DAY,
         observed_at: NOW,
       },
       {
@@ -113,7 +180,8 @@ describe("issueAttestations", () => {
       },
     ]);
     const [outcome] = await issue();
-    expect(outcome).to.include({ action: "issued", horizonDays: 14 });
+    // 10 whole days left: the 14-day claim is capped to 7 days ((2·33 + 7) / (2·33 + 14) = 0.9125).
+    expect(outcome).to.include({ action: "issued", horizonDays: 7, confidenceHundredths: 91 });
   });
 
   it("never caps the horizon at a borrow-side campaign of the pool's identifier, only at its supply side's", async () => {
@@ -128,14 +196,14 @@ describe("issueAttestations", () => {
         campaigns: o.campaigns.map((c) => ({
           ...c,
           startTimestamp: START,
-          endTimestamp: NOW + (o.type.includes("BORROW") ? 2 : 20) * DAY,
+          endTimestamp: NOW + (o.type.includes("BORROW") ? 2 : 10) * DAY,
         })),
       }));
     expect(reserve.map((o) => o.type)).to.deep.equal(["AAVE_SUPPLY", "AAVE_BORROW"]);
     await upsertCampaigns(store.db, campaignRows({ opportunities: reserve, observedAt: NOW }));
     const [outcome] = await issue({ pools: [{ ...POOL, merklId: POOL.address }] });
-    // Capped by the supply campaign (20 days left), not by the borrow one (2 days left: no horizon at all).
-    expect(outcome).to.include({ action: "issued", horizonDays: 14 });
+    // Capped by the supply campaign (10 days left), not by the borrow one (2 days left: no horizon at all).
+    expect(outcome).to.include({ action: "issued", horizonDays: 7 });
   });
 
   it("issues nothing on stale depth and records why on the pool", async () => {
@@ -175,8 +243,8 @@ describe("issueAttestations", () => {
     expect(eip712.message).to.deep.equal({
       chainId: "8453",
       pool: POOL.address,
-      confidence: "99",
-      horizonDays: "30",
+      confidence: "82",
+      horizonDays: "14",
       issuedAt: String(NOW),
       expiresAt: String(NOW + DAY),
     });
@@ -194,12 +262,12 @@ describe("issueAttestations", () => {
       expect(JSON.parse(events[0].data_json)).to.deep.equal({
         poolId: `eip155:8453:${POOL.address}`,
         attestationId: row.id,
-        horizon: 30,
-        confidence: 0.99,
+        horizon: 14,
+        confidence: 0.82,
         expiry: NOW + DAY,
         issuedAt: NOW,
       });
-      expect(events[0].summary).to.match(/^Attestation issued for WETH-USDC eip155:8453:0x0+aa: horizon 30 days/);
+      expect(events[0].summary).to.match(/^Attestation issued for WETH-USDC eip155:8453:0x0+aa: horizon 14 days/);
     });
 
     it("stores the attestation and its event together or not at all", async () => {

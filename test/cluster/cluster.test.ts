@@ -16,7 +16,7 @@ describe("two service processes on one PostgreSQL against demo:chains (the multi
   let b: ServiceProcess;
 
   before(async function () {
-    cluster = await startCluster({ days: 16 });
+    cluster = await startCluster({ days: 20 });
     // One after the other, as an operator deploys: the first start applies the migrations.
     a = await cluster.start({ name: "all-a", role: "all" });
     await a.waitForHttp("/api/v1/health", { timeoutMs: 120_000 });

@@ -5,7 +5,7 @@
  * SIGTERM draining.
  *
  * Each scenario has its own cluster (chains, PostgreSQL, processes) and keeps to about a minute: passes every
- * {@link INTERVAL_S} seconds, 16 simulated days.
+ * {@link INTERVAL_S} seconds, 20 simulated days.
  */
 import { openSocket, watch, within } from "../helpers/reliability/rawHttp";
 import { expect } from "chai";
@@ -85,7 +85,7 @@ describe("cluster: a leader killed mid-pass (kill -9)", function () {
   let api: ServiceProcess;
 
   before(async function () {
-    cluster = await startCluster({ days: 16 });
+    cluster = await startCluster({ days: 20 });
     // A slow yields feed keeps every pass in flight for FEED_DELAY_MS: the kill lands mid-pass.
     feed = await startDelayProxy(cluster.chains.env.DEFILLAMA_YIELDS_URL, FEED_DELAY_MS, PER_PASS);
     const worker = (name: string) =>
@@ -207,7 +207,7 @@ describe("cluster: PostgreSQL restarted under load", function () {
   let apis: ServiceProcess[];
 
   before(async function () {
-    cluster = await startCluster({ days: 16 });
+    cluster = await startCluster({ days: 20 });
     // Everything at the same moment on an empty database, as an orchestrator starts it; the api processes have no
     // ATTESTER_ADDRESS: they learn the attester from the first attestation a worker issues. Every read goes to the
     // database (no response cache) and the load is not rate limited.
@@ -316,7 +316,7 @@ describe("cluster: SIGTERM drains", function () {
   let api: ServiceProcess;
 
   before(async function () {
-    cluster = await startCluster({ days: 16 });
+    cluster = await startCluster({ days: 20 });
     feed = await startDelayProxy(cluster.chains.env.DEFILLAMA_YIELDS_URL, FEED_DELAY_MS, PER_PASS);
     worker = await cluster.start({
       name: "worker-1",

@@ -27,7 +27,7 @@ describe("npm start keeps the demo fresh (scheduled passes after ready)", functi
       DATA_DIR: dataDir,
       PORT: String(port),
       // Enough history for a horizon (the model needs about 14 consecutive days).
-      DEMO_DAYS: "16",
+      DEMO_DAYS: "20",
       INGEST_INTERVAL_S: String(INTERVAL_S),
       FRESHNESS_WINDOW_S: String(FRESHNESS_S),
       ATTESTATION_LIFETIME_S: String(LIFETIME_S),

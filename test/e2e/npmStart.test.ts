@@ -144,7 +144,7 @@ class NpmStart {
   ) {
     this.npm = spawn("npm", ["start"], {
       cwd,
-      env: { ...baseEnv(), DATA_DIR: dataDir, PORT: "0", DEMO_DAYS: "16", INGEST_INTERVAL_S: "3600", ...env },
+      env: { ...baseEnv(), DATA_DIR: dataDir, PORT: "0", DEMO_DAYS: "20", INGEST_INTERVAL_S: "3600", ...env },
       stdio: ["ignore", "pipe", "pipe"],
       // A process group of its own, as a terminal's foreground job has.
       detached,

@@ -10,7 +10,7 @@ import { parseAttestationJson } from "../../src/lib/parseAttestationJson";
 import { verifyAttestation } from "../../src/lib/verifyAttestation";
 import { MainJob, ROOT, freePort, nonJsonLines } from "../helpers/e2e/mainJob";
 
-const DEMO_DAYS = "16";
+const DEMO_DAYS = "20";
 
 describe("npm start (end to end: demo chains, ingestion, API on a real port)", function () {
   this.timeout(240_000);
@@ -75,7 +75,7 @@ describe("npm start (end to end: demo chains, ingestion, API on a real port)", f
       evaluation: { scored: number; claims: number } | null;
       versions: { model: string }[];
     };
-    // 16 simulated days make few claims and close no window yet: the evaluation is there, with what it has.
+    // 20 simulated days make few claims and close no window yet: the evaluation is there, with what it has.
     expect(model.evaluation, "computed after the issuing pass").to.not.equal(null);
     expect(model.evaluation!.claims).to.be.at.least(model.evaluation!.scored);
     expect(model.versions.length).to.be.at.least(1);
@@ -145,7 +145,7 @@ describe("npm start (end to end: demo chains, ingestion, API on a real port)", f
     expect(new Set(future.map((entry) => entry.date)).size).to.be.at.least(6);
     const twice = calendar.flatMap((entry) => entry.pools).filter((pool) => pool.campaigns.length === 2);
     expect(twice.map((pool) => pool.id.split(":")[1])).to.deep.equal(["1"]);
-    // The campaigns' starts and ends during the 16 simulated days, and the silent pool turning stale, are events.
+    // The campaigns' starts and ends during the 20 simulated days, and the silent pool turning stale, are events.
     const activity = await getJson("/api/v1/activity?limit=200");
     expect(activity.status, activity.text).to.equal(200);
     const events = (JSON.parse(activity.text) as { events: { kind: string; poolId: string | null }[] }).events;

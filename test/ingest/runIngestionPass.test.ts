@@ -138,7 +138,7 @@ describe("runIngestionPass", function () {
   it("keeps the lowest depth of each day and issues a signed attestation once enough days are complete", async () => {
     let report;
     const base = DAY0 + DAY; // after the first test's pass: chain time only moves forward
-    for (let day = 0; day < 17; day++) {
+    for (let day = 0; day < 20; day++) {
       const t = base + day * DAY;
       if (day === 6) await market.removeLiquidity(0.3); // a 30 % dip: the claim (≥ 50 %) still holds
       report = await passAt(t, { registry: true, lifetimeS: 3600 });
@@ -146,21 +146,22 @@ describe("runIngestionPass", function () {
         await market.addLiquidity(300_000);
         report = await passAt(t + 600, { registry: true }); // same day, deeper again: the day keeps its low
       }
-      // n completed days give n − 7 seven-day windows; 7 are needed, so day 14 is the first to attest.
-      expect(report.issuance[0].action, `day ${day}`).to.equal(day < 14 ? "none" : "issued");
+      // n completed days give n − 7 seven-day windows. Too few pooled windows to calibrate on, so the conservative
+      // prior (v2) decides: (2w + 7) / (2w + 14) reaches 0.8 at w = 11 windows, so day 18 is the first to attest.
+      expect(report.issuance[0].action, `day ${day}`).to.equal(day < 18 ? "none" : "issued");
     }
     const daily = await getDailyHistory(store.db, 1, pools[0].address);
-    expect(daily).to.have.length(17);
+    expect(daily).to.have.length(20);
     expect(daily[6].samples).to.equal(2);
     expect(daily[6].min_depth_usd).to.be.closeTo(daily[5].min_depth_usd * 0.7, daily[5].min_depth_usd * 0.01);
 
-    // 16 completed days → 9 seven-day windows: the 7-day horizon is published.
+    // 19 completed days → 12 seven-day windows: the 7-day horizon is published.
     const issued = report!.issuance[0];
     expect(issued.action).to.equal("issued");
     expect((await getPool(store.db, 1, pools[0].address))!.issue_reason).to.equal(null);
     const row = (await getLatestAttestation(store.db, 1, pools[0].address))!;
     const expected = computeHorizon({
-      daily: daily.slice(0, 16).map((d) => ({ day: d.day, minDepthUsd: d.min_depth_usd })),
+      daily: daily.slice(0, 19).map((d) => ({ day: d.day, minDepthUsd: d.min_depth_usd })),
       depthNow: row.depth_at_issuance_usd,
     });
     expect(row).to.include({
@@ -203,11 +204,11 @@ describe("runIngestionPass", function () {
     expect(expired.issuance[0].action).to.equal("issued");
     // Next day: a new completed day changes the inputs, before the previous one expired.
     const lifetimeLong = 30 * DAY;
-    const fresh = await passAt(base + 17 * DAY, { lifetimeS: lifetimeLong });
+    const fresh = await passAt(base + 20 * DAY, { lifetimeS: lifetimeLong });
     expect(fresh.issuance[0].action).to.equal("issued");
-    const kept = await passAt(base + 17 * DAY + 60, { lifetimeS: lifetimeLong });
+    const kept = await passAt(base + 20 * DAY + 60, { lifetimeS: lifetimeLong });
     expect(kept.issuance[0].action).to.equal("kept");
-    const next = await passAt(base + 18 * DAY, { lifetimeS: lifetimeLong });
+    const next = await passAt(base + 21 * DAY, { lifetimeS: lifetimeLong });
     expect(next.issuance[0].action).to.equal("issued");
   });
 

@@ -34,7 +34,7 @@ describe("walk-forward evaluation of the horizon model", function () {
     });
   }
 
-  it("v4 in evaluateModel reads each pool's calibration from the other pools, and claims nothing without one", function () {
+  it("v4 in evaluateModel reads each pool's calibration from the other pools, and the conservative prior without one", function () {
     const lastDay = day(149);
     const pools = [1, 7, 42, 5, 9].map((seed) => ({
       pool: `p${seed}`,
@@ -47,10 +47,11 @@ describe("walk-forward evaluation of the horizon model", function () {
     expect(evaluation.claims).to.equal(claims.length);
     expect(evaluation.claims).to.be.greaterThan(50);
     expect(evaluation.scored).to.equal(claims.filter(isScored).length);
-    // Alone, a pool has no other pools to read: v4 makes no claim (v3 does).
-    expect(evaluateModel([pools[0]], rule, lastDay).claims).to.equal(0);
-    expect(evaluateModel([pools[0]], { ...RULE, model: MODEL_V3 }, lastDay).claims).to.be.greaterThan(0);
-    expect(walkForward(pools[0], rule, lastDay)).to.deep.equal([]);
+    // Alone, a pool has no other pools to read: v4 claims what the conservative prior, v2, claims.
+    const alone = walkForward(pools[0], rule, lastDay);
+    expect(alone.length).to.be.greaterThan(0);
+    expect(alone).to.deep.equal(walkForward(pools[0], { ...RULE, model: MODEL_V2 }, lastDay));
+    expect(evaluateModel([pools[0]], rule, lastDay).claims).to.equal(alone.length);
   });
 
   it("v2 shrinks a share measured on few independent windows: v1's certainty on a long horizon is not v2's", function () {
@@ -153,7 +154,7 @@ describe("walk-forward evaluation of the horizon model", function () {
     const daily = lowsSeries(3, 120, { gapEvery: 9 });
     const lows = new Map(daily.map((d) => [d.day, d.minDepthUsd]));
     const lastIndex = 119;
-    const claims = walkForward({ pool: "p", daily }, RULE, day(lastIndex));
+    const claims = walkForward({ pool: "p", daily }, { ...RULE, model: MODEL_V3 }, day(lastIndex));
     const seen = new Map<string, number>();
     for (const claim of claims) {
       const grade = gradeClaim(
@@ -313,8 +314,8 @@ describe("walk-forward evaluation of the horizon model", function () {
       pool: `eip155:1:0x${seed}`,
       daily: lowsSeries(seed, 140, { gapEvery: seed === 1 ? 0 : 30 + seed }),
     }));
-    const evaluation = evaluateModel(pools, RULE, day(139));
-    const claims = pools.flatMap((pool) => walkForward(pool, RULE, day(139)));
+    const evaluation = evaluateModel(pools, { ...RULE, model: MODEL_V3 }, day(139));
+    const claims = pools.flatMap((pool) => walkForward(pool, { ...RULE, model: MODEL_V3 }, day(139)));
     const scored = claims.filter(isScored);
     const outcome = (c: EvaluatedClaim) => (c.outcome === "held" ? 1 : 0);
     expect(evaluation.claims).to.equal(claims.length);

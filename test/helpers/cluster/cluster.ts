@@ -51,7 +51,7 @@ export interface DemoChainsProcess {
 }
 
 /**
- * Starts `demo:chains` with `DEMO_DAYS=days` in a DATA_DIR of its own and waits until it has written `demo.env`.
+ * Starts `demo:chains` with `DEMO_DAYS=days` (default 20) in a DATA_DIR of its own and waits until it has written `demo.env`.
  * 16 days: the 15 completed days a configured process backfills from the feeds are enough for the horizon model's
  * shortest candidate (7 days, 7 windows), so attestations are issued at once.
  */
@@ -61,7 +61,7 @@ export async function startDemoChainsProcess(
   const dataDir = mkdtempSync(join(tmpdir(), "demo-chains-"));
   const child = new ClusterProcess("demo:chains", "dist/main/demoChains.js", {
     DATA_DIR: dataDir,
-    DEMO_DAYS: String(options.days ?? 16),
+    DEMO_DAYS: String(options.days ?? 20),
     ...options.extraEnv,
   });
   const stop = async () => {

@@ -12,7 +12,7 @@ import { expectSchema } from "../../helpers/read/marketApp";
 import { DAY, NOW, buildTestApp, insertPool, openTempStore } from "../../helpers/service/app";
 
 const DAYS = 150;
-const ADDRESSES = Array.from({ length: 8 }, (_, i) => `0x${String(i + 1).padStart(40, "0")}`);
+const ADDRESSES = Array.from({ length: 14 }, (_, i) => `0x${String(i + 1).padStart(40, "0")}`);
 
 /** A pool's lows: steady, with a 70 % withdrawal every `dipEvery` days that returns the day after. */
 function lows(base: number, dipEvery: number): number[] {
