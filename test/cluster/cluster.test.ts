@@ -1,10 +1,22 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
 import { expect } from "chai";
 import type { Hex } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { parseAttestationJson } from "../../src/lib/parseAttestationJson";
 import { verifyAttestation } from "../../src/lib/verifyAttestation";
 import { startCluster, type Cluster, type ServiceProcess } from "../helpers/cluster/cluster";
+import { LOADED_MODULES_PROBE, readLoadedModules } from "../helpers/loadedModules";
+
+const ROOT = join(__dirname, "..", "..");
+
+/**
+ * What only the demo and the local chains need: the demo's own modules, the local-chain drivers, and Hardhat's EDR
+ * (the in-process EVM). A configured service reaches chains over JSON-RPC and loads none of them.
+ */
+const DEMO_OR_LOCAL_CHAIN =
+  /^(dist\/demo\/|dist\/main\/demoChains\.js$|dist\/chain\/(startLocalChain|serveJsonRpc|chainDriver)\.js$|node_modules\/(@nomicfoundation|hardhat)\/)/;
 
 type PoolsBody = { pools: { id: string; horizon: number | null }[] };
 
@@ -14,11 +26,18 @@ describe("two service processes on one PostgreSQL against demo:chains (the multi
   let cluster: Cluster;
   let a: ServiceProcess;
   let b: ServiceProcess;
+  let probeDir: string;
 
   before(async function () {
     cluster = await startCluster({ days: 20 });
-    // One after the other, as an operator deploys: the first start applies the migrations.
-    a = await cluster.start({ name: "all-a", role: "all" });
+    probeDir = mkdtempSync(join(tmpdir(), "cluster-modules-"));
+    // One after the other, as an operator deploys: the first start applies the migrations. The first records every
+    // module it loads (test/helpers/loadedModulesProbe.js), written when it exits.
+    a = await cluster.start({
+      name: "all-a",
+      role: "all",
+      env: { NODE_OPTIONS: `--require ${LOADED_MODULES_PROBE}`, LOADED_MODULES_FILE: join(probeDir, "a.ndjson") },
+    });
     await a.waitForHttp("/api/v1/health", { timeoutMs: 120_000 });
     b = await cluster.start({ name: "all-b", role: "all" });
     await b.waitForHttp("/api/v1/health", { timeoutMs: 120_000 });
@@ -26,6 +45,7 @@ describe("two service processes on one PostgreSQL against demo:chains (the multi
 
   after(async function () {
     await cluster?.stop();
+    if (probeDir) rmSync(probeDir, { recursive: true, force: true });
   });
 
   it("starts both configured from demo.env, on the cluster's PostgreSQL", async function () {
@@ -62,5 +82,24 @@ describe("two service processes on one PostgreSQL against demo:chains (the multi
     }
     const [{ count }] = await cluster.sql<{ count: string }>("SELECT count(*) AS count FROM attestations");
     expect(Number(count)).to.be.at.least(attested.length);
+  });
+
+  it("a configured service never loads the demo, the local-chain drivers or Hardhat's EVM (after passes that issued)", async function () {
+    // Run last: it stops `a`, whose probe writes the modules its main thread loaded at exit.
+    await a.stop(10_000);
+    const records = readLoadedModules(join(probeDir, "a.ndjson")).filter((r) =>
+      r.argv.some((arg) => arg.endsWith("start.js")),
+    );
+    expect(records, "the service process's record").to.have.length(1);
+    const loaded = records[0].modules.map((file) => relative(ROOT, file).split("\\").join("/"));
+    // The probe saw the service's own modules: the pass, issuance and the API.
+    for (const expected of [
+      "dist/main/start.js",
+      "dist/attest/issueAttestations.js",
+      "dist/ingest/runIngestionPass.js",
+    ]) {
+      expect(loaded, expected).to.include(expected);
+    }
+    expect(loaded.filter((file) => DEMO_OR_LOCAL_CHAIN.test(file))).to.deep.equal([]);
   });
 });

@@ -51,9 +51,9 @@ export interface DemoChainsProcess {
 }
 
 /**
- * Starts `demo:chains` with `DEMO_DAYS=days` (default 20) in a DATA_DIR of its own and waits until it has written `demo.env`.
- * 16 days: the 15 completed days a configured process backfills from the feeds are enough for the horizon model's
- * shortest candidate (7 days, 7 windows), so attestations are issued at once.
+ * Starts `demo:chains` with `DEMO_DAYS=days` (default 20) in a DATA_DIR of its own and waits until it has written
+ * `demo.env`. 20 days: a configured process backfills the 19 completed days from the feeds, enough for the issuing
+ * model's conservative prior on a new deployment (11 held 7-day windows for 0.80), so attestations are issued at once.
  */
 export async function startDemoChainsProcess(
   options: { days?: number; extraEnv?: Record<string, string> } = {},
