@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import { LeaseLostError, PassAbortedError } from "../errors/lease";
-import type { ServiceMetrics } from "../service/metrics";
+import type { ServiceMetrics } from "../metrics/serviceMetrics";
 import type { ServiceStatus } from "../service/serviceStatus";
 import {
   acquireLease,

@@ -9,7 +9,7 @@ import { LeaseLostError } from "../errors/lease";
 import { StartupAbortedError } from "../errors/startup";
 import { errorLine } from "../errors/utils";
 import type { IngestSource } from "../ingest/source";
-import { createMetrics, type ServiceMetrics } from "../service/metrics";
+import { createMetrics, type ServiceMetrics } from "../metrics/serviceMetrics";
 import { startProbeServer } from "../service/probeServer";
 import { closeServer, startServer } from "../service/server";
 import { createServiceStatus, type ServiceStatus } from "../service/serviceStatus";
@@ -21,7 +21,7 @@ import { listPools } from "../storage/pools";
 import { registerConfigApiKeys } from "../write/registerConfigApiKeys";
 import { assertSigningKeyConfigured, loadAttesterKey, type LoadAttesterKeyReturnType } from "./attesterKey";
 import { DEMO_API_KEY_FILE, loadDemoApiKey, type LoadDemoApiKeyReturnType } from "./demoApiKey";
-import { createPassRunner, type PassRunner } from "./ingestionPass";
+import { createPassRunner, type PassRunner } from "../ingest/passRunner";
 import { startLeadership, type Leadership } from "./leadership";
 
 /** The running service: what `npm start` holds until a signal arrives. */

@@ -6,7 +6,7 @@ import { ApiErrorCode } from "../errors/http";
 import type { Store } from "../storage/openStore";
 import type { ServiceConfig } from "../config/loadConfig";
 import { toErrorBody } from "./errorBodies";
-import { createMetrics, type ServiceMetrics } from "./metrics";
+import { createMetrics, type ServiceMetrics } from "../metrics/serviceMetrics";
 import { createServiceStatus, type ServiceStatus } from "./serviceStatus";
 import attesterPlugin, { type AttesterOptions } from "./plugins/app/attester";
 import authPlugin from "./plugins/app/auth";

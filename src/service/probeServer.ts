@@ -3,7 +3,7 @@ import type { ServiceConfig } from "../config/loadConfig";
 import { ApiErrorCode } from "../errors/http";
 import type { Store } from "../storage/openStore";
 import { toErrorBody } from "./errorBodies";
-import type { ServiceMetrics } from "./metrics";
+import type { ServiceMetrics } from "../metrics/serviceMetrics";
 import connectionLimitsPlugin from "./plugins/app/connection-limits";
 import httpMetricsPlugin from "./plugins/app/metrics";
 import probesPlugin from "./plugins/app/probes";

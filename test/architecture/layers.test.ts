@@ -14,6 +14,8 @@ const LAYERS: Record<string, number> = {
   abi: 1,
   // Bounded reads of HTTP answers, shared by the feeds, the CLI and the remote signer.
   net: 1,
+  // The Prometheus series: counted by the pass runner (ingest), the leader election (main) and the server (service).
+  metrics: 1,
   model: 2,
   config: 2,
   actions: 2,

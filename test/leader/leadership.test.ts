@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { LeaseLostError, PassAbortedError } from "../../src/errors/lease";
 import { leaseTiming, startLeadership, type Leadership } from "../../src/main/leadership";
-import { createMetrics, type ServiceMetrics } from "../../src/service/metrics";
+import { createMetrics, type ServiceMetrics } from "../../src/metrics/serviceMetrics";
 import { createServiceStatus, type ServiceStatus } from "../../src/service/serviceStatus";
 import { acquireLease, readLease, type PassFence } from "../../src/storage/leaderLease";
 import { openStore, type Store } from "../../src/storage/openStore";

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { createPassRunner, retentionDaysFor } from "../../src/main/ingestionPass";
+import { createPassRunner, retentionDaysFor } from "../../src/ingest/passRunner";
 import { loadConfig } from "../../src/config/loadConfig";
 import type { IngestSource } from "../../src/ingest/source";
 import { createLocalSigner } from "../../src/attest/signer";

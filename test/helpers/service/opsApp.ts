@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { loadConfig } from "../../../src/config/loadConfig";
-import type { ServiceMetrics } from "../../../src/service/metrics";
+import type { ServiceMetrics } from "../../../src/metrics/serviceMetrics";
 import { createServer } from "../../../src/service/server";
 import type { ServiceStatus } from "../../../src/service/serviceStatus";
 import type { Store } from "../../../src/storage/openStore";

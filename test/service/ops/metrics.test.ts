@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import type { FastifyInstance } from "fastify";
-import { createMetrics, type ServiceMetrics } from "../../../src/service/metrics";
+import { createMetrics, type ServiceMetrics } from "../../../src/metrics/serviceMetrics";
 import { openTempStore } from "../../helpers/service/app";
 import { buildOpsApp } from "../../helpers/service/opsApp";
 

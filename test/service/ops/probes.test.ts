@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { loadConfig } from "../../../src/config/loadConfig";
-import { createMetrics } from "../../../src/service/metrics";
+import { createMetrics } from "../../../src/metrics/serviceMetrics";
 import { PROBE_CACHE_MS } from "../../../src/service/plugins/app/probes";
 import { checkReadiness } from "../../../src/service/plugins/app/readiness";
 import { startProbeServer } from "../../../src/service/probeServer";

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import type { ServiceMetrics } from "../../metrics";
+import type { ServiceMetrics } from "../../../metrics/serviceMetrics";
 
 /** The `route` label of an answer no route matched (404s, router errors): never the raw URL. */
 export const UNMATCHED_ROUTE = "unmatched";

@@ -3,7 +3,7 @@ import { PROBE_CACHE_MS, cachedFor } from "../../plugins/app/probes";
 
 /**
  * `GET /metrics`: this process's Prometheus metrics in the text exposition format (the series are declared in
- * src/service/metrics.ts). Outside the API's rate limit, under its own per-client limit (`PROBE_RATE_LIMIT` a
+ * src/metrics/serviceMetrics.ts). Outside the API's rate limit, under its own per-client limit (`PROBE_RATE_LIMIT` a
  * second); the text is rendered at most once a second; with `METRICS_TOKEN` set, it needs that bearer (401
  * otherwise). Keep it off the public side of the proxy all the same (docs/operations.md); hidden from the OpenAPI
  * document.

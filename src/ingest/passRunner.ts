@@ -1,15 +1,15 @@
-import type { ServiceConfig } from "../config/loadConfig";
-import { HEARTBEAT_INTERVAL_MS, runIngestionPass, type PassReport } from "../ingest/runIngestionPass";
-import type { HistoryMoment, IngestSource } from "../ingest/source";
 import { refreshModelEvaluation } from "../attest/refreshModelEvaluation";
+import type { AttestationSigner } from "../attest/signer";
+import type { ServiceConfig } from "../config/loadConfig";
 import { errorLine } from "../errors/utils";
-import { pruneDue, pruneStore, type PruneCounts } from "../storage/retention";
-import type { ServiceMetrics } from "../service/metrics";
-import type { ServiceStatus } from "../service/serviceStatus";
+import type { ServiceMetrics } from "../metrics/serviceMetrics";
 import type { PassFence } from "../storage/leaderLease";
 import type { Store } from "../storage/openStore";
 import { utcDay } from "../storage/poolDaily";
-import type { LoadAttesterKeyReturnType } from "./attesterKey";
+import { pruneDue, pruneStore, type PruneCounts } from "../storage/retention";
+import { heartbeatFor } from "./passRun";
+import { runIngestionPass, type PassReport } from "./runIngestionPass";
+import type { HistoryMoment, IngestSource } from "./source";
 
 /** Runs the service's ingestion passes over one source. */
 export interface PassRunner {
@@ -38,7 +38,8 @@ export type CreatePassRunnerParameters = {
     | "priceMinConfidence"
     | "feedMaxBytes"
   >;
-  key: Pick<LoadAttesterKeyReturnType, "signer">;
+  /** Who signs the attestations a live pass issues. */
+  key: { signer: AttestationSigner };
   store: Store;
   source: IngestSource;
   log: (line: string) => void;
@@ -46,14 +47,16 @@ export type CreatePassRunnerParameters = {
   checkpoint: () => void;
   /** Counts the live passes (`attest_ingest_passes_total`, their duration, the attestations issued). */
   metrics?: ServiceMetrics;
-  /** Its `lastPassAt` is set when a live pass finishes. */
-  status?: ServiceStatus;
+  /** Its `lastPassAt` is set when a live pass finishes (the service's status, `/readyz`). */
+  status?: { lastPassAt: number | null };
 };
 
 /**
- * Binds `runIngestionPass` to the service's store, key, configuration (`INSTANCE_ID` on every run) and source. Each
- * pass logs one line (see {@link summarize}) and its steps indented; each live pass is counted in `metrics` and sets
- * `status.lastPassAt`.
+ * The ingestion pipeline as the service runs it, in one layer: the source's `beforePass`, `runIngestionPass` (read →
+ * write → issue → grade, its run recorded by `./passRun`), the source's `afterPass`, then, after a live pass, the
+ * model evaluation and retention. Binds them to the service's store, key, configuration (`INSTANCE_ID` on every run)
+ * and source. Each pass logs one line (see {@link summarize}) and its steps indented; each live pass is counted in
+ * `metrics` and sets `status.lastPassAt`.
  *
  * @param {@link CreatePassRunnerParameters}
  * @returns a {@link PassRunner}.
@@ -176,16 +179,6 @@ export function retentionDaysFor(retentionDays: number, keepSince: number | unde
 function describeCounts(counts: PruneCounts): string {
   const parts = Object.entries(counts).filter(([, n]) => n > 0);
   return parts.length === 0 ? "nothing" : parts.map(([table, n]) => `${table} ${n}`).join(", ");
-}
-
-/**
- * The heartbeat of a pass for an ingestion interval: every 10 s (a third of the interval when shorter, at least 1 s),
- * and a run is taken for dead after six missed beats (60 s by default), so a standby that takes over within two
- * intervals also closes the dead leader's run by then.
- */
-export function heartbeatFor(ingestIntervalS: number): { intervalMs: number; staleAfterS: number } {
-  const intervalMs = Math.min(HEARTBEAT_INTERVAL_MS, Math.max(1000, Math.floor((ingestIntervalS * 1000) / 3)));
-  return { intervalMs, staleAfterS: Math.ceil((6 * intervalMs) / 1000) };
 }
 
 /** One line describing a pass: status, pools observed on chain, attestations issued / kept, failing sources. */
