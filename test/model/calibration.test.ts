@@ -11,7 +11,7 @@ import {
   SCORE_BINS,
   type Calibration,
 } from "../../src/model/calibration";
-import { MODEL_V4, computeHorizon, type DailyDepth } from "../../src/model/horizon";
+import { MODEL_V2, MODEL_V4, computeHorizon, type DailyDepth } from "../../src/model/horizon";
 import { fitCalibration } from "../../src/model/pooledCalibration";
 import { lowsSeries, seriesDay as day } from "../helpers/model/series";
 
@@ -119,10 +119,26 @@ describe("pooled calibration (model v4)", function () {
       expect(fitCalibration(changed, RULE, asOf, "p1")).not.to.deep.equal(base);
     });
 
-    it("v4 claims nothing without a calibration, and computeHorizon passes the calibration to it", function () {
+    it("v4 falls back to v2's conservative share without a calibration, and computeHorizon passes one to it", function () {
       const daily = pools[0].daily.filter((d) => d.day <= asOf);
       const depthNow = daily[daily.length - 1].minDepthUsd;
-      expect(computeHorizon({ daily, depthNow, model: MODEL_V4 }).horizonDays).to.equal(null);
+      const { candidates: _v4, ...alone } = computeHorizon({ daily, depthNow, model: MODEL_V4 });
+      const { candidates: _v2, ...conservative } = computeHorizon({ daily, depthNow, model: MODEL_V2 });
+      expect(alone.horizonDays).to.be.a("number");
+      expect(alone).to.deep.equal(conservative);
+      // A map on too few effective windows is the same as none: the prior decides.
+      const thin: Calibration[] = [7, 14, 30, 60, 90, 180].map((h) => ({
+        horizonDays: h,
+        effectiveWindows: MIN_EFFECTIVE_WINDOWS - 1,
+        probabilities: new Array(SCORE_BINS).fill(0.99),
+      }));
+      const { candidates: _thin, ...withThin } = computeHorizon({
+        daily,
+        depthNow,
+        model: MODEL_V4,
+        calibration: thin,
+      });
+      expect(withThin).to.deep.equal(conservative);
       const certain: Calibration[] = [7, 14, 30, 60, 90, 180].map((h) => ({
         horizonDays: h,
         effectiveWindows: 1000,
