@@ -103,13 +103,15 @@ export const READ_SURFACES = [
     reader: "read/getAccuracy",
     route: { method: "GET", path: "/api/v1/accuracy" },
     tool: "get_accuracy_record",
-    page: null,
+    // Set beside the backtest on the model page.
+    page: { id: "model", path: "/app/model", nav: null },
   },
   {
     reader: "read/getPoolClaims",
     route: { method: "GET", path: "/api/v1/pool/:pool/claims" },
     tool: "get_pool_claims",
-    page: null,
+    // The track record on the pool's own page (its first page), drawn on its history chart too.
+    page: { id: "pools", path: "/app/pools/:pool", nav: null },
   },
   {
     reader: "read/getHealth",

@@ -12,13 +12,20 @@ const SAMPLE_URLS: Record<string, string> = {
   "/app/compare": `/app/compare?pools=${IDS.a}&pools=${IDS.e}`,
 };
 
-/** Every page of the dapp (the sign-in page aside): the pages of the read surface table (src/read/surfaces.ts). */
-const PAGES = READ_SURFACES.flatMap(({ page }) => {
-  if (page === null) return [];
-  if (page.path.includes("/:") && !(page.path in SAMPLE_URLS))
-    throw new Error(`give ${page.path} a URL in SAMPLE_URLS`);
-  return [SAMPLE_URLS[page.path] ?? page.path];
-});
+/**
+ * Every page of the dapp (the sign-in page aside): the pages of the read surface table (src/read/surfaces.ts), each
+ * once (a page that serves several readers, the pool's or the model's, has an entry per reader).
+ */
+const PAGES = [
+  ...new Set(
+    READ_SURFACES.flatMap(({ page }) => {
+      if (page === null) return [];
+      if (page.path.includes("/:") && !(page.path in SAMPLE_URLS))
+        throw new Error(`give ${page.path} a URL in SAMPLE_URLS`);
+      return [SAMPLE_URLS[page.path] ?? page.path];
+    }),
+  ),
+];
 
 /** The page's text with tags and runs of white space folded, for "the page says X" checks. */
 function text(body: string): string {

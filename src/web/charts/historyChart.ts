@@ -1,3 +1,4 @@
+import type { GetPoolClaimsReturnType, PoolClaim } from "../../read/getPoolClaims";
 import type { GetPoolHistoryReturnType, PoolHistoryAttestation } from "../../read/getPoolHistory";
 import { dayStart } from "../../read/internal/utcDays";
 import { formatConfidence, formatDay, formatUsd, formatUsdCompact } from "../format";
@@ -9,6 +10,31 @@ const W = 640;
 const H = 260;
 const M = { top: 16, right: 16, bottom: 40, left: 70 };
 const DAY = 86_400;
+/** Above this many claims in range, only the newest floor is labelled on the chart (the caption lists them all). */
+const LABELLED_CLAIMS = 4;
+
+/**
+ * How a claim drawn on the chart was graded: its outcome on the track record (`getPoolClaims`), or `other` for an
+ * attestation the record's page does not list (a later attestation of the same UTC day, which is not graded, or one
+ * older than the page).
+ */
+export type ClaimMark = PoolClaim["outcome"] | "other";
+
+/** What each mark means, in the legend's words. */
+export const CLAIM_MARKS: Record<ClaimMark, string> = {
+  held: "Floor of a claim that held (every window day observed at or above it)",
+  failed: "Floor of a claim that failed (an observed daily low below it)",
+  void: "Floor of a void claim (a window day not observed, none below)",
+  pending: "Floor of a pending claim (its window has not closed)",
+  other:
+    "Floor of an attestation the track record below does not list (a later one of the same UTC day, or older than its first page)",
+};
+
+/** Each claim's grade on the track record, by its issuance time. */
+export function claimMarks(record: GetPoolClaimsReturnType): (claim: PoolHistoryAttestation) => ClaimMark {
+  const byIssuedAt = new Map(record.claims.map((claim) => [claim.issuedAt, claim.outcome]));
+  return (claim) => byIssuedAt.get(claim.issuedAt) ?? "other";
+}
 
 /** A claim's window clipped to the days shown, or null when it lies outside them. */
 export function claimSpan(
@@ -30,11 +56,12 @@ export function claimsOnDay(history: GetPoolHistoryReturnType, date: string): Po
 /**
  * A pool's history as an SVG chart (the reader of `GET /api/v1/pool/{pool}/history`): each day's lowest depth as a
  * line of points (a day backfilled from the feed's daily series is a hollow point; a day with nothing stored is a
- * dashed mark on the axis, never a zero), and each claim's floor drawn as a red segment over the days its window
- * covers. The figcaption is the text equivalent (range, lowest and highest day, every claim); the table the page
- * shows after it lists every day.
+ * dashed mark on the axis, never a zero), and each claim's floor drawn as a segment over the days its window covers,
+ * coloured by its grade on the track record (`record`, the reader of `GET /api/v1/pool/{pool}/claims`), a failed
+ * claim's first failing day marked with a cross at its low. The figcaption is the text equivalent (range, lowest and
+ * highest day, every claim with its grade, the legend); the tables the page shows after it list every day and claim.
  */
-export function historyChart(history: GetPoolHistoryReturnType, symbol: string): Html {
+export function historyChart(history: GetPoolHistoryReturnType, symbol: string, record: GetPoolClaimsReturnType): Html {
   const { days } = history;
   const from = dayStart(days[0].date);
   const to = dayStart(days[days.length - 1].date) + DAY;
@@ -88,21 +115,44 @@ export function historyChart(history: GetPoolHistoryReturnType, symbol: string):
           </title></circle
         >`,
   );
-  const claims = history.attestations.flatMap((claim) => {
-    const span = claimSpan(claim, from, to);
-    if (span === null) return [];
+  const markOf = claimMarks(record);
+  const inRange = history.attestations.filter((claim) => claimSpan(claim, from, to) !== null);
+  const labelled = new Set(inRange.length <= LABELLED_CLAIMS ? inRange : inRange.slice(-1));
+  const claims = inRange.map((claim) => {
+    const span = claimSpan(claim, from, to)!;
+    const mark = markOf(claim);
     const [x1, x2, yFloor] = [px(x(span.start)), px(x(span.end)), px(y(claim.floorUsd))];
     const beyond = claim.settlesAt > to ? ` → ${formatDay(claim.settlesAt).slice(5)}` : "";
+    return html`<g class="claim ${mark}" data-outcome="${mark}" data-issued-at="${claim.issuedAt}"
+      ><title>
+        Claim issued ${formatDay(claim.issuedAt)}: floor ${formatUsd(claim.floorUsd)} until
+        ${formatDay(claim.settlesAt)}, ${markWord(mark)}</title
+      ><line x1="${x1}" x2="${x2}" y1="${yFloor}" y2="${yFloor}"></line>${
+        labelled.has(claim)
+          ? html`<text x="${x2}" y="${px(y(claim.floorUsd) - 5)}" text-anchor="end"
+              >floor ${formatUsdCompact(claim.floorUsd)}${beyond}</text
+            >`
+          : ""
+      }</g
+    >`;
+  });
+  // A failed claim's first failing day: a cross at that day's low (the low that fell below its floor).
+  const firstDay = days[0].date;
+  const lastDay = days[days.length - 1].date;
+  const failures = record.claims.flatMap((claim) => {
+    const date = claim.lowestDepthDate;
+    if (claim.outcome !== "failed" || date === null || claim.lowestDepthUsd === null) return [];
+    if (date < firstDay || date > lastDay) return [];
+    const [cx, cy, r] = [mid(date), y(claim.lowestDepthUsd), 4];
     return [
-      html`<g
+      html`<g class="fail" data-issued-at="${claim.issuedAt}"
         ><title>
-          Claim issued ${formatDay(claim.issuedAt)}: floor ${formatUsd(claim.floorUsd)} until
-          ${formatDay(claim.settlesAt)}</title
-        ><line x1="${x1}" x2="${x2}" y1="${yFloor}" y2="${yFloor}"></line
-        ><text x="${x2}" y="${px(y(claim.floorUsd) - 5)}" text-anchor="end"
-          >floor ${formatUsdCompact(claim.floorUsd)}${beyond}</text
-        ></g
-      >`,
+          First failing day of the claim issued ${formatDay(claim.issuedAt)}: ${date}, low
+          ${formatUsd(claim.lowestDepthUsd)} below its floor ${formatUsd(claim.floorUsd)}</title
+        ><path
+          d="M${px(cx - r)},${px(cy - r)}L${px(cx + r)},${px(cy + r)}M${px(cx - r)},${px(cy + r)}L${px(cx + r)},${px(cy - r)}"
+        ></path
+      ></g>`,
     ];
   });
 
@@ -113,14 +163,21 @@ export function historyChart(history: GetPoolHistoryReturnType, symbol: string):
       <g class="claims">${claims}</g>
       <g class="lows">${lines}</g>
       <g class="days">${marks}</g>
+      <g class="fails">${failures}</g>
       ${xlabels}
     </svg>
-    <figcaption id="history-caption">${historyCaption(history, symbol, from, to)}</figcaption>
+    <figcaption id="history-caption">${historyCaption(history, symbol, from, to, markOf)}</figcaption>
   </figure>`;
 }
 
 /** The chart's text equivalent: what it spans, its lowest and highest day, and every claim drawn (or not in range). */
-function historyCaption(history: GetPoolHistoryReturnType, symbol: string, from: number, to: number): Html {
+function historyCaption(
+  history: GetPoolHistoryReturnType,
+  symbol: string,
+  from: number,
+  to: number,
+  markOf: (claim: PoolHistoryAttestation) => ClaimMark,
+): Html {
   const { days } = history;
   const measured = days.filter((d) => d.lowestDepthUsd !== null);
   const feed = measured.filter((d) => d.source === "feed-daily").length;
@@ -133,16 +190,22 @@ function historyCaption(history: GetPoolHistoryReturnType, symbol: string, from:
         )} on ${byLow[byLow.length - 1].date}.`;
   const claims = history.attestations.map((claim) => {
     const span = claimSpan(claim, from, to);
+    const mark = markOf(claim);
     return html`<li>
-      <span class="swatch floor" aria-hidden="true"></span>Claim issued ${formatDay(claim.issuedAt)}: ${claim.horizon}
-      days at ${formatConfidence(claim.confidence)} confidence, floor ${formatUsd(claim.floorUsd)}, until
-      ${formatDay(claim.settlesAt)}${span === null ? " (outside the days shown)" : ""}
+      <span class="swatch floor ${mark}" aria-hidden="true"></span>Claim issued ${formatDay(claim.issuedAt)}:
+      ${claim.horizon} days at ${formatConfidence(claim.confidence)} confidence, floor ${formatUsd(claim.floorUsd)},
+      until ${formatDay(claim.settlesAt)}${span === null ? " (outside the days shown)" : ""}: ${markWord(mark)}
     </li>`;
   });
+  const drawn = new Set(history.attestations.filter((c) => claimSpan(c, from, to) !== null).map(markOf));
+  const outcomes = (Object.keys(CLAIM_MARKS) as ClaimMark[])
+    .filter((mark) => drawn.has(mark))
+    .map((mark) => html`<li><span class="swatch floor ${mark}" aria-hidden="true"></span>${CLAIM_MARKS[mark]}</li>`);
   return html`<p>
       Daily lowest depth of ${symbol}, ${days[0].date} to ${days[days.length - 1].date} (${days.length} complete UTC
       days): ${measured.length} days with a low (${feed} of them the feed's end-of-day value),
-      ${days.length - measured.length} without data. ${extremes} Evidence only: nothing here grades a claim.
+      ${days.length - measured.length} without data. ${extremes} Each floor is coloured by its claim's grade on the
+      track record below.
     </p>
     <ul class="legend">
       <li><span class="swatch low" aria-hidden="true"></span>Daily low, observed on chain</li>
@@ -151,6 +214,13 @@ function historyCaption(history: GetPoolHistoryReturnType, symbol: string, from:
         (feed-daily: a snapshot, not a low)
       </li>
       <li><span class="swatch nodata" aria-hidden="true"></span>No data for the day (not zero)</li>
+      ${outcomes}
+      ${drawn.has("failed") ? html`<li><span class="swatch fail" aria-hidden="true"></span>A failed claim's first failing day, at its low</li>` : ""}
       ${claims.length === 0 ? html`<li>No claim was issued over these days.</li>` : claims}
     </ul>`;
+}
+
+/** A mark in words, as the caption's claim list ends each claim. */
+function markWord(mark: ClaimMark): string {
+  return mark === "other" ? "not on the track record shown" : mark;
 }

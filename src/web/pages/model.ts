@@ -1,3 +1,5 @@
+import type { CalibrationBucket } from "../../model/evaluateModel";
+import type { GetAccuracyReturnType } from "../../read/getAccuracy";
 import type { GetModelEvaluationReturnType } from "../../read/getModelEvaluation";
 import { reliabilityChart } from "../charts/reliabilityChart";
 import { namedPool, notice, scrollTable, type PoolNames } from "../components";
@@ -9,12 +11,15 @@ const three = (value: number | null) => (value === null ? "—" : value.toFixed(
 const percent = (value: number) => `${(value * 100).toFixed(1)} %`;
 
 /**
- * The model page (the `getModelEvaluation` reader of `GET /api/v1/model`, docs/model.md): the Brier score beside the
- * baseline's, a reliability diagram (confidence against hold rate, with bucket sizes) with its table, the per-horizon
- * table, and a few sample claims linking to their pools' history.
+ * The model page (docs/model.md): the backtest (the `getModelEvaluation` reader of `GET /api/v1/model`): the Brier
+ * score beside the baseline's, a reliability diagram (confidence against hold rate, with bucket sizes) with its table,
+ * the per-horizon table, and a few sample claims linking to their pools' history; and beside it the live record (the
+ * `getAccuracy` reader of `GET /api/v1/accuracy`): the signed claims graded so far, in words and side by side with the
+ * backtest, with their own calibration buckets (effective n, 90 % intervals) and horizons.
  */
 export function renderModelPage(
   data: GetModelEvaluationReturnType,
+  accuracy: GetAccuracyReturnType,
   chrome: PageChrome,
   names: PoolNames = new Map(),
 ): string {
@@ -27,7 +32,8 @@ export function renderModelPage(
     data; it grades no issued attestation.
   </p>`;
   if (e === null) {
-    const body = html`${intro}${notice("info", "Not computed yet: the service computes it after its next issuing pass.")}`;
+    const body = html`${intro}${notice("info", "Not computed yet: the service computes it after its next issuing pass.")}
+    ${liveRecordSection(accuracy, null)}`;
     return renderPage({ page: "model", title: "Model", chrome, body });
   }
   const beats = e.brier !== null && e.baselineBrier !== null && e.brier < e.baselineBrier;
@@ -62,10 +68,11 @@ export function renderModelPage(
     </p>`;
   const body = html`${intro}
     <section aria-labelledby="score-heading">
-      <h2 id="score-heading">Score</h2>
+      <h2 id="score-heading">Backtest score</h2>
       ${summary}
     </section>
-    ${versionsSection(data)} ${calibrationSection(e)} ${horizonSection(e)} ${sampleSection(e, names)}`;
+    ${liveRecordSection(accuracy, e)} ${versionsSection(data)} ${calibrationSection(e)} ${horizonSection(e)}
+    ${sampleSection(e, names)}`;
   return renderPage({ page: "model", title: "Model", chrome, body });
 }
 
@@ -106,9 +113,9 @@ function versionsSection(data: GetModelEvaluationReturnType): Html {
   </section>`;
 }
 
-/** The reliability diagram and its bucket table. */
-function calibrationSection(e: Evaluation): Html {
-  const bucketRows = e.buckets.map(
+/** The calibration buckets as a table: the text equivalent of a reliability diagram. */
+function bucketTable(caption: string, buckets: readonly CalibrationBucket[]): Html {
+  const bucketRows = buckets.map(
     (b) =>
       html`<tr>
         <td>${formatConfidence(b.from)}–${formatConfidence(b.to)}</td>
@@ -120,6 +127,24 @@ function calibrationSection(e: Evaluation): Html {
         <td class="num">${b.n >= 30 ? (Math.abs(b.holdRate - b.meanConfidence) <= 0.1 ? "yes" : "no") : "too few"}</td>
       </tr>`,
   );
+  return scrollTable(
+    caption,
+    html`<tr>
+      <th scope="col">Confidence</th>
+      <th scope="col" class="num">Claims</th>
+      <th scope="col" class="num">Mean confidence</th>
+      <th scope="col" class="num">Effective claims</th>
+      <th scope="col" class="num">Held</th>
+      <th scope="col" class="num">Held, 90 % interval</th>
+      <th scope="col" class="num">Within 0.10 (≥ 30 claims)</th>
+    </tr>`,
+    bucketRows,
+    "No scored claim yet.",
+  );
+}
+
+/** The reliability diagram and its bucket table. */
+function calibrationSection(e: Evaluation): Html {
   return html`<section aria-labelledby="calibration-heading">
     <h2 id="calibration-heading">Calibration</h2>
     ${reliabilityChart({
@@ -128,20 +153,112 @@ function calibrationSection(e: Evaluation): Html {
         "Mean confidence of each bucket against the share of its claims that held; the diagonal is perfect calibration, a dot's size its number of claims.",
       buckets: e.buckets,
     })}
-    ${scrollTable(
-      "Calibration buckets",
+    ${bucketTable("Calibration buckets", e.buckets)}
+  </section>`;
+}
+
+/** A share as a percentage of a whole, or nothing when the whole is 0. */
+const shareOf = (part: number, whole: number) => (whole > 0 ? ` (${percent(part / whole)})` : "");
+
+/**
+ * The live record: the claims this attester signed, graded once their window closed (`getAccuracy`), in plain words,
+ * side by side with the backtest (`e`, null when not computed), then its calibration buckets and horizons.
+ */
+function liveRecordSection(a: GetAccuracyReturnType, e: Evaluation | null): Html {
+  const scored = a.held + a.failed;
+  const words =
+    a.graded === 0
+      ? html`<p data-live-summary>
+          No signed claim is graded yet. A claim is graded once, the day after its window closes, from the pool's
+          observed daily lows (docs/model.md#grading); until then it is pending.
+        </p>`
+      : html`<p data-live-summary>
+          Of <strong>${formatNumber(a.graded)}</strong> claims graded, <strong>${formatNumber(a.held)} held</strong>,
+          <strong>${formatNumber(a.failed)} failed</strong> and ${formatNumber(a.void)} ${a.void === 1 ? "was" : "were"}
+          void (a window day not observed: counted, not scored).
+          ${
+            scored > 0
+              ? html`Of the ${formatNumber(scored)} scored, ${percent(a.held / scored)} held; their Brier score is
+                  <strong>${three(a.brier)}</strong>${e === null ? "" : html` (the backtest's: ${three(e.brier)})`}.`
+              : "None is scored yet (all void)."
+          }
+          The last graded claim settled on ${a.asOf ?? "—"}.
+        </p>`;
+  const row = (label: string, backtest: string, live: string) =>
+    html`<tr>
+      <th scope="row">${label}</th>
+      <td class="num" data-label="Backtest">${backtest}</td>
+      <td class="num" data-label="Live record">${live}</td>
+    </tr>`;
+  const dash = "—";
+  const rows = [
+    // The backtest's claims whose window closed (its `claims` also counts open windows): scored or void.
+    row("Claims graded", e === null ? dash : formatNumber(e.scored + e.void), formatNumber(a.graded)),
+    row("Scored (held or failed)", e === null ? dash : formatNumber(e.scored), formatNumber(scored)),
+    row(
+      "Held",
+      e === null ? dash : `${formatNumber(e.held)}${shareOf(e.held, e.scored)}`,
+      `${formatNumber(a.held)}${shareOf(a.held, scored)}`,
+    ),
+    row(
+      "Failed",
+      e === null ? dash : `${formatNumber(e.scored - e.held)}${shareOf(e.scored - e.held, e.scored)}`,
+      `${formatNumber(a.failed)}${shareOf(a.failed, scored)}`,
+    ),
+    row("Void (not scored)", e === null ? dash : formatNumber(e.void), formatNumber(a.void)),
+    row("Brier score (lower is better)", e === null ? dash : three(e.brier), three(a.brier)),
+    row("Data up to", e === null ? dash : (e.asOf ?? dash), a.asOf ?? dash),
+  ];
+  const horizonRows = a.byHorizon.map(
+    (h) =>
       html`<tr>
-        <th scope="col">Confidence</th>
-        <th scope="col" class="num">Claims</th>
-        <th scope="col" class="num">Mean confidence</th>
-        <th scope="col" class="num">Effective claims</th>
-        <th scope="col" class="num">Held</th>
-        <th scope="col" class="num">Held, 90 % interval</th>
-        <th scope="col" class="num">Within 0.10 (≥ 30 claims)</th>
+        <td class="num">${h.horizon} days</td>
+        <td class="num">${formatNumber(h.n)}</td>
+        <td class="num">${percent(h.holdRate)}</td>
       </tr>`,
-      bucketRows,
-      "No scored claim yet.",
+  );
+  return html`<section aria-labelledby="live-heading" data-live-record>
+    <h2 id="live-heading">Live record: the claims this attester signed</h2>
+    <p>
+      The backtest above judges the model on past data. The live record grades what was actually signed: every claim (a
+      pool's first attestation of a UTC day) whose window has closed, once, from the observed daily lows, by the same
+      rule, scored the same way (<a href="/api/v1/accuracy"><code>GET /api/v1/accuracy</code></a
+      >; each pool's claims and grades are on its page).
+    </p>
+    ${words}
+    ${scrollTable(
+      "The backtest and the live record side by side",
+      html`<tr>
+        <th scope="col">Figure</th>
+        <th scope="col" class="num">Backtest</th>
+        <th scope="col" class="num">Live record</th>
+      </tr>`,
+      rows,
+      "Nothing to compare yet.",
+      true,
     )}
+    ${
+      a.buckets.length === 0
+        ? ""
+        : html`<h3>Live calibration</h3>
+            ${reliabilityChart({
+              id: "live-reliability",
+              caption:
+                "The signed claims graded so far: mean confidence of each bucket against the share that held; the diagonal is perfect calibration, a dot's size its number of claims.",
+              buckets: a.buckets,
+            })}
+            ${bucketTable("Live calibration buckets (signed claims)", a.buckets)}
+            ${scrollTable(
+              "Graded signed claims by horizon",
+              html`<tr>
+                <th scope="col" class="num">Horizon</th>
+                <th scope="col" class="num">Claims</th>
+                <th scope="col" class="num">Held</th>
+              </tr>`,
+              horizonRows,
+              "No scored claim yet.",
+            )}`
+    }
   </section>`;
 }
 

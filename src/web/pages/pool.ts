@@ -1,4 +1,5 @@
 import type { GetPoolAttestationReturnType } from "../../read/getPoolAttestation";
+import type { GetPoolClaimsReturnType, PoolClaim } from "../../read/getPoolClaims";
 import type { GetPoolHistoryReturnType } from "../../read/getPoolHistory";
 import type { PoolDimensions } from "../../read/internal/poolDimensions";
 import { evidenceChart } from "../charts/evidenceChart";
@@ -8,6 +9,7 @@ import {
   formatConfidence,
   formatDay,
   formatLendingRate,
+  formatNumber,
   formatRate,
   formatShare,
   formatUsd,
@@ -30,6 +32,9 @@ export type PoolPageParameters = {
   noAttestation: string | null;
   /** Its daily lows and the claims over them (the `getPoolHistory` reader of `GET /api/v1/pool/{pool}/history`). */
   history: GetPoolHistoryReturnType;
+  /** Its track record: the first page of its claims with their grades (the `getPoolClaims` reader of
+   * `GET /api/v1/pool/{pool}/claims`). */
+  record: GetPoolClaimsReturnType;
   /** The expected signer: what `GET /api/v1/attester` serves (never the payload's `attester` field). */
   attester: string;
   now: number;
@@ -38,17 +43,18 @@ export type PoolPageParameters = {
 /**
  * A pool's page, for every tracked pool (stale and unattested ones included): its last values with their observation
  * times (and since when its depth is stale), its latest attestation verified IN THE BROWSER against the pinned
- * attester with the claim's evidence window, or the reason there is none, and its history: the daily lows with the
- * past claims' floors drawn over them, followed by the same days as a table.
+ * attester with the claim's evidence window, or the reason there is none, its history: the daily lows with the
+ * past claims' floors drawn over them (coloured by grade), followed by the same days as a table, and its track record:
+ * its claims, newest first, each with its grade, floor and the low that decided it.
  */
 export function renderPoolPage(parameters: PoolPageParameters, chrome: PageChrome): string {
-  const { pool, attestation, noAttestation, history } = parameters;
+  const { pool, attestation, noAttestation, history, record } = parameters;
   const body = html`<p class="lead">
       ${pool.protocol} · ${pool.kind} · ${chainLabel(pool.chainId)}<br /><code class="id">${pool.id}</code>
     </p>
     ${lastValues(parameters)}
     ${attestation === null ? noAttestationSection(noAttestation ?? "") : attestationSections(parameters, attestation)}
-    ${historySection(history, pool.symbol)}`;
+    ${historySection(history, pool.symbol, record)} ${trackRecordSection(record)}`;
   return renderPage({
     page: "pools",
     title: pool.symbol,
@@ -151,8 +157,8 @@ function attestationSections(parameters: PoolPageParameters, a: GetPoolAttestati
         This pool's depth stays at or above
         <strong>${a.claim.floor} × ${usdAmount(a.claim.depthAtIssuanceUsd)}</strong> (=
         ${usdAmount(a.claim.thresholdUsd)}) for <strong>${a.horizon} days</strong>, with confidence
-        <strong>${formatConfidence(a.confidence)}</strong>. Outcome: <span class="tag">${a.outcome}</span> (nothing
-        grades a claim).
+        <strong>${formatConfidence(a.confidence)}</strong>. Outcome: ${outcomeTag(a.outcome)} (graded once its window
+        has closed: see the <a href="#record-heading">track record</a>).
       </p>
       <dl class="facts">
         <div>
@@ -213,7 +219,7 @@ function attestationSections(parameters: PoolPageParameters, a: GetPoolAttestati
 }
 
 /** The history: the window links, the chart, and the days as a table (the chart's data, exact amounts). */
-function historySection(history: GetPoolHistoryReturnType, symbol: string): Html {
+function historySection(history: GetPoolHistoryReturnType, symbol: string, record: GetPoolClaimsReturnType): Html {
   const n = history.days.length;
   const windows = HISTORY_WINDOWS.map((days) =>
     days === n
@@ -236,7 +242,7 @@ function historySection(history: GetPoolHistoryReturnType, symbol: string): Html
         ${windows}
       </ul>
     </nav>
-    ${historyChart(history, symbol)}
+    ${historyChart(history, symbol, record)}
     <details class="history-table">
       <summary>The ${n} days as a table (the chart's data)</summary>
       ${scrollTable(
@@ -280,4 +286,88 @@ function claimsTable(history: GetPoolHistoryReturnType): Html {
     "No attestation was issued over these days.",
     true,
   );
+}
+
+/** An outcome as a tag: the word carries it, the colour repeats it. */
+function outcomeTag(outcome: string): Html {
+  return html`<span class="tag outcome ${outcome}">${outcome}</span>`;
+}
+
+/** The low that decided a grade: a held claim's lowest window low, a failed one's first failing low; else a dash. */
+function decidingLow(claim: PoolClaim): Html {
+  if (claim.lowestDepthUsd === null || claim.lowestDepthDate === null) return html`<span class="muted">—</span>`;
+  return html`${formatUsd(claim.lowestDepthUsd)} <span class="muted">(${claim.lowestDepthDate})</span>`;
+}
+
+/**
+ * The pool's track record (the `getPoolClaims` reader, first page): in words how its claims fared, then each claim,
+ * newest first, with its terms, its outcome, the low that decided it and, when it failed, its first failing day.
+ */
+function trackRecordSection(record: GetPoolClaimsReturnType): Html {
+  const { claims } = record;
+  const count = (outcome: PoolClaim["outcome"]) => claims.filter((c) => c.outcome === outcome).length;
+  const [held, failed, voided, pending] = [count("held"), count("failed"), count("void"), count("pending")];
+  const graded = held + failed + voided;
+  const route = `/api/v1/pool/${record.pool}/claims`;
+  const more =
+    record.next === null
+      ? html`All of them are listed; the same list, with each attestation as signed, is
+          <a href="${route}"><code>GET /api/v1/pool/{pool}/claims</code></a
+          >.`
+      : html`These are the newest ${claims.length}; the older ones are in
+          <a href="${route}?cursor=${encodeURIComponent(record.next)}"><code>GET /api/v1/pool/{pool}/claims</code></a>
+          (its next page), each with its attestation as signed.`;
+  const summary =
+    claims.length === 0
+      ? html`<p>No claim was signed for this pool yet.</p>`
+      : html`<p>
+          Of the <strong>${formatNumber(claims.length)}</strong> claims listed (the pool's first attestation of each UTC
+          day, the unit the accuracy record grades), <strong>${formatNumber(graded)}</strong> are graded:
+          <strong>${formatNumber(held)} held</strong>, <strong>${formatNumber(failed)} failed</strong> and
+          ${formatNumber(voided)} void (a window day not observed); ${formatNumber(pending)} are pending (their window
+          has not closed). ${more}
+        </p>`;
+  const rows = claims.map(
+    (c) =>
+      html`<tr data-outcome="${c.outcome}" data-issued-at="${c.issuedAt}">
+        <th scope="row">${formatDay(c.issuedAt)}</th>
+        <td class="num" data-label="Horizon">${c.horizon} days</td>
+        <td class="num" data-label="Confidence">${formatConfidence(c.confidence)}</td>
+        <td class="num" data-label="Floor" data-floor>${formatUsd(c.floorUsd)}</td>
+        <td data-label="Settles">${formatDay(c.settlesAt)}</td>
+        <td data-label="Outcome" data-outcome-cell>${outcomeTag(c.outcome)}</td>
+        <td class="num" data-label="Lowest low">${decidingLow(c)}</td>
+        <td data-label="First failing day">
+          ${
+            c.outcome === "failed" && c.lowestDepthDate !== null
+              ? c.lowestDepthDate
+              : html`<span class="muted">—</span>`
+          }
+        </td>
+      </tr>`,
+  );
+  return html`<section aria-labelledby="record-heading">
+    <h2 id="record-heading">Track record</h2>
+    ${summary}
+    <p class="muted">
+      A claim is graded once, the day after it settles, from the observed daily lows of its window. Lowest low: a held
+      claim's lowest observed low of its window; a failed claim's low on its first failing day (grading stops there).
+    </p>
+    ${scrollTable(
+      "The pool's claims, newest first, with their grades",
+      html`<tr>
+        <th scope="col">Issued (UTC day)</th>
+        <th scope="col" class="num">Horizon</th>
+        <th scope="col" class="num">Confidence</th>
+        <th scope="col" class="num">Floor</th>
+        <th scope="col">Settles</th>
+        <th scope="col">Outcome</th>
+        <th scope="col" class="num">Lowest low</th>
+        <th scope="col">First failing day</th>
+      </tr>`,
+      rows,
+      "No claim was signed for this pool yet.",
+      true,
+    )}
+  </section>`;
 }

@@ -5,6 +5,7 @@ import { walkForward } from "../../../src/model/evaluateModel";
 import { gradeClaim } from "../../../src/model/gradeClaim";
 import { HORIZON_MODELS, HORIZON_MODEL_ID, ISSUING_MODEL } from "../../../src/model/horizon";
 import { getModelEvaluation } from "../../../src/read/getModelEvaluation";
+import { getAccuracy } from "../../../src/read/getAccuracy";
 import { renderModelPage } from "../../../src/web/pages/model";
 import { ModelEvaluationResponseSchema } from "../../../src/service/schemas/modelEvaluation";
 import type { Store } from "../../../src/storage/openStore";
@@ -216,9 +217,10 @@ describe("model evaluation route, tool and page (real SQLite)", function () {
     const evaluation = await refreshModelEvaluation(store.db, { now: NOW });
     const chrome = { assets: { script: "/a.js", style: "/a.css" }, session: null } as unknown as Parameters<
       typeof renderModelPage
-    >[1];
+    >[2];
     const data = await getModelEvaluation({ db: store.db });
-    const page = renderModelPage(data, chrome);
+    const accuracy = await getAccuracy({ db: store.db });
+    const page = renderModelPage(data, accuracy, chrome);
     expect(page.match(/<circle /g)).to.have.length(evaluation.buckets.length);
     expect(page).to.include(evaluation.brier!.toFixed(3)).and.include(evaluation.baselineBrier!.toFixed(3));
     expect(page).to.include(evaluation.brier! < evaluation.baselineBrier! ? "beats the baseline" : "does not beat");
@@ -226,6 +228,7 @@ describe("model evaluation route, tool and page (real SQLite)", function () {
     for (const version of data.versions) expect(page).to.include(version.model);
     const empty = renderModelPage(
       { model: HORIZON_MODEL_ID, computedAt: null, evaluation: null, versions: [] },
+      accuracy,
       chrome,
     );
     expect(empty).to.include("Not computed yet").and.not.include("<circle");

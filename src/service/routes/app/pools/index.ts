@@ -3,6 +3,7 @@ import { NoAttestationError } from "../../../../errors/pool";
 import { parsePoolId } from "../../../../lib/parsePoolId";
 import { comparePools } from "../../../../read/comparePools";
 import { getPoolAttestation, type GetPoolAttestationReturnType } from "../../../../read/getPoolAttestation";
+import { getPoolClaims } from "../../../../read/getPoolClaims";
 import { getPoolHistory } from "../../../../read/getPoolHistory";
 import { listPools } from "../../../../read/listPools";
 import type { ReadContext } from "../../../../read/context";
@@ -17,8 +18,9 @@ import { PoolPageParamsSchema, PoolPageQuerySchema, PoolsPageQuerySchema } from 
  * `GET /app/pools/{pool}?days=N`: any tracked pool's page, attested or not, stale or fresh: its last values
  * (`comparePools` for the one pool, the reader of `GET /api/v1/compare`), its attestation when it has one
  * (`getPoolAttestation`, the reader of `GET /api/v1/pool/{pool}`; else the reader's reason), verified in the browser
- * against the attester `GET /api/v1/attester` serves, and its history (`getPoolHistory`, the reader of
- * `GET /api/v1/pool/{pool}/history`). An unknown pool is the API's 404.
+ * against the attester `GET /api/v1/attester` serves, its history (`getPoolHistory`, the reader of
+ * `GET /api/v1/pool/{pool}/history`) and its track record (`getPoolClaims`, the reader of
+ * `GET /api/v1/pool/{pool}/claims`, first page). An unknown pool is the API's 404.
  */
 const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
   const { readContext } = fastify;
@@ -43,9 +45,10 @@ const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
       parsePoolId({ id });
       // The one pool's last values first: an unknown pool is the reader's 404 before anything else is read.
       const current = await comparePools(readContext, { pools: [id], field: "pool" });
-      const [history, latest] = await Promise.all([
+      const [history, latest, record] = await Promise.all([
         getPoolHistory(readContext, { pool: id, days: request.query.days }),
         latestAttestation(readContext, id),
+        getPoolClaims(readContext, { id }),
       ]);
       return renderPoolPage(
         {
@@ -53,6 +56,7 @@ const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
           freshnessWindowS: current.freshnessWindowS,
           ...latest,
           history,
+          record,
           // An attestation in the store names the attester, so it is known whenever one is shown.
           attester: latest.attestation === null ? "" : (await fastify.attester()).attester,
           now: readContext.now(),
