@@ -1,8 +1,10 @@
 import { McpServer, type RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
-import { TOOL_NAMES } from "../read/surfaces";
+import { declaredSurface, openApiPath, type DeclaredSurface } from "../read/defineSurface";
+import { READ_SURFACES, TOOL_NAMES } from "../read/surfaces";
 import type { McpDeps } from "./deps";
-import { PIN_ATTESTER, freshnessRule } from "./internal/descriptions";
+import { answer } from "./internal/answer";
+import { PIN_ATTESTER, READ_ONLY, freshnessRule, sameJsonAs } from "./internal/descriptions";
 import { registerPrompts } from "./prompts";
 import { registerResources } from "./resources";
 
@@ -10,17 +12,37 @@ import { registerResources } from "./resources";
 type ToolModule = { registerTool: (server: McpServer, deps: McpDeps) => RegisteredTool };
 
 /**
- * The tools of the read surface table (`src/read/surfaces.ts`), in its order (the order `tools/list` gives them), each
- * loaded from the file named after it, as the service's routes are loaded from their folders: adding a tool is its
- * file and its table entry. A table tool without its file fails here, at the first server built (and in
+ * The tools of the read surface table (`src/read/surfaces.ts`), in its order (the order `tools/list` gives them). A
+ * surface its reader declares (`src/read/defineSurface.ts`) gets its tool from that declaration
+ * ({@link declaredTool}); the others are loaded from the file named after the tool, as the service's routes are loaded
+ * from their folders. A table tool with neither fails here, at the first server built (and in
  * `test/service/surfaces.test.ts`).
  */
 const TOOLS: readonly ToolModule["registerTool"][] = TOOL_NAMES.map((name) => {
+  const entry = READ_SURFACES.find((surface) => surface.tool === name)!;
+  const declared = declaredSurface(entry);
+  if (declared !== null) return declaredTool(name, `${entry.route.method} ${openApiPath(entry.route.path)}`, declared);
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the tool's file, named after it
   const tool = require(`./tools/${name}`) as Partial<ToolModule>;
   if (typeof tool.registerTool !== "function") throw new Error(`src/mcp/tools/${name} does not export registerTool`);
   return tool.registerTool;
 });
+
+/** A declared surface's tool: no input, its title and description, its shape as output, the reader's answer. */
+function declaredTool(name: string, route: string, surface: DeclaredSurface): ToolModule["registerTool"] {
+  return (server, deps) =>
+    server.registerTool(
+      name,
+      {
+        title: surface.title,
+        description: `${surface.description} The same JSON as ${route}.`,
+        inputSchema: {},
+        outputSchema: sameJsonAs(surface.output, route),
+        annotations: { title: surface.label, ...READ_ONLY },
+      },
+      async () => answer(name, deps, () => surface.read(deps.readContext)),
+    );
+}
 
 /** The server's name and version in `initialize` (the version of the API it mirrors). */
 export const MCP_SERVER_INFO = {

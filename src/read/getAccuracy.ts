@@ -1,29 +1,12 @@
-import { formatPoolId } from "../lib/formatPoolId";
 import { scoreGraded, type CalibrationBucket } from "../model/evaluateModel";
-import { listAccuracyRecords, type AccuracyRecord } from "../storage/accuracyRecords";
+import { listAccuracyRecords } from "../storage/accuracyRecords";
 import type { ReadContext } from "./context";
+import { gradedClaim, settlesAt, type GradedClaim } from "./internal/gradedClaim";
+import { defineSurface } from "./defineSurface";
+import { AccuracySchema } from "./schemas/accuracy";
 
 /** Graded claims listed in `recent`. */
 export const RECENT_GRADED = 20;
-
-const DAY_S = 86_400;
-
-/** A graded claim as the accuracy record publishes it. */
-export type GradedClaim = {
-  /** `eip155:<chainId>:<address>`. */
-  pool: string;
-  /** Unix seconds. */
-  issuedAt: number;
-  horizon: number;
-  confidence: number;
-  /** USD: floor × the depth the attestation states. */
-  floorUsd: number;
-  /** Unix seconds: issuedAt + horizon days. */
-  settlesAt: number;
-  outcome: "held" | "failed" | "void";
-  lowestDepthUsd: number | null;
-  lowestDepthDate: string | null;
-};
 
 export type GetAccuracyReturnType = {
   /** The last graded claim's settle day (`YYYY-MM-DD`), or null while the record is empty. */
@@ -72,21 +55,23 @@ export async function getAccuracy({ db }: Pick<ReadContext, "db">): Promise<GetA
   };
 }
 
-/** The published form of a record. */
-export function gradedClaim(record: AccuracyRecord): GradedClaim {
-  return {
-    pool: formatPoolId({ chainId: record.chain_id, address: record.address }),
-    issuedAt: record.issued_at,
-    horizon: record.horizon_days,
-    confidence: record.confidence_hundredths / 100,
-    floorUsd: record.floor_usd,
-    settlesAt: settlesAt(record),
-    outcome: record.outcome as GradedClaim["outcome"],
-    lowestDepthUsd: record.lowest_depth_usd,
-    lowestDepthDate: record.lowest_depth_date,
-  };
-}
-
-function settlesAt(record: AccuracyRecord): number {
-  return record.issued_at + record.horizon_days * DAY_S;
-}
+/** The surface, declared once: `GET /api/v1/accuracy` and the MCP tool `get_accuracy_record` are derived from it. */
+export const surface = defineSurface({
+  title: "The accuracy record: signed claims graded",
+  label: "Accuracy record",
+  description: [
+    "Whether this attester's signed claims came true: every pool's first attestation of a UTC day, graded once its",
+    "window (the horizon days after the issuance day) closed, from observed daily lows only. failed: a window day's",
+    "low below the floor; void: a window day without an observed low; held: every day at or above it. Returns",
+    "asOf (the last graded claim's settle day, null while nothing is graded), graded, held, failed, void, brier",
+    "(held 1, failed 0, void left out; null when none), calibration buckets (n, effectiveN, meanConfidence,",
+    "holdRate, interval90), byHorizon and recent (the 20 latest graded claims, latest settle first). A pool's claims",
+    "with their signed attestations: get_pool_claims (GET /api/v1/pool/{pool}/claims).",
+  ].join(" "),
+  tags: ["attestations"],
+  output: AccuracySchema,
+  outputTitle: "AccuracyRecord",
+  errors: [429, 500, 503],
+  cacheKey: "accuracy",
+  read: (context) => getAccuracy(context),
+});

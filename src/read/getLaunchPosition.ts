@@ -2,6 +2,8 @@ import { z } from "zod";
 import { MarketDataFileError } from "../errors/market";
 import gatesFile from "../model/launchGates.v1.json";
 import type { ReadContext } from "./context";
+import { defineSurface } from "./defineSurface";
+import { LaunchSchema } from "./schemas/launch";
 import { LAUNCH_MEASURES, LaunchMeasureContext } from "./internal/launchMeasures";
 
 /** One launch gate as measured now. */
@@ -134,3 +136,21 @@ export async function getLaunchPosition(context: ReadContext): Promise<GetLaunch
     version: file.version,
   };
 }
+
+/** The surface, declared once: `GET /api/v1/launch` and the MCP tool `get_launch` are derived from it. */
+export const surface = defineSurface({
+  title: "Launch position of the lending market",
+  label: "Launch position",
+  description: [
+    "The launch gates of the lending market, in dependency order, each measured from the store now: status clear,",
+    "not-clear or unmeasured (the reason is in `detail`; unmeasured is never clear), the measured value against its",
+    "threshold (atLeast or atMost, in `unit`), and `holding`: the first gate that is not clear (null when all are).",
+    "It says what holds the launch, never when: the payload carries no date. `version` is the gates file's version.",
+  ].join(" "),
+  tags: ["market"],
+  output: LaunchSchema,
+  outputTitle: "LaunchPosition",
+  errors: [429, 500, 503],
+  cacheKey: "launch",
+  read: (context) => getLaunchPosition(context),
+});

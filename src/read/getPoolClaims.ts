@@ -2,7 +2,7 @@ import { PoolNotFoundError } from "../errors/pool";
 import { listPoolClaims } from "../storage/accuracyRecords";
 import { getPool } from "../storage/pools";
 import type { ReadContext } from "./context";
-import { gradedClaim, type GradedClaim } from "./getAccuracy";
+import { gradedClaim, type GradedClaim } from "./internal/gradedClaim";
 import { signedAttestation, type SignedAttestation } from "./getPoolAttestation";
 import { claimTerms } from "./internal/claimTerms";
 import { decodePoolClaimsCursor, encodePoolClaimsCursor } from "./internal/poolClaimsCursor";

@@ -2,6 +2,8 @@ import { z } from "zod";
 import { MarketDataFileError } from "../errors/market";
 import roadmapFile from "../model/roadmap.v1.json";
 import type { ReadContext } from "./context";
+import { defineSurface } from "./defineSurface";
+import { RoadmapSchema } from "./schemas/roadmap";
 import { STORE_COUNTERS, countStore, type StoreCounter } from "./internal/storeCounters";
 
 /** One roadmap item; `counts` holds the store counts the data file names for it, computed at request time. */
@@ -80,3 +82,20 @@ export async function getRoadmap({ db }: Pick<ReadContext, "db">): Promise<GetRo
     })),
   };
 }
+
+/** The surface, declared once: `GET /api/v1/roadmap` and the MCP tool `get_roadmap` are derived from it. */
+export const surface = defineSurface({
+  title: "Roadmap",
+  label: "Roadmap",
+  description: [
+    "The roadmap's items with their status (shipped, building or planned) and counts computed from the store at",
+    "request time (for example pools tracked, attestations issued); a count is null when the store cannot tell,",
+    "never a made-up zero. `version` is the roadmap file's version.",
+  ].join(" "),
+  tags: ["market"],
+  output: RoadmapSchema,
+  outputTitle: "Roadmap",
+  errors: [429, 500, 503],
+  cacheKey: "roadmap",
+  read: (context) => getRoadmap(context),
+});

@@ -26,6 +26,7 @@ import corsPlugin from "./plugins/external/cors";
 import envPlugin from "./plugins/external/env";
 import rateLimitPlugin from "./plugins/external/rate-limit";
 import swaggerPlugin from "./plugins/external/swagger";
+import declaredRoutes from "./declaredRoutes";
 import { ErrorSchema } from "./schemas/error";
 
 /** What the app is built from: the store it reads, the configuration and the attester it vouches for. */
@@ -124,6 +125,8 @@ export const buildApp = fp(
       });
     });
 
+    // The declared read surfaces' routes (src/read/defineSurface.ts), then the route folders.
+    await fastify.register(declaredRoutes);
     await fastify.register(autoload, { dir: join(__dirname, "routes") });
   },
   { name: "attestation-service", fastify: "5.x" },

@@ -1,5 +1,4 @@
 import * as z from "zod/v4";
-import type { GetAccuracyReturnType } from "../getAccuracy";
 import type { GetPoolClaimsReturnType } from "../getPoolClaims";
 import { SignedAttestationSchema } from "./attestation";
 import { nullable, poolId, uint, utcDate } from "./common";
@@ -23,7 +22,10 @@ const claimFields = {
 const outcomeDescription =
   "failed: an observed daily low of a window day is below floorUsd; void: a window day has no observed low (and none failed); held: every window day observed at or above floorUsd. Graded once, never changed";
 
-/** `get_accuracy_record` (`GET /api/v1/accuracy`): every graded claim's scores and the latest ones. */
+/**
+ * `get_accuracy_record` (`GET /api/v1/accuracy`): every graded claim's scores and the latest ones. The reader's
+ * declaration (`surface` in ../getAccuracy.ts) checks that its answer has this shape.
+ */
 export const AccuracySchema = z.strictObject({
   asOf: nullable(utcDate("the settle day of the last graded claim"), "null while nothing is graded"),
   graded: uint("claims graded: held + failed + void"),
@@ -47,7 +49,7 @@ export const AccuracySchema = z.strictObject({
       }),
     )
     .describe("the latest graded claims, latest settle first (at most 20)"),
-}) satisfies z.ZodType<GetAccuracyReturnType>;
+});
 
 /** `get_pool_claims` (`GET /api/v1/pool/{pool}/claims`): a pool's claims, newest first, with their grades. */
 export const PoolClaimsSchema = z.strictObject({

@@ -1,5 +1,4 @@
 import * as z from "zod/v4";
-import type { GetLaunchPositionReturnType } from "../getLaunchPosition";
 import { nullable, uint } from "./common";
 
 /** `get_launch` (`GET /api/v1/launch`): carries no date or time at all. */
@@ -27,4 +26,4 @@ export const LaunchSchema = z.strictObject({
     .describe("in dependency order"),
   holding: nullable(z.string(), "the first gate that is not clear; null when all are clear"),
   version: uint("the gates file's version"),
-}) satisfies z.ZodType<GetLaunchPositionReturnType>;
+});

@@ -1,5 +1,4 @@
 import * as z from "zod/v4";
-import type { GetRoadmapReturnType } from "../getRoadmap";
 import { uint } from "./common";
 
 /** `get_roadmap` (`GET /api/v1/roadmap`). */
@@ -15,4 +14,4 @@ export const RoadmapSchema = z.strictObject({
         .describe("computed from the store at request time; null when the store cannot tell (not zero)"),
     }),
   ),
-}) satisfies z.ZodType<GetRoadmapReturnType>;
+});

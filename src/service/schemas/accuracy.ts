@@ -1,9 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { AccuracySchema, PoolClaimsSchema } from "../../read/schemas/accuracy";
+import { PoolClaimsSchema } from "../../read/schemas/accuracy";
 import { fromZod } from "./fromZod";
-
-/** `GET /api/v1/accuracy` answer: its one declaration, `src/read/schemas/accuracy.ts`, as JSON Schema. */
-export const AccuracyResponseSchema = fromZod(AccuracySchema, { title: "AccuracyRecord" });
 
 /** `GET /api/v1/pool/{pool}/claims` query. */
 export const PoolClaimsQuerySchema = Type.Object({

@@ -1,5 +1,9 @@
 import { expect } from "chai";
-import { LaunchResponseSchema } from "../../../src/service/schemas/launch";
+import { surface } from "../../../src/read/getLaunchPosition";
+import { declaredResponseSchema } from "../../../src/service/declaredRoutes";
+
+/** The route answers its declaration's shape. */
+const LaunchResponseSchema = declaredResponseSchema(surface);
 import { expectSchema, useMarketApp } from "../../helpers/read/marketApp";
 import { MARKET_NOW } from "../../helpers/read/seedMarket";
 import { scoreKeys, timeLike } from "../../helpers/read/walk";

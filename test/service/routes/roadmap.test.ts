@@ -1,5 +1,9 @@
 import { expect } from "chai";
-import { RoadmapResponseSchema } from "../../../src/service/schemas/roadmap";
+import { surface } from "../../../src/read/getRoadmap";
+import { declaredResponseSchema } from "../../../src/service/declaredRoutes";
+
+/** The route answers its declaration's shape. */
+const RoadmapResponseSchema = declaredResponseSchema(surface);
 import { expectSchema, useMarketApp } from "../../helpers/read/marketApp";
 import { MARKET_NOW, M } from "../../helpers/read/seedMarket";
 import { scoreKeys } from "../../helpers/read/walk";

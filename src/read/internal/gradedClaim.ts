@@ -1,0 +1,41 @@
+import { formatPoolId } from "../../lib/formatPoolId";
+import type { AccuracyRecord } from "../../storage/accuracyRecords";
+
+const DAY_S = 86_400;
+
+/** A graded claim as the accuracy record publishes it. */
+export type GradedClaim = {
+  /** `eip155:<chainId>:<address>`. */
+  pool: string;
+  /** Unix seconds. */
+  issuedAt: number;
+  horizon: number;
+  confidence: number;
+  /** USD: floor × the depth the attestation states. */
+  floorUsd: number;
+  /** Unix seconds: issuedAt + horizon days. */
+  settlesAt: number;
+  outcome: "held" | "failed" | "void";
+  lowestDepthUsd: number | null;
+  lowestDepthDate: string | null;
+};
+
+/** The published form of a record. */
+export function gradedClaim(record: AccuracyRecord): GradedClaim {
+  return {
+    pool: formatPoolId({ chainId: record.chain_id, address: record.address }),
+    issuedAt: record.issued_at,
+    horizon: record.horizon_days,
+    confidence: record.confidence_hundredths / 100,
+    floorUsd: record.floor_usd,
+    settlesAt: settlesAt(record),
+    outcome: record.outcome as GradedClaim["outcome"],
+    lowestDepthUsd: record.lowest_depth_usd,
+    lowestDepthDate: record.lowest_depth_date,
+  };
+}
+
+/** Unix seconds: the claim's settle time, issuedAt + horizon days. */
+export function settlesAt(record: AccuracyRecord): number {
+  return record.issued_at + record.horizon_days * DAY_S;
+}
