@@ -1,10 +1,11 @@
 import { McpServer, type RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
-import { declaredSurface, openApiPath, type DeclaredSurface } from "../read/defineSurface";
+import { declaredSurface, openApiPath, type AnyDeclaredSurface, type SurfaceParameter } from "../read/defineSurface";
 import { READ_SURFACES, TOOL_NAMES } from "../read/surfaces";
 import type { McpDeps } from "./deps";
 import { answer } from "./internal/answer";
 import { PIN_ATTESTER, READ_ONLY, freshnessRule, sameJsonAs } from "./internal/descriptions";
+import { integerInput, poolInput, stringInput, toInteger, toText } from "./internal/inputs";
 import { registerPrompts } from "./prompts";
 import { registerResources } from "./resources";
 
@@ -28,19 +29,42 @@ const TOOLS: readonly ToolModule["registerTool"][] = TOOL_NAMES.map((name) => {
   return tool.registerTool;
 });
 
-/** A declared surface's tool: no input, its title and description, its shape as output, the reader's answer. */
-function declaredTool(name: string, route: string, surface: DeclaredSurface): ToolModule["registerTool"] {
+/** A declared parameter's tool input (the same name, range and default as the route's). */
+function toolInput(parameter: SurfaceParameter) {
+  if (parameter.kind === "pool") return poolInput();
+  if (parameter.kind === "integer") return integerInput(parameter.integer);
+  return stringInput("the `next` of the previous page, unchanged; omit for the first page", {
+    maxLength: 100,
+  }).optional();
+}
+
+/** A declared parameter's value from what a model sent (`"7"` for 7; null or absent: the default). */
+function toolValue(parameter: SurfaceParameter, value: unknown): string | number | null | undefined {
+  if (parameter.kind === "pool") return toText(value);
+  if (parameter.kind === "integer") return toInteger(value);
+  return value === undefined || value === null ? null : toText(value);
+}
+
+/** A declared surface's tool: its parameters as inputs, its title and description, its shape as output. */
+function declaredTool(name: string, route: string, surface: AnyDeclaredSurface): ToolModule["registerTool"] {
+  const parameters = Object.entries(surface.parameters as Record<string, SurfaceParameter>);
   return (server, deps) =>
     server.registerTool(
       name,
       {
         title: surface.title,
         description: `${surface.description} The same JSON as ${route}.`,
-        inputSchema: {},
+        inputSchema: Object.fromEntries(parameters.map(([key, parameter]) => [key, toolInput(parameter)])),
         outputSchema: sameJsonAs(surface.output, route),
         annotations: { title: surface.label, ...READ_ONLY },
       },
-      async () => answer(name, deps, () => surface.read(deps.readContext)),
+      async (args: Record<string, unknown>) =>
+        answer(name, deps, () =>
+          surface.read(
+            deps.readContext,
+            Object.fromEntries(parameters.map(([key, parameter]) => [key, toolValue(parameter, args[key])])),
+          ),
+        ),
     );
 }
 
@@ -52,7 +76,7 @@ export const MCP_SERVER_INFO = {
 };
 
 /**
- * The MCP server: twelve read-only tools over the same readers as the REST API (each tool's `structuredContent` is the
+ * The MCP server: the read surface table's read-only tools over the same readers as the REST API (each tool's `structuredContent` is the
  * body of its route), two read-only resources (the attester, the claim statement), and two prompts for the common questions whose pool
  * arguments complete from the tracked pools. Build one per connection: over
  * stdio one for the process; over Streamable HTTP one per POST (stateless), as the SDK requires.

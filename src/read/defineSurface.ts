@@ -1,16 +1,43 @@
 import type * as z from "zod/v4";
 import type { ReadContext } from "./context";
+import type { IntegerParameter } from "./internal/checkInteger";
 import type { ReadSurface } from "./surfaces";
 
 /**
- * A read surface declared once: what its REST route, its MCP tool and its OpenAPI entry say and answer, beside its
- * reader. The service registers the route (`src/service/declaredRoutes.ts`) and the MCP server the tool
+ * A parameter of a declared surface. The route reads it from its path (`pool`: the path's `:pool`) or its query
+ * (`integer`, `cursor`); the tool takes it as an argument of the same name. Each kind has one route schema and one
+ * tool input (`src/service/declaredRoutes.ts`, `src/mcp/createMcpServer.ts`); the reader checks the values either way
+ * and throws the API's errors (INVALID_POOL_ID, INVALID_PARAMETER, INVALID_CURSOR…).
+ */
+export type SurfaceParameter =
+  /** A pool id in any shape the API takes; required. */
+  | { kind: "pool" }
+  /** An optional integer with its range and default (the reader's `checkParameter`). */
+  | { kind: "integer"; integer: IntegerParameter }
+  /** An optional opaque page cursor: the `next` of the previous page. */
+  | { kind: "cursor" };
+
+/** The values a surface's reader call receives: a pool id as text, an integer or undefined, a cursor or null. */
+export type SurfaceInput<P extends Record<string, SurfaceParameter>> = {
+  [K in keyof P]: P[K] extends { kind: "pool" }
+    ? string
+    : P[K] extends { kind: "integer" }
+      ? number | undefined
+      : string | null;
+};
+
+/**
+ * A read surface declared once: what its REST route, its MCP tool and its OpenAPI entry say, take and answer, beside
+ * its reader. The service registers the route (`src/service/declaredRoutes.ts`) and the MCP server the tool
  * (`src/mcp/createMcpServer.ts`) from this declaration alone: neither has a file of its own for the surface. A reader
  * declares itself by exporting `surface` (see {@link declaredSurface}); the table entry in `./surfaces.ts` gives the
- * route's path, the tool's name and the page. Surfaces without parameters only, for now: the others keep their route
- * folder and tool file.
+ * route's method and path, the tool's name and the page.
  */
-export interface DeclaredSurface<Output extends z.ZodType = z.ZodType> {
+export interface DeclaredSurface<
+  Output extends z.ZodType = z.ZodType,
+  Parameters extends Record<string, SurfaceParameter> = Record<string, SurfaceParameter>,
+  Answer = z.output<Output>,
+> {
   /** One line: the tool's title and the route's OpenAPI summary. */
   title: string;
   /** A few words: the tool's annotation title. */
@@ -19,31 +46,57 @@ export interface DeclaredSurface<Output extends z.ZodType = z.ZodType> {
   description: string;
   /** The OpenAPI tags. */
   tags: readonly string[];
+  /** The parameters, by name (none: an empty object). */
+  parameters: Parameters;
   /** The answer's shape (`./schemas`): the tool's output schema, and the route's response schema through `fromZod`. */
   output: Output;
   /** The JSON Schema title of the answer in the OpenAPI document. */
   outputTitle: string;
   /** The route's error statuses (besides 200) in its OpenAPI entry. */
   errors: readonly number[];
-  /** The route's response cache key: the answer depends on nothing but the store and the clock. */
+  /**
+   * The route's response cache key, before the parameters' values (joined with `:`, a pool id case-folded): the
+   * answer depends on nothing but them, the store and the clock.
+   */
   cacheKey: string;
   /** The reader call. */
-  read(context: ReadContext): Promise<z.output<Output>>;
+  read(context: ReadContext, input: SurfaceInput<Parameters>): Promise<Answer>;
 }
 
-/** Declares a surface (an identity that checks the reader's answer against the shape). */
-export function defineSurface<Output extends z.ZodType>(surface: DeclaredSurface<Output>): DeclaredSurface<Output> {
+/**
+ * Declares a surface: an identity whose types check the shape against the reader's answer (every value the shape
+ * accepts is one the reader's type allows, as `satisfies z.ZodType<Answer>` does).
+ */
+export function defineSurface<
+  Answer,
+  Output extends z.ZodType<Answer>,
+  Parameters extends Record<string, SurfaceParameter>,
+>(surface: DeclaredSurface<Output, Parameters, Answer>): DeclaredSurface<Output, Parameters, Answer> {
   return surface;
 }
+
+/** A declared surface whatever its parameters, as the route and tool registrars take it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the registrars build each input from `parameters`
+export type AnyDeclaredSurface = DeclaredSurface<z.ZodType, any, unknown>;
 
 /**
  * The declaration a table entry's reader exports as `surface`, or null when its route and tool are written by hand.
  * The reader's module is loaded by its path in the table (`read/getAccuracy` → `src/read/getAccuracy`).
  */
-export function declaredSurface(entry: Pick<ReadSurface, "reader">): DeclaredSurface | null {
+export function declaredSurface(entry: Pick<ReadSurface, "reader">): AnyDeclaredSurface | null {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the reader's file, named in the table
-  const module = require(`../${entry.reader}`) as { surface?: DeclaredSurface };
+  const module = require(`../${entry.reader}`) as { surface?: AnyDeclaredSurface };
   return module.surface ?? null;
+}
+
+/** The response cache key of a call: the declaration's key, then each parameter's value (a pool id case-folded). */
+export function surfaceCacheKey(surface: AnyDeclaredSurface, input: Record<string, unknown>): string {
+  const values = Object.entries(surface.parameters as Record<string, SurfaceParameter>).map(([name, parameter]) => {
+    const value = input[name];
+    if (parameter.kind === "pool") return String(value).toLowerCase();
+    return value === undefined || value === null ? "" : String(value);
+  });
+  return [surface.cacheKey, ...values].join(":");
 }
 
 /** The OpenAPI spelling of a Fastify path: `/api/v1/pool/:pool` → `/api/v1/pool/{pool}`. */

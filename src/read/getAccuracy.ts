@@ -68,6 +68,7 @@ export const surface = defineSurface({
     "holdRate, interval90), byHorizon and recent (the 20 latest graded claims, latest settle first). A pool's claims",
     "with their signed attestations: get_pool_claims (GET /api/v1/pool/{pool}/claims).",
   ].join(" "),
+  parameters: {},
   tags: ["attestations"],
   output: AccuracySchema,
   outputTitle: "AccuracyRecord",

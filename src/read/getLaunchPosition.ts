@@ -147,6 +147,7 @@ export const surface = defineSurface({
     "threshold (atLeast or atMost, in `unit`), and `holding`: the first gate that is not clear (null when all are).",
     "It says what holds the launch, never when: the payload carries no date. `version` is the gates file's version.",
   ].join(" "),
+  parameters: {},
   tags: ["market"],
   output: LaunchSchema,
   outputTitle: "LaunchPosition",

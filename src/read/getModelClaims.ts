@@ -3,6 +3,8 @@ import type { PublishedClaim } from "../model/evaluateModel";
 import { HORIZON_MODEL_ID } from "../model/horizon";
 import { findModelClaims } from "../storage/modelEvaluations";
 import type { ReadContext } from "./context";
+import { defineSurface } from "./defineSurface";
+import { ModelClaimsSchema } from "./schemas/modelClaims";
 import { decodeModelClaimsCursor, encodeModelClaimsCursor } from "./internal/modelClaimsCursor";
 
 /** Scored claims per page. */
@@ -63,3 +65,24 @@ export async function getModelClaims(
     next: end < all.length ? encodeModelClaimsCursor(computedAt, end) : null,
   };
 }
+
+/** The surface, declared once: `GET /api/v1/model/claims` and the MCP tool `get_model_claims` are derived from it. */
+export const surface = defineSurface({
+  title: "Every scored claim of the model evaluation",
+  label: "Model claims",
+  description: [
+    "Every scored claim of the issuing model's latest walk-forward evaluation (get_model_evaluation), 500 a page:",
+    "model, computedAt (null before the first issuing pass), scored (claims over all pages), claims by pool, then",
+    "asOf, then horizon (pool, asOf, horizon, confidence, floorUsd and outcome: held or failed), next. Over",
+    "all pages the evaluation's brier is the mean of (confidence − outcome)², outcome 1 when held, rounded to 6",
+    "decimals. Pass `next` back as `cursor`, unchanged, until it is null. Errors: INVALID_CURSOR (a cursor this",
+    "service did not hand out, or one of an evaluation recomputed since: start again).",
+  ].join(" "),
+  parameters: { cursor: { kind: "cursor" } },
+  tags: ["market"],
+  output: ModelClaimsSchema,
+  outputTitle: "ModelClaims",
+  errors: [400, 429, 500, 503],
+  cacheKey: "model-claims",
+  read: (context, { cursor }) => getModelClaims(context, { cursor }),
+});

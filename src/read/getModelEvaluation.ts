@@ -2,6 +2,8 @@ import type { ModelEvaluation } from "../model/evaluateModel";
 import { HORIZON_MODELS, HORIZON_MODEL_ID } from "../model/horizon";
 import { listModelEvaluations } from "../storage/modelEvaluations";
 import type { ReadContext } from "./context";
+import { defineSurface } from "./defineSurface";
+import { ModelEvaluationSchema } from "./schemas/modelEvaluation";
 
 export type GetModelEvaluationReturnType = {
   /** The model that issues attestations now (`claim.model` of new attestations). */
@@ -56,3 +58,29 @@ function current(evaluation: ModelEvaluation): ModelEvaluation | null {
     ? evaluation
     : null;
 }
+
+/** The surface, declared once: `GET /api/v1/model` and the MCP tool `get_model_evaluation` are derived from it. */
+export const surface = defineSurface({
+  title: "How well the horizon model's confidence holds up",
+  label: "Model evaluation",
+  description: [
+    "The walk-forward evaluation of the model that issues attestations: for each tracked pool and past day, the",
+    "claim the model would have made using only the days up to it (asOf, horizon, confidence, floorUsd: half the",
+    "depth that day's attestation states, else half the day's low; campaign caps applied), graded once its window",
+    "closed by the accuracy record's rule (failed: an observed daily low below floorUsd; else void: a day without",
+    "an observed low, counted, not scored; else held). Gives claims, scored, held, void, brier beside baselineBrier",
+    "(climatology: each claim forecast by the pooled hold rate of windows of its horizon closed by its day; lower is",
+    "better), buckets (from, to, n, effectiveN: overlapping windows counted as min(1, 2/h) each, meanConfidence,",
+    "holdRate, interval90: its 90 % Wilson interval on effectiveN; calibration), byHorizon (horizon, n, holdRate)",
+    "and a sample of scored claims to recompute with get_pool_history (every scored claim: get_model_claims).",
+    "evaluation and computedAt are null before the first issuing pass; versions lists every model version's",
+    "evaluation on the same data. It judges the model on past data, not any issued attestation.",
+  ].join(" "),
+  parameters: {},
+  tags: ["market"],
+  output: ModelEvaluationSchema,
+  outputTitle: "ModelEvaluation",
+  errors: [429, 500, 503],
+  cacheKey: "model",
+  read: (context) => getModelEvaluation(context),
+});

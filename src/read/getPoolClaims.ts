@@ -2,6 +2,8 @@ import { PoolNotFoundError } from "../errors/pool";
 import { listPoolClaims } from "../storage/accuracyRecords";
 import { getPool } from "../storage/pools";
 import type { ReadContext } from "./context";
+import { defineSurface } from "./defineSurface";
+import { PoolClaimsSchema } from "./schemas/accuracy";
 import { gradedClaim, type GradedClaim } from "./internal/gradedClaim";
 import { signedAttestation, type SignedAttestation } from "./getPoolAttestation";
 import { claimTerms } from "./internal/claimTerms";
@@ -81,3 +83,24 @@ export async function getPoolClaims(
       rows.length > POOL_CLAIMS_PAGE_SIZE && last ? encodePoolClaimsCursor(Number(last.attestation.issued_at)) : null,
   };
 }
+
+/** The surface, declared once: `GET /api/v1/pool/{pool}/claims` and the MCP tool `get_pool_claims` are derived from it. */
+export const surface = defineSurface({
+  title: "A pool's claims and their grades",
+  label: "A pool's claims",
+  description: [
+    "A pool's track record: its first attestation of each UTC day (the graded claim), newest first, 100 a page,",
+    "each with issuedAt, horizon (days), confidence (0 to 1), floorUsd, settlesAt (Unix seconds), outcome (pending",
+    "until its window closed and the leader graded it; then held, failed or void, never changed), lowestDepthUsd",
+    "and lowestDepthDate (the low that decided it), and the attestation exactly as signed (verify it with",
+    "verify_attestation). Pass `next` back as `cursor`, unchanged, until it is null. Errors: INVALID_POOL_ID,",
+    "POOL_NOT_FOUND, AMBIGUOUS_POOL, INVALID_CURSOR. `attest grade` recomputes every outcome from the history.",
+  ].join(" "),
+  parameters: { pool: { kind: "pool" }, cursor: { kind: "cursor" } },
+  tags: ["attestations"],
+  output: PoolClaimsSchema,
+  outputTitle: "PoolClaims",
+  errors: [400, 404, 409, 429, 500],
+  cacheKey: "pool-claims",
+  read: (context, { pool, cursor }) => getPoolClaims(context, { id: pool, cursor }),
+});

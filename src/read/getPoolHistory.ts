@@ -2,6 +2,8 @@ import { listAttestationsOverlapping, listFirstDepthsByDay } from "../storage/at
 import { getDailyHistory, utcDay } from "../storage/poolDaily";
 import type { PoolDaily } from "../storage/schema";
 import type { ReadContext } from "./context";
+import { defineSurface } from "./defineSurface";
+import { PoolHistorySchema } from "./schemas/poolHistory";
 import { checkParameter, type IntegerParameter } from "./internal/checkInteger";
 import { claimTerms, type ClaimTerms } from "./internal/claimTerms";
 import { addDays, dayRange, dayStart } from "./internal/utcDays";
@@ -100,3 +102,25 @@ function historyDay(date: string, row: PoolDaily | undefined): Omit<PoolHistoryD
     source: row.min_block === null ? "feed-daily" : "observed",
   };
 }
+
+/** The surface, declared once: `GET /api/v1/pool/{pool}/history` and the MCP tool `get_pool_history` are derived from it. */
+export const surface = defineSurface({
+  title: "A pool's history: daily lows and past claims",
+  label: "A pool's history",
+  description: [
+    "The evidence behind a pool's horizon over time: its lowest observed depth of each complete UTC day (oldest",
+    "first, ending yesterday; null where nothing was observed, never zero; `source` feed-daily where the day came",
+    "from DefiLlama's daily chart rather than an on-chain read; depthUsd: the depth the day's first attestation",
+    "states, null when none, so each floor is checkable), and the claims of its issued attestations whose",
+    "window reaches into those days or beyond, the current one included (issuedAt, horizon in days, confidence 0 to 1, floorUsd, settlesAt), to draw each",
+    "floor over the lows it covers. A tracked pool without an attestation still has a history. Amounts are USD; times are Unix seconds; days are UTC days (YYYY-MM-DD).",
+    "Errors: INVALID_POOL_ID, POOL_NOT_FOUND, AMBIGUOUS_POOL, INVALID_PARAMETER.",
+  ].join(" "),
+  parameters: { pool: { kind: "pool" }, days: { kind: "integer", integer: POOL_HISTORY_PARAMETERS.days } },
+  tags: ["attestations"],
+  output: PoolHistorySchema,
+  outputTitle: "PoolHistory",
+  errors: [400, 404, 409, 429, 500],
+  cacheKey: "pool-history",
+  read: (context, { pool, days }) => getPoolHistory(context, { pool, days }),
+});

@@ -92,6 +92,7 @@ export const surface = defineSurface({
     "request time (for example pools tracked, attestations issued); a count is null when the store cannot tell,",
     "never a made-up zero. `version` is the roadmap file's version.",
   ].join(" "),
+  parameters: {},
   tags: ["market"],
   output: RoadmapSchema,
   outputTitle: "Roadmap",

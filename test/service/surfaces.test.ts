@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { NAV_PAGES, READ_SURFACES, TOOL_NAMES } from "../../src/read/surfaces";
 import { connectInMemory, depsOf } from "../helpers/mcp/fixture";
@@ -53,5 +53,27 @@ describe("the read surface table and its adapters", function () {
     const nav = body.slice(body.indexOf('<nav class="pages"'), body.indexOf("</nav>"));
     const links = [...nav.matchAll(/<a href="([^"]+)"[^>]*>([^<]+)<\/a>/g)].map(([, href, label]) => ({ href, label }));
     expect(links).to.deep.equal(NAV_PAGES.map(({ href, label }) => ({ href, label })));
+  });
+
+  it("is counted right where the docs count it: README and docs/mcp.md name the number of tools the table has", function () {
+    const words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven"];
+    const teens = [
+      "twelve",
+      "thirteen",
+      "fourteen",
+      "fifteen",
+      "sixteen",
+      "seventeen",
+      "eighteen",
+      "nineteen",
+      "twenty",
+    ];
+    const spelled = [...words, ...teens][TOOL_NAMES.length];
+    for (const doc of ["README.md", "docs/mcp.md"]) {
+      const text = readFileSync(join(root, doc), "utf8");
+      const counts = [...text.matchAll(/\b([a-z]+) read-only tools\b/g)].map(([, count]) => count);
+      expect(counts, doc).to.not.be.empty;
+      for (const count of counts) expect(count, `${doc}: "${count} read-only tools"`).to.equal(spelled);
+    }
   });
 });

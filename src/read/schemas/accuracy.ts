@@ -1,5 +1,4 @@
 import * as z from "zod/v4";
-import type { GetPoolClaimsReturnType } from "../getPoolClaims";
 import { SignedAttestationSchema } from "./attestation";
 import { nullable, poolId, uint, utcDate } from "./common";
 import { CalibrationBucketSchema, ByHorizonSchema } from "./modelEvaluation";
@@ -66,4 +65,4 @@ export const PoolClaimsSchema = z.strictObject({
     )
     .describe("the pool's graded claims (its first attestation of each UTC day), newest first, 100 a page"),
   next: nullable(z.string(), "cursor of the next page: pass it as `cursor`, unchanged; null on the last"),
-}) satisfies z.ZodType<GetPoolClaimsReturnType>;
+});

@@ -1,5 +1,4 @@
 import * as z from "zod/v4";
-import type { GetModelClaimsReturnType } from "../getModelClaims";
 import { nullable, poolId, uint, utcDate } from "./common";
 
 /** `get_model_claims` (`GET /api/v1/model/claims`): every scored claim of the issuing model's latest evaluation. */
@@ -30,4 +29,4 @@ export const ModelClaimsSchema = z.strictObject({
       "this page, by pool then asOf then horizon; over all pages the evaluation's brier is the mean of (confidence − outcome)², outcome 1 when held, rounded to 6 decimals",
     ),
   next: nullable(z.string(), "cursor of the next page: pass it as `cursor`, unchanged; null on the last"),
-}) satisfies z.ZodType<GetModelClaimsReturnType>;
+});

@@ -1,5 +1,4 @@
 import * as z from "zod/v4";
-import type { GetModelEvaluationReturnType } from "../getModelEvaluation";
 import { nullable, poolId, uint, utcDate } from "./common";
 
 const share = (description: string) => z.number().min(0).max(1).describe(description);
@@ -88,4 +87,4 @@ export const ModelEvaluationSchema = z.strictObject({
       }),
     )
     .describe("every model version evaluated side by side on the same data, oldest first"),
-}) satisfies z.ZodType<GetModelEvaluationReturnType>;
+});

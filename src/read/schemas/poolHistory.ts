@@ -1,5 +1,4 @@
 import * as z from "zod/v4";
-import type { GetPoolHistoryReturnType } from "../getPoolHistory";
 import { nullable, poolId, uint, utcDate } from "./common";
 
 const PoolHistoryDaySchema = z.strictObject({
@@ -35,4 +34,4 @@ export const PoolHistorySchema = z.strictObject({
     .describe(
       "issued attestations whose window [issuedAt, settlesAt] reaches into the range or beyond (the current one included), oldest first",
     ),
-}) satisfies z.ZodType<GetPoolHistoryReturnType>;
+});

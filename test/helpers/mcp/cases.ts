@@ -2,18 +2,14 @@ import type { TSchema } from "@sinclair/typebox";
 import { declaredSurface } from "../../../src/read/defineSurface";
 import { READ_SURFACES } from "../../../src/read/surfaces";
 import { declaredResponseSchema } from "../../../src/service/declaredRoutes";
-import { PoolClaimsResponseSchema } from "../../../src/service/schemas/accuracy";
 import { ActivityResponseSchema } from "../../../src/service/schemas/activity";
 import { AttesterResponseSchema } from "../../../src/service/schemas/attester";
 import { CompareResponseSchema } from "../../../src/service/schemas/compare";
-import { ModelClaimsResponseSchema } from "../../../src/service/schemas/modelClaims";
-import { ModelEvaluationResponseSchema } from "../../../src/service/schemas/modelEvaluation";
 import { LiquidityMapResponseSchema } from "../../../src/service/schemas/liquidityMap";
 import { AttestationResponseSchema } from "../../../src/service/schemas/pool";
 import { PoolsResponseSchema } from "../../../src/service/schemas/pools";
 import { VerifyResponseSchema } from "../../../src/service/schemas/verify";
 import { VolumeResponseSchema } from "../../../src/service/schemas/volume";
-import { PoolHistoryResponseSchema } from "../../../src/service/routes/api/v1/pool/index";
 import type { ToolName } from "../../../src/read/surfaces";
 import { IDS, M } from "../read/seedMarket";
 import { POOLS } from "../service/app";
@@ -21,7 +17,7 @@ import { POOLS } from "../service/app";
 /** The tools, in the order `tools/list` gives them: the read surface table's (src/read/surfaces.ts). */
 export { TOOL_NAMES, type ToolName } from "../../../src/read/surfaces";
 
-/** The table's surfaces declared by their readers (src/read/defineSurface.ts): no parameters, route and tool derived. */
+/** The table's surfaces declared by their readers (src/read/defineSurface.ts): their route and tool are derived. */
 const DECLARED = READ_SURFACES.flatMap((entry) => {
   const surface = entry.tool === null ? null : declaredSurface(entry);
   return surface === null ? [] : [{ tool: entry.tool as ToolName, url: entry.route.path, surface }];
@@ -36,15 +32,11 @@ export const REST_SCHEMAS: Record<ToolName, TSchema> = {
   >),
   list_pools: PoolsResponseSchema,
   get_attestation: AttestationResponseSchema,
-  get_pool_history: PoolHistoryResponseSchema,
   verify_attestation: VerifyResponseSchema,
   get_attester: AttesterResponseSchema,
   get_volume: VolumeResponseSchema,
   get_activity: ActivityResponseSchema,
   get_liquidity_map: LiquidityMapResponseSchema,
-  get_model_evaluation: ModelEvaluationResponseSchema,
-  get_model_claims: ModelClaimsResponseSchema,
-  get_pool_claims: PoolClaimsResponseSchema,
   compare_pools: CompareResponseSchema,
 };
 
@@ -80,8 +72,6 @@ export const GET_CASES: GetCase[] = [
     args: { chainId: 8453, limit: "1", offset: 1 },
     url: "/api/v1/liquidity-map?chainId=8453&limit=1&offset=1",
   },
-  { tool: "get_model_evaluation", args: {}, url: "/api/v1/model" },
-  { tool: "get_model_claims", args: {}, url: "/api/v1/model/claims" },
   { tool: "get_pool_claims", args: { pool: WETH }, url: `/api/v1/pool/${WETH}/claims` },
   { tool: "get_pool_claims", args: { pool: POOLS.weth }, url: `/api/v1/pool/${POOLS.weth}/claims` },
   { tool: "compare_pools", args: { pools: [IDS.a, IDS.b] }, url: `/api/v1/compare?pools=${IDS.a},${IDS.b}` },
@@ -90,8 +80,9 @@ export const GET_CASES: GetCase[] = [
     args: { pools: `${IDS.e}, ${IDS.f},${IDS.h}` },
     url: `/api/v1/compare?pools=${IDS.e},${IDS.f},${IDS.h}`,
   },
-  // A declared surface takes no argument: its tool answers what its route answers.
-  ...DECLARED.map(({ tool, url }) => ({ tool, args: {}, url })),
+  // A declared surface without a path parameter, called with no argument (its defaults): the tool answers what its
+  // route answers.
+  ...DECLARED.filter(({ url }) => !url.includes(":")).map(({ tool, url }) => ({ tool, args: {}, url })),
 ];
 
 /** A bad call, the code it answers, and (when the route answers the same error) the GET that must match it. */

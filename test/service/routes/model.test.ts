@@ -7,7 +7,8 @@ import { HORIZON_MODELS, HORIZON_MODEL_ID, ISSUING_MODEL } from "../../../src/mo
 import { getModelEvaluation } from "../../../src/read/getModelEvaluation";
 import { getAccuracy } from "../../../src/read/getAccuracy";
 import { renderModelPage } from "../../../src/web/pages/model";
-import { ModelEvaluationResponseSchema } from "../../../src/service/schemas/modelEvaluation";
+import { surface as getModelEvaluationSurface } from "../../../src/read/getModelEvaluation";
+import { declaredResponseSchema } from "../../../src/service/declaredRoutes";
 import type { Store } from "../../../src/storage/openStore";
 import { upsertCampaigns } from "../../../src/storage/campaigns";
 import { recordDailyDepth, utcDay } from "../../../src/storage/poolDaily";
@@ -21,6 +22,9 @@ import {
   insertPool,
   openTempStore,
 } from "../../helpers/service/app";
+
+/** The route answers its declaration's shape. */
+const ModelEvaluationResponseSchema = declaredResponseSchema(getModelEvaluationSurface);
 
 const A = "0x1000000000000000000000000000000000000001";
 const B = "0x2000000000000000000000000000000000000002";

@@ -5,11 +5,15 @@ import { HORIZON_MODEL_ID } from "../../../src/model/horizon";
 import { getModelEvaluation } from "../../../src/read/getModelEvaluation";
 import { saveModelEvaluation } from "../../../src/storage/modelEvaluations";
 import { MODEL_CLAIMS_PAGE_SIZE } from "../../../src/read/getModelClaims";
-import { ModelClaimsResponseSchema } from "../../../src/service/schemas/modelClaims";
+import { surface as getModelClaimsSurface } from "../../../src/read/getModelClaims";
+import { declaredResponseSchema } from "../../../src/service/declaredRoutes";
 import type { Store } from "../../../src/storage/openStore";
 import { recordDailyDepth } from "../../../src/storage/poolDaily";
 import { expectSchema } from "../../helpers/read/marketApp";
 import { DAY, NOW, buildTestApp, insertPool, openTempStore } from "../../helpers/service/app";
+
+/** The route answers its declaration's shape. */
+const ModelClaimsResponseSchema = declaredResponseSchema(getModelClaimsSurface);
 
 const DAYS = 150;
 const ADDRESSES = Array.from({ length: 14 }, (_, i) => `0x${String(i + 1).padStart(40, "0")}`);
