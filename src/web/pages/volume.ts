@@ -31,6 +31,7 @@ export function renderVolumePage(data: GetVolumeReturnType, chrome: PageChrome, 
         labels: data.days.map((d) => d.date),
         values: data.days.map((d) => d.volumeUsd),
         partial,
+        valueTitle: "Swap volume of the day (USD)",
       })}
       ${scrollTable(
         "Daily volume (the chart's data)",

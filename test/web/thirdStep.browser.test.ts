@@ -1,0 +1,93 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { expect } from "chai";
+import type { Page } from "playwright-core";
+import type { GetPoolHistoryReturnType } from "../../src/read/getPoolHistory";
+import { yearSpan } from "../../src/web/charts/scale";
+import { IDS } from "../helpers/read/seedMarket";
+import { SCREENSHOTS, signInWithWallet, useDappInChromium, type Tab } from "../helpers/web/browser";
+import { WALLET } from "../helpers/web/webApp";
+
+/** How far the document scrolls sideways: scrollWidth − clientWidth (0 when it fits). */
+const overflow = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+/** A screenshot of what the viewport shows once `selector` is scrolled to the top. */
+async function sectionShot(page: Page, selector: string, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.locator(selector).first().evaluate((element) => element.scrollIntoView());
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}
+
+/** Each chart's figure on the page: how far it scrolls inside itself, and where its SVG's right edge is. */
+const charts = (page: Page) =>
+  page.locator("figure.chart").evaluateAll((figures) =>
+    figures.map((figure) => ({
+      caption: (figure.querySelector("figcaption")?.textContent ?? "").trim().slice(0, 60),
+      scrolls: figure.scrollWidth - figure.clientWidth,
+      right: figure.querySelector("svg")!.getBoundingClientRect().right,
+      viewport: document.documentElement.clientWidth,
+    })),
+  );
+
+/**
+ * The dapp's third step (issue 33) in Debian's Chromium on the web fixture, at 1280 and 390 px: a phone user answers
+ * from the page itself what a pool's horizon is and why, whether its claims held, and what the confidence promises.
+ */
+describe("the dapp's third step in a real browser (Chromium), at 1280 and 390 px", function () {
+  this.timeout(180_000);
+  const web = useDappInChromium();
+  let desktop: Tab;
+  let phone: Tab;
+
+  before(async function () {
+    desktop = await web.tab({ wallet: { account: WALLET }, width: 1280 });
+    await signInWithWallet(desktop.page, "/app/pools");
+    phone = await web.tab({ width: 390 });
+    await phone.context.addCookies(await desktop.context.cookies());
+  });
+
+  it("fits the history chart to a 390 px phone with its latest day in view, and every time-series chart without sideways scroll", async function () {
+    const history = (await (
+      await fetch(`${web.base}/api/v1/pool/${IDS.e}/history`)
+    ).json()) as GetPoolHistoryReturnType;
+    const last = history.days[history.days.length - 1];
+    for (const tab of [desktop, phone]) {
+      const { page } = tab;
+      await page.goto(`/app/pools/${IDS.e}`);
+      await page.locator('[data-verify][data-result="valid"]').waitFor();
+      expect(await overflow(page), "the page does not scroll sideways").to.be.at.most(0);
+      const width = await page.evaluate(() => document.documentElement.clientWidth);
+      // The latest day: its point and its label (the last one, with the axis's titles) are inside the viewport.
+      const day = page.locator("figure.history .days > *").last();
+      expect(await day.locator("title").textContent()).to.match(new RegExp(`^\\s*${last.date}`));
+      const point = (await day.boundingBox())!;
+      expect(point.x + point.width, "the latest day's point is in view").to.be.at.most(width);
+      const label = page.locator("figure.history text.xlabel").last();
+      expect(await label.isVisible()).to.equal(true);
+      expect(await label.textContent()).to.include(last.date.slice(5));
+      const box = (await label.boundingBox())!;
+      expect(box.x + box.width, "the latest day's label is in view").to.be.at.most(width);
+      // The year is on the dates, and the axes have titles.
+      expect(await page.locator("figure.history text.xlabel").first().textContent()).to.match(/^\d{4}-\d{2}-\d{2}$/);
+      expect(await page.locator("figure.history text.axis-title").allTextContents()).to.deep.equal([
+        "Lowest depth of the day (USD)",
+        `UTC day, ${yearSpan(history.days[0].date, last.date)}`,
+      ]);
+      for (const path of [`/app/pools/${IDS.e}`, "/app/volume", "/app/liquidity-map"]) {
+        await page.goto(path);
+        expect(await overflow(page), path).to.be.at.most(0);
+        for (const chart of await charts(page)) {
+          expect(chart.scrolls, `${path}: ${chart.caption} scrolls inside its figure`).to.be.at.most(0);
+          expect(chart.right, `${path}: ${chart.caption} ends in view`).to.be.at.most(chart.viewport);
+        }
+      }
+    }
+    await phone.page.goto(`/app/pools/${IDS.e}`);
+    await sectionShot(phone.page, "#history-heading", "third-history-390");
+    await phone.page.goto("/app/volume");
+    await sectionShot(phone.page, "#series-heading", "third-volume-390");
+    await desktop.page.goto(`/app/pools/${IDS.e}`);
+    await sectionShot(desktop.page, "#history-heading", "third-history-1280");
+  });
+});
