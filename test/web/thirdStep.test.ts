@@ -1,0 +1,92 @@
+import { expect } from "chai";
+import type { ListPoolsReturnType } from "../../src/read/listPools";
+import { shortNoAttestationReason } from "../../src/web/pages/pools";
+import { getPage, signInCookie, useWebApp, WALLET } from "../helpers/web/webApp";
+
+/** The page's text with tags and runs of white space folded. */
+function text(body: string): string {
+  return body
+    .replace(/<[^>]+>/g, " ")
+    .replace(/\s+/g, " ")
+    .replace(/&amp;/g, "&")
+    .replace(/&#39;/g, "'");
+}
+
+/** The markup of the pools table's row of `id`. */
+function rowOf(body: string, id: string): string {
+  const rows = [...body.matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/g)].map((m) => m[1]);
+  const row = rows.find((r) => r.includes(`title="${id}"`));
+  expect(row, `a row for ${id}`).to.be.a("string");
+  return row!;
+}
+
+/**
+ * The dapp's third step (issue 33) over app.inject on the web fixture: a pool without an attestation says why in the
+ * list; the pool page's words for its times and its horizon; the model page's plain answer; human names.
+ */
+describe("the dapp's third step: reasons, plain words, names", function () {
+  const web = useWebApp();
+  let cookie: string;
+  let pools: ListPoolsReturnType;
+
+  before(async function () {
+    cookie = await signInCookie(web.app, WALLET);
+    pools = (await getPage(web.app, "/api/v1/pools")).json();
+  });
+
+  describe("the pools list", function () {
+    it("gives each pool without an attestation the reader's reason instead of a dash, in a few words", async function () {
+      const body = (await getPage(web.app, "/app/pools", cookie)).body;
+      const without = pools.pools.filter((pool) => pool.horizon === null);
+      expect(without.length, "the fixture has pools without an attestation").to.be.greaterThan(0);
+      for (const pool of without) {
+        expect(pool.noAttestationReason, pool.id).to.be.a("string");
+        const row = rowOf(body, pool.id);
+        expect(text(row)).to.include(`No attestation: ${shortNoAttestationReason(pool.noAttestationReason!)}`);
+        expect(row, "the whole sentence on hover").to.include(
+          `title="${pool.noAttestationReason!.replace(/'/g, "&#39;")}"`,
+        );
+        expect(row, "no dash in a Horizon cell").not.to.include('data-label="Horizon"');
+      }
+      for (const pool of pools.pools.filter((p) => p.horizon !== null)) {
+        expect(pool.noAttestationReason, pool.id).to.equal(null);
+      }
+    });
+
+    it("puts horizon and confidence right after the pool's name (first on a phone's card)", async function () {
+      const body = (await getPage(web.app, "/app/pools", cookie)).body;
+      const head = text(body.slice(body.indexOf("<thead>"), body.indexOf("</thead>")));
+      expect(head.replace(/[↑↓]/g, "").trim().split(/\s+/)).to.deep.equal([
+        "Pool",
+        "Horizon",
+        "Confidence",
+        "Depth",
+        "Observed",
+        "Status",
+        "Kind",
+      ]);
+      const attested = pools.pools.find((p) => p.horizon !== null)!;
+      const labels = [...rowOf(body, attested.id).matchAll(/data-label="([^"]+)"/g)].map((m) => m[1]);
+      expect(labels.slice(0, 2)).to.deep.equal(["Horizon", "Confidence"]);
+    });
+
+    it("shortens the model's and the reader's sentences", function () {
+      expect(
+        shortNoAttestationReason(
+          "the claim held in 20 of 29 past 7-day windows; confidence 69% (daily-min-margin/v3), below the 80% target.",
+        ),
+      ).to.equal("confidence 69 %, below the 80 % target");
+      expect(
+        shortNoAttestationReason(
+          "insufficient history: 9 days recorded, 2 complete 7-day windows; need at least 7 (about 14 consecutive days).",
+        ),
+      ).to.equal("insufficient history");
+      expect(
+        shortNoAttestationReason(
+          "its last depth observation is older than the freshness window: a stale depth anchors no claim; a new attestation follows the next fresh reading.",
+        ),
+      ).to.equal("stale depth");
+      expect(shortNoAttestationReason("something new.")).to.equal("something new");
+    });
+  });
+});
