@@ -1,6 +1,9 @@
 import { expect } from "chai";
 import type { ListPoolsReturnType } from "../../src/read/listPools";
+import { formatConfidence } from "../../src/web/format";
+import { whyHorizon } from "../../src/web/pages/pool";
 import { shortNoAttestationReason } from "../../src/web/pages/pools";
+import { IDS } from "../helpers/read/seedMarket";
 import { getPage, signInCookie, useWebApp, WALLET } from "../helpers/web/webApp";
 
 /** The page's text with tags and runs of white space folded. */
@@ -87,6 +90,29 @@ describe("the dapp's third step: reasons, plain words, names", function () {
         ),
       ).to.equal("stale depth");
       expect(shortNoAttestationReason("something new.")).to.equal("something new");
+    });
+  });
+
+  describe("a pool's page", function () {
+    it("says in plain words what Issued, Expires and Settles mean, why this horizon, and what the confidence promises", async function () {
+      const api = (await getPage(web.app, `/api/v1/pool/${IDS.e}`)).json();
+      const page = text((await getPage(web.app, `/app/pools/${IDS.e}`, cookie)).body);
+      expect(page).to.include("When the attester signed the claim; its window starts here.");
+      expect(page).to.include("When the signature stops being a current attestation");
+      expect(page).to.include("the claim itself runs on until it settles");
+      expect(page).to.include(`When the claim's ${api.horizon}-day window closes and it is graded`);
+      expect(page).to.include(
+        `Why ${api.horizon} days: the model tries horizons of 7, 14, 30, 60, 90 and 180 days, and publishes the longest whose confidence`,
+      );
+      expect(page).to.include(`${api.horizon} days met it at ${formatConfidence(api.confidence)}.`);
+      expect(page).to.include(`What ${formatConfidence(api.confidence)} promises: of many claims made at this confidence`);
+    });
+
+    it("names the next longer horizon, and says when the published one is the longest the model offers", function () {
+      expect(whyHorizon({ horizon: 30, confidence: 0.85 })).to.include(
+        "30 days met it at 85 %. The next longer one, 60 days, did not qualify",
+      );
+      expect(whyHorizon({ horizon: 180, confidence: 0.9 })).to.match(/It is the longest horizon the model offers\.$/);
     });
   });
 });
