@@ -1,6 +1,9 @@
 import { expect } from "chai";
 import type { ListPoolsReturnType } from "../../src/read/listPools";
+import type { CalibrationBucket, ModelEvaluation } from "../../src/model/evaluateModel";
+import type { GetAccuracyReturnType } from "../../src/read/getAccuracy";
 import { formatConfidence } from "../../src/web/format";
+import { bucketSentence, bucketVerdict, renderModelPage } from "../../src/web/pages/model";
 import { whyHorizon } from "../../src/web/pages/pool";
 import { shortNoAttestationReason } from "../../src/web/pages/pools";
 import { IDS } from "../helpers/read/seedMarket";
@@ -113,6 +116,94 @@ describe("the dapp's third step: reasons, plain words, names", function () {
         "30 days met it at 85 %. The next longer one, 60 days, did not qualify",
       );
       expect(whyHorizon({ horizon: 180, confidence: 0.9 })).to.match(/It is the longest horizon the model offers\.$/);
+    });
+  });
+
+  describe("the model page", function () {
+    const bucket = (from: number, n: number, meanConfidence: number, holdRate: number, low: number, high: number) =>
+      ({
+        from,
+        to: from + 0.05,
+        n,
+        effectiveN: n,
+        meanConfidence,
+        holdRate,
+        interval90: { low, high },
+      }) satisfies CalibrationBucket;
+    const inside = bucket(0.8, 200, 0.824, 0.835, 0.79, 0.87);
+    const over = bucket(0.85, 120, 0.87, 0.7, 0.63, 0.77);
+    const under = bucket(0.9, 60, 0.91, 0.99, 0.95, 1);
+    const evaluation: ModelEvaluation = {
+      asOf: "2026-01-14",
+      claims: 400,
+      scored: 380,
+      held: 300,
+      void: 20,
+      brier: 0.12,
+      baselineBrier: 0.15,
+      buckets: [inside, over, under],
+      byHorizon: [
+        { horizon: 7, n: 300, holdRate: 0.8 },
+        { horizon: 30, n: 80, holdRate: 0.75 },
+      ],
+      sample: [],
+    };
+    const accuracy: GetAccuracyReturnType = {
+      asOf: null,
+      graded: 0,
+      held: 0,
+      failed: 0,
+      void: 0,
+      brier: null,
+      buckets: [],
+      byHorizon: [],
+      recent: [],
+    };
+    const chrome = { assets: { script: "/a.js", style: "/a.css" }, session: null } as unknown as Parameters<
+      typeof renderModelPage
+    >[2];
+    const page = () =>
+      text(
+        renderModelPage(
+          {
+            model: "daily-min-margin/v3",
+            computedAt: 1_768_000_000,
+            evaluation,
+            versions: [
+              { model: "daily-min-margin/v3", rule: "r", issuing: true, computedAt: 1_768_000_000, evaluation },
+            ],
+          },
+          accuracy,
+          chrome,
+        ),
+      );
+
+    it("labels a bucket calibrated only when its mean confidence is inside its 90 % interval", function () {
+      expect(bucketVerdict(inside)).to.equal("calibrated");
+      expect(bucketVerdict(over)).to.equal("over-confident");
+      expect(bucketVerdict(under)).to.equal("under-confident");
+      // Within 0.10 of its promise, yet outside the interval: not calibrated (the old rule said it was).
+      expect(Math.abs(under.holdRate - under.meanConfidence)).to.be.below(0.1);
+    });
+
+    it("opens with the plain answer, each bucket in a sentence, before the Brier score", function () {
+      const body = page();
+      const answer = body.indexOf("Claims made at 80–85 % held 83.5 % of the time");
+      expect(answer, "the plain answer").to.be.greaterThan(-1);
+      expect(answer).to.be.below(body.indexOf("Brier score"));
+      expect(bucketSentence(inside)).to.equal(
+        "Claims made at 80–85 % held 83.5 % of the time (200 claims; 90 % interval 79.0 %–87.0 %): calibrated: the promise is inside the 90 % interval of what held.",
+      );
+      expect(body).to.include(
+        "Claims made at 85–90 % held 70.0 % of the time (120 claims; 90 % interval 63.0 %–77.0 %): over-confident: their mean confidence, 87.0 %, is outside the 90 % interval of what held.",
+      );
+      expect(body).to.include("No signed claim is graded yet.");
+    });
+
+    it("names the horizons never scored", function () {
+      const body = page();
+      for (const h of [14, 60, 90, 180]) expect(body).to.include(`${h} days 0 never scored`);
+      expect(body).to.include("7 days 300 80.0 %");
     });
   });
 });
