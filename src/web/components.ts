@@ -1,4 +1,4 @@
-import { chainName, formatAge, timeTag } from "./format";
+import { chainName, formatAge, protocolName, timeTag } from "./format";
 import { html, type Html } from "./html";
 
 /** The page of one pool (its qualified id in the path). */
@@ -24,7 +24,7 @@ export function poolNames(pools: readonly PoolName[]): PoolNames {
 export function poolLabel(pool: PoolName, { idLine = false }: { idLine?: boolean } = {}): Html {
   const id = idLine ? html`<br /><code class="id">${pool.id}</code>` : "";
   return html`<a class="pool-label" href="${poolHref(pool.id)}" title="${pool.id}"
-      ><span class="pool-symbol">${pool.symbol}</span> · ${pool.protocol} · ${chainName(pool.chainId)}</a
+      ><span class="pool-symbol">${pool.symbol}</span> · ${protocolName(pool.protocol)} · ${chainName(pool.chainId)}</a
     >${id}`;
 }
 

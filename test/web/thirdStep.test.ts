@@ -2,7 +2,7 @@ import { expect } from "chai";
 import type { ListPoolsReturnType } from "../../src/read/listPools";
 import type { CalibrationBucket, ModelEvaluation } from "../../src/model/evaluateModel";
 import type { GetAccuracyReturnType } from "../../src/read/getAccuracy";
-import { formatConfidence } from "../../src/web/format";
+import { countOf, formatConfidence, protocolName, shortAddress } from "../../src/web/format";
 import { bucketSentence, bucketVerdict, renderModelPage } from "../../src/web/pages/model";
 import { whyHorizon } from "../../src/web/pages/pool";
 import { shortNoAttestationReason } from "../../src/web/pages/pools";
@@ -204,6 +204,43 @@ describe("the dapp's third step: reasons, plain words, names", function () {
       const body = page();
       for (const h of [14, 60, 90, 180]) expect(body).to.include(`${h} days 0 never scored`);
       expect(body).to.include("7 days 300 80.0 %");
+    });
+  });
+
+  describe("human names", function () {
+    it("names protocols as their sites do, on every page that names a pool", async function () {
+      expect(protocolName("uniswap-v2")).to.equal("Uniswap V2");
+      expect(protocolName("aave-v3")).to.equal("Aave v3");
+      expect(protocolName("sushiswap-v2")).to.equal("SushiSwap V2");
+      expect(protocolName("something-new")).to.equal("something-new");
+      const list = text((await getPage(web.app, "/app/pools", cookie)).body);
+      // (The fixture's hostile symbol is printed escaped: its text is checked elsewhere.)
+      for (const pool of pools.pools.filter((p) => !p.symbol.includes("<"))) {
+        expect(list).to.include(`${pool.symbol} · ${protocolName(pool.protocol)} ·`);
+      }
+      expect(list).not.to.match(/ · (uniswap-v2|aave-v3|sushiswap(-v2)?) · /);
+      const pool = text((await getPage(web.app, `/app/pools/${IDS.e}`, cookie)).body);
+      expect(pool).to.include("Aave v3 · lending");
+    });
+
+    it("says 1 pool, 1 attester, and counts in the right number", async function () {
+      expect(countOf(1, "pool")).to.equal("1 pool");
+      expect(countOf(0, "pool")).to.equal("0 pools");
+      expect(countOf(1204, "claim")).to.equal("1,204 claims");
+      expect(countOf(1, "ingestion pass", "ingestion passes")).to.equal("1 ingestion pass");
+      const list = text((await getPage(web.app, "/app/pools", cookie)).body);
+      expect(list).to.include(`(${countOf(pools.total.pools, "pool")})`);
+      expect(list).to.include(`(${countOf(pools.heldOut.pools.length, "pool")})`);
+      const roadmap = text((await getPage(web.app, "/app/roadmap", cookie)).body);
+      expect(roadmap).not.to.match(/ 1 (pools|attesters|claims|attestations|events|campaigns) /);
+      const launch = text((await getPage(web.app, "/app/launch", cookie)).body);
+      expect(launch).not.to.match(/ 1 (attesters|claims|days|requests|reserves) /);
+    });
+
+    it("cuts the header's address short, the whole one in its title", async function () {
+      expect(shortAddress("0x1234567890abcdef1234567890abcdef1234abcd")).to.equal("0x1234…abcd");
+      const body = (await getPage(web.app, "/app/pools", cookie)).body;
+      expect(body).to.match(new RegExp(`title="${WALLET.address}"\\s*>${shortAddress(WALLET.address)}</code`));
     });
   });
 });

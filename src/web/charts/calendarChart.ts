@@ -1,5 +1,5 @@
 import type { ExpiryDate } from "../../read/getLiquidityMap";
-import { formatUsdCompact } from "../format";
+import { countOf, formatUsdCompact } from "../format";
 import { html, type Html } from "../html";
 import { axisTitles } from "./axisTitles";
 import { linearScale, niceTicks, px } from "./scale";
@@ -38,7 +38,7 @@ export function calendarChart(calendar: readonly ExpiryDate[], today: string): H
     }
     const end = x(date.depthUsd);
     return html`<g
-      ><title>${date.date}: ${formatUsdCompact(date.depthUsd)} in ${date.pools.length} pools</title>${label}
+      ><title>${date.date}: ${formatUsdCompact(date.depthUsd)} in ${countOf(date.pools.length, "pool")}</title>${label}
       <rect
         class="bar${past}"
         x="${M.left}"

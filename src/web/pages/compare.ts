@@ -2,7 +2,7 @@ import type { ComparePoolsReturnType } from "../../read/comparePools";
 import { DIMENSIONS } from "../../read/internal/poolDimensions";
 import type { PoolListItem } from "../../read/listPools";
 import { notice, poolLabel, poolNames, scrollTable, staleList, type PoolNames } from "../components";
-import { chainName, formatUsd } from "../format";
+import { chainName, formatUsd, protocolName } from "../format";
 import { html, type Html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
 import { DIMENSION_LABELS, formatDimension, yieldOf } from "./liquidityMap";
@@ -46,7 +46,7 @@ function picker({ pools, selected }: ComparePageParameters): Html {
           ${chosen.has(pool.id) ? html` checked` : ""}
         />
         <label for="pick-${i}"
-          >${pool.symbol} <span class="muted">· ${pool.protocol} · ${chainName(pool.chainId)}</span></label
+          >${pool.symbol} <span class="muted">· ${protocolName(pool.protocol)} · ${chainName(pool.chainId)}</span></label
         >
       </li>`,
   );

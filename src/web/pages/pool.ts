@@ -13,6 +13,7 @@ import {
   formatRate,
   formatShare,
   formatUsd,
+  protocolName,
   timeTag,
   usdAmount,
 } from "../format";
@@ -52,7 +53,7 @@ export type PoolPageParameters = {
 export function renderPoolPage(parameters: PoolPageParameters, chrome: PageChrome): string {
   const { pool, attestation, noAttestation, history, record } = parameters;
   const body = html`<p class="lead">
-      ${pool.protocol} · ${pool.kind} · ${chainLabel(pool.chainId)}<br /><code class="id">${pool.id}</code>
+      ${protocolName(pool.protocol)} · ${pool.kind} · ${chainLabel(pool.chainId)}<br /><code class="id">${pool.id}</code>
     </p>
     ${lastValues(parameters)}
     ${attestation === null ? noAttestationSection(noAttestation ?? "") : attestationSections(parameters, attestation)}

@@ -1,6 +1,6 @@
 import type { ListPoolsReturnType, PoolListItem } from "../../read/listPools";
 import { freshnessTag, observed, poolLabel, scrollTable } from "../components";
-import { NOT_MEASURED, chainName, formatConfidence, usdAmount } from "../format";
+import { NOT_MEASURED, chainName, countOf, formatConfidence, protocolName, usdAmount } from "../format";
 import { html, type Html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
 
@@ -105,16 +105,16 @@ ${
     <dl class="figures">
       <div>
         <dt>Fresh total depth</dt>
-        <dd>${usdAmount(data.total.depthUsd)} <span class="muted">(${data.total.pools} pools)</span></dd>
+        <dd>${usdAmount(data.total.depthUsd)} <span class="muted">(${countOf(data.total.pools, "pool")})</span></dd>
       </div>
       <div>
         <dt>Held out (stale)</dt>
-        <dd>${usdAmount(data.heldOut.depthUsd)} <span class="muted">(${data.heldOut.pools.length} pools)</span></dd>
+        <dd>${usdAmount(data.heldOut.depthUsd)} <span class="muted">(${countOf(data.heldOut.pools.length, "pool")})</span></dd>
       </div>
     </dl>
     ${viewForm(data.pools, view)}
     <p class="muted">
-      ${filtered ? `Showing ${shown.length} of ${data.pools.length} pools. ` : ""}${sortedBy(view)} The totals above
+      ${filtered ? `Showing ${shown.length} of ${countOf(data.pools.length, "pool")}. ` : ""}${sortedBy(view)} The totals above
       cover every tracked pool.
     </p>
     ${scrollTable(
@@ -178,7 +178,7 @@ function viewForm(pools: readonly PoolListItem[], view: PoolsView): Html {
       <label for="filter-protocol">Protocol</label>
       <select id="filter-protocol" name="protocol">
         ${option("", "All protocols", view.protocol === undefined)}
-        ${protocols.map((p) => option(p, p, view.protocol === p))}
+        ${protocols.map((p) => option(p, protocolName(p), view.protocol === p))}
       </select>
     </span>
     <span class="filter">
