@@ -156,3 +156,22 @@ export function staleList(
     rows,
   );
 }
+
+/**
+ * A value shown once (a new API key, a webhook secret): its label, the read-only field and a Copy button beside it
+ * (the client bundle copies the field to the clipboard and says so in the status line). The field shrinks, so the row
+ * never widens a phone's page.
+ *
+ * @param id the field's id (the button's `data-copy` names it).
+ * @param attribute the field's data attribute, as the client finds it.
+ */
+export function copyField(id: string, label: string, attribute: Html): Html {
+  return html`<div class="copy-field">
+    <label for="${id}">${label}</label>
+    <div class="copy-row">
+      <input id="${id}" class="key" type="text" readonly ${attribute} />
+      <button type="button" class="secondary" data-copy="${id}">Copy</button>
+    </div>
+    <p class="status" role="status" data-copy-status="${id}"></p>
+  </div>`;
+}

@@ -36,7 +36,7 @@ const charts = (page: Page) =>
  */
 describe("the dapp's third step in a real browser (Chromium), at 1280 and 390 px", function () {
   this.timeout(180_000);
-  const web = useDappInChromium();
+  const web = useDappInChromium({ ALERTS_ALLOW_PRIVATE_TARGETS: "1" });
   let desktop: Tab;
   let phone: Tab;
 
@@ -89,5 +89,42 @@ describe("the dapp's third step in a real browser (Chromium), at 1280 and 390 px
     await sectionShot(phone.page, "#series-heading", "third-volume-390");
     await desktop.page.goto(`/app/pools/${IDS.e}`);
     await sectionShot(desktop.page, "#history-heading", "third-history-1280");
+  });
+
+  it("copies a new API key and a webhook secret with a Copy button that stays on a 390 px screen", async function () {
+    for (const tab of [phone, desktop]) {
+      const { page, context } = tab;
+      await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: web.base });
+      const width = await page.evaluate(() => document.documentElement.clientWidth);
+      await page.goto("/app/keys");
+      await page.getByRole("button", { name: "Create key" }).click();
+      const key = page.locator("[data-new-key-value]");
+      await key.waitFor({ state: "visible" });
+      const copyKey = page.locator('[data-new-key] button[data-copy="new-key"]');
+      expect(await copyKey.textContent()).to.equal("Copy");
+      const button = (await copyKey.boundingBox())!;
+      expect(button.x + button.width, "the Copy button is in view").to.be.at.most(width);
+      expect(await overflow(page), "the keys page does not scroll sideways").to.be.at.most(0);
+      await copyKey.click();
+      await page.locator('[data-copy-status="new-key"]', { hasText: "Copied to the clipboard." }).waitFor();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).to.equal(await key.inputValue());
+      if (tab === phone) await sectionShot(page, "[data-new-key]", "third-keys-copy-390");
+
+      await page.goto("/app/alerts");
+      await page.getByLabel("Target URL").fill(`http://127.0.0.1:9/hook-${width}`);
+      await page.getByRole("checkbox", { name: "pool.stale" }).check();
+      await page.getByRole("button", { name: "Subscribe" }).click();
+      const secret = page.locator("[data-new-secret-value]");
+      await secret.waitFor({ state: "visible" });
+      const copySecret = page.getByRole("button", { name: "Copy" });
+      const box = (await copySecret.boundingBox())!;
+      expect(box.x + box.width, "the Copy button is in view").to.be.at.most(width);
+      expect(await overflow(page), "the alerts page does not scroll sideways").to.be.at.most(0);
+      await copySecret.click();
+      await page.locator('[data-copy-status="new-secret"]', { hasText: "Copied to the clipboard." }).waitFor();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).to.equal(await secret.inputValue());
+      expect(await secret.inputValue()).to.match(/^whsec_/);
+      if (tab === phone) await sectionShot(page, "[data-new-secret]", "third-alerts-copy-390");
+    }
   });
 });
