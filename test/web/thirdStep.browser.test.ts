@@ -15,7 +15,10 @@ const overflow = (page: Page) =>
 /** A screenshot of what the viewport shows once `selector` is scrolled to the top. */
 async function sectionShot(page: Page, selector: string, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.locator(selector).first().evaluate((element) => element.scrollIntoView());
+  await page
+    .locator(selector)
+    .first()
+    .evaluate((element) => element.scrollIntoView());
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
 }
 

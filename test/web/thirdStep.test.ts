@@ -108,7 +108,9 @@ describe("the dapp's third step: reasons, plain words, names", function () {
         `Why ${api.horizon} days: the model tries horizons of 7, 14, 30, 60, 90 and 180 days, and publishes the longest whose confidence`,
       );
       expect(page).to.include(`${api.horizon} days met it at ${formatConfidence(api.confidence)}.`);
-      expect(page).to.include(`What ${formatConfidence(api.confidence)} promises: of many claims made at this confidence`);
+      expect(page).to.include(
+        `What ${formatConfidence(api.confidence)} promises: of many claims made at this confidence`,
+      );
     });
 
     it("names the next longer horizon, and says when the published one is the longest the model offers", function () {

@@ -13,10 +13,10 @@ export function axisTitles(
   titles: { x: string; y?: string },
 ): Html {
   return html`${
-    titles.y === undefined
-      ? ""
-      : html`<text class="axis-title" x="4" y="${px(plot.top - 12)}" text-anchor="start">${titles.y}</text>`
-  }<text class="axis-title" x="${px((plot.left + plot.right) / 2)}" y="${px(height - 6)}" text-anchor="middle"
-    >${titles.x}</text
-  >`;
+      titles.y === undefined
+        ? ""
+        : html`<text class="axis-title" x="4" y="${px(plot.top - 12)}" text-anchor="start">${titles.y}</text>`
+    }<text class="axis-title" x="${px((plot.left + plot.right) / 2)}" y="${px(height - 6)}" text-anchor="middle"
+      >${titles.x}</text
+    >`;
 }

@@ -4,7 +4,7 @@
  * permission, an insecure origin), the field's text is selected and the line asks to copy it by hand.
  */
 export function initCopyButtons(): void {
-  for (const button of document.querySelectorAll<HTMLButtonElement>("button[data-copy]")) {
+  for (const button of Array.from(document.querySelectorAll<HTMLButtonElement>("button[data-copy]"))) {
     const id = button.dataset.copy ?? "";
     button.addEventListener("click", async () => {
       const field = document.getElementById(id) as HTMLInputElement | null;

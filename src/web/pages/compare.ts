@@ -46,7 +46,8 @@ function picker({ pools, selected }: ComparePageParameters): Html {
           ${chosen.has(pool.id) ? html` checked` : ""}
         />
         <label for="pick-${i}"
-          >${pool.symbol} <span class="muted">· ${protocolName(pool.protocol)} · ${chainName(pool.chainId)}</span></label
+          >${pool.symbol}
+          <span class="muted">· ${protocolName(pool.protocol)} · ${chainName(pool.chainId)}</span></label
         >
       </li>`,
   );

@@ -64,7 +64,10 @@ export function renderLiquidityRequestsPage(parameters: LiquidityRequestsPagePar
 
 function requestForm(pools: readonly PoolListItem[]): Html {
   const options = pools.map(
-    (pool) => html`<option value="${pool.id}">${pool.symbol} · ${chainName(pool.chainId)} · ${protocolName(pool.protocol)}</option>`,
+    (pool) =>
+      html`<option value="${pool.id}">
+        ${pool.symbol} · ${chainName(pool.chainId)} · ${protocolName(pool.protocol)}
+      </option>`,
   );
   return html`<section aria-labelledby="form-heading">
     <h2 id="form-heading">Ask for liquidity</h2>

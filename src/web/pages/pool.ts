@@ -53,7 +53,9 @@ export type PoolPageParameters = {
 export function renderPoolPage(parameters: PoolPageParameters, chrome: PageChrome): string {
   const { pool, attestation, noAttestation, history, record } = parameters;
   const body = html`<p class="lead">
-      ${protocolName(pool.protocol)} · ${pool.kind} · ${chainLabel(pool.chainId)}<br /><code class="id">${pool.id}</code>
+      ${protocolName(pool.protocol)} · ${pool.kind} · ${chainLabel(pool.chainId)}<br /><code class="id"
+        >${pool.id}</code
+      >
     </p>
     ${lastValues(parameters)}
     ${attestation === null ? noAttestationSection(noAttestation ?? "") : attestationSections(parameters, attestation)}

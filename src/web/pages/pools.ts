@@ -98,9 +98,9 @@ ${
   const filtered = view.chain !== undefined || view.protocol !== undefined;
   const body = html`<p>
       Horizon and confidence are those of each pool's latest attestation; a pool without one says why. Depth is what
-      each pool holds now. A depth observed
-      longer ago than the freshness window (${Math.round(data.freshnessWindowS / 60)} min) is <strong>stale</strong>: it
-      is never summed and is listed beside the total.
+      each pool holds now. A depth observed longer ago than the freshness window
+      (${Math.round(data.freshnessWindowS / 60)} min) is <strong>stale</strong>: it is never summed and is listed beside
+      the total.
     </p>
     <dl class="figures">
       <div>
@@ -109,13 +109,15 @@ ${
       </div>
       <div>
         <dt>Held out (stale)</dt>
-        <dd>${usdAmount(data.heldOut.depthUsd)} <span class="muted">(${countOf(data.heldOut.pools.length, "pool")})</span></dd>
+        <dd>
+          ${usdAmount(data.heldOut.depthUsd)} <span class="muted">(${countOf(data.heldOut.pools.length, "pool")})</span>
+        </dd>
       </div>
     </dl>
     ${viewForm(data.pools, view)}
     <p class="muted">
-      ${filtered ? `Showing ${shown.length} of ${countOf(data.pools.length, "pool")}. ` : ""}${sortedBy(view)} The totals above
-      cover every tracked pool.
+      ${filtered ? `Showing ${shown.length} of ${countOf(data.pools.length, "pool")}. ` : ""}${sortedBy(view)} The
+      totals above cover every tracked pool.
     </p>
     ${scrollTable(
       "Tracked pools",
@@ -226,5 +228,7 @@ export function shortNoAttestationReason(reason: string): string {
 
 /** A pool's "no attestation" cell: the reason in a few words, the reader's whole sentence as its title. */
 function noAttestation(reason: string): Html {
-  return html`<span class="no-claim-reason" title="${reason}">No attestation: ${shortNoAttestationReason(reason)}</span>`;
+  return html`<span class="no-claim-reason" title="${reason}"
+    >No attestation: ${shortNoAttestationReason(reason)}</span
+  >`;
 }

@@ -19,9 +19,9 @@ export function renderVolumePage(data: GetVolumeReturnType, chrome: PageChrome, 
   const body = html`${windowForm(data.window.days)}
     <p>
       Swap volume read from the pools' own <code>Swap</code> logs over the ${data.window.days} complete UTC days
-      ${data.window.from} to ${data.window.to}. ${countOf(data.pools.counted, "pool")} counted; ${data.pools.heldOut} held out
-      because their volume is stale. Today's partial day (${data.today.date}: ${usdAmount(data.today.volumeUsd)} so far)
-      is never summed.
+      ${data.window.from} to ${data.window.to}. ${countOf(data.pools.counted, "pool")} counted; ${data.pools.heldOut}
+      held out because their volume is stale. Today's partial day (${data.today.date}:
+      ${usdAmount(data.today.volumeUsd)} so far) is never summed.
     </p>
     <section aria-labelledby="series-heading">
       <h2 id="series-heading">Daily volume</h2>
