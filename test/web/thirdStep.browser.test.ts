@@ -4,8 +4,12 @@ import { expect } from "chai";
 import type { Page } from "playwright-core";
 import type { GetPoolHistoryReturnType } from "../../src/read/getPoolHistory";
 import { yearSpan } from "../../src/web/charts/scale";
+import { ISSUER_RULE } from "../../src/attest/refreshModelEvaluation";
+import { evaluateModel } from "../../src/model/evaluateModel";
+import { HORIZON_MODELS } from "../../src/model/horizon";
+import { saveModelEvaluation } from "../../src/storage/modelEvaluations";
 import { IDS } from "../helpers/read/seedMarket";
-import { SCREENSHOTS, signInWithWallet, useDappInChromium, type Tab } from "../helpers/web/browser";
+import { SCREENSHOTS, screenshot, signInWithWallet, useDappInChromium, type Tab } from "../helpers/web/browser";
 import { WALLET } from "../helpers/web/webApp";
 
 /** How far the document scrolls sideways: scrollWidth − clientWidth (0 when it fits). */
@@ -128,6 +132,60 @@ describe("the dapp's third step in a real browser (Chromium), at 1280 and 390 px
       expect(await page.evaluate(() => navigator.clipboard.readText())).to.equal(await secret.inputValue());
       expect(await secret.inputValue()).to.match(/^whsec_/);
       if (tab === phone) await sectionShot(page, "[data-new-secret]", "third-alerts-copy-390");
+    }
+  });
+
+  it("answers on the page: the pools list's reasons, the pool's horizon and why, the model's plain answer first (screenshots)", async function () {
+    // The model page with an evaluation of every version (as layout.browser.test.ts): synthetic pools of a year.
+    const synthetic = Array.from({ length: 12 }, (_, n) => ({
+      pool: `eip155:1:0x${(n + 1).toString(16).padStart(40, "0")}`,
+      daily: Array.from({ length: 365 }, (_, i) => ({
+        day: new Date(Date.UTC(2025, 0, 1) + i * 86_400_000).toISOString().slice(0, 10),
+        minDepthUsd: 1_000_000 * (1 + ((i * (n + 3)) % 7) / 50) * ((i * 7 + n * 13) % 97 === 0 ? 0.3 : 1),
+      })),
+    }));
+    for (const model of HORIZON_MODELS) {
+      const evaluation = evaluateModel(synthetic, { ...ISSUER_RULE, model }, "2025-12-31");
+      await saveModelEvaluation(web.store.db, { model: model.id, computedAt: 1_767_225_600, evaluation });
+    }
+    for (const [tab, width] of [
+      [desktop, 1280],
+      [phone, 390],
+    ] as const) {
+      const { page } = tab;
+      await page.goto("/app/pools?sort=horizon");
+      expect(await overflow(page)).to.be.at.most(0);
+      expect(
+        await page.locator(".no-claim-reason").count(),
+        "a reason for each pool without a claim",
+      ).to.be.greaterThan(0);
+      if (width === 390) {
+        // On a phone's card, horizon and confidence come right under the pool's name.
+        const card = page.locator("tbody tr").first();
+        const name = (await card.locator("th").boundingBox())!;
+        const horizon = (await card.locator('td[data-label="Horizon"]').boundingBox())!;
+        const depth = (await card.locator('td[data-label="Depth"]').boundingBox())!;
+        expect(horizon.y).to.be.greaterThan(name.y);
+        expect(horizon.y).to.be.below(depth.y);
+      }
+      await screenshot(page, `third-pools-${width}`);
+      await page.goto(`/app/pools/${IDS.e}`);
+      await page.locator('[data-verify][data-result="valid"]').waitFor();
+      expect(await page.locator(".why-horizon").textContent()).to.match(/^Why \d+ days: /);
+      await screenshot(page, `third-pool-${width}`);
+      await sectionShot(page, "#claim-heading", `third-pool-claim-${width}`);
+      await page.goto("/app/model");
+      expect(await overflow(page)).to.be.at.most(0);
+      const answer = (await page
+        .getByRole("heading", { name: "What a confidence promises, and how it did" })
+        .boundingBox())!;
+      const score = (await page.getByRole("heading", { name: "Backtest score" }).boundingBox())!;
+      expect(answer.y, "the plain answer comes before the Brier score").to.be.below(score.y);
+      expect(await page.locator("[data-plain-answer] li").first().textContent()).to.match(
+        /^Claims made at \d+–\d+ % held [\d.]+ % of the time/,
+      );
+      await screenshot(page, `third-model-${width}`);
+      await sectionShot(page, "#answer-heading", `third-model-answer-${width}`);
     }
   });
 });

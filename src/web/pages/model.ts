@@ -33,7 +33,7 @@ export function renderModelPage(
     data; it grades no issued attestation.
   </p>`;
   if (e === null) {
-    const body = html`${intro} ${plainAnswer(null, accuracy)}
+    const body = html`${plainAnswer(null, accuracy)} ${intro}
     ${notice("info", "Not computed yet: the service computes it after its next issuing pass.")}
     ${liveRecordSection(accuracy, null)}`;
     return renderPage({ page: "model", title: "Model", chrome, body });
@@ -68,7 +68,7 @@ export function renderModelPage(
     <p>
       ${e.brier === null ? "Nothing is scored yet." : beats ? "The model beats the baseline." : "The model does not beat the baseline."}
     </p>`;
-  const body = html`${intro} ${plainAnswer(e, accuracy)}
+  const body = html`${plainAnswer(e, accuracy)} ${intro}
     <section aria-labelledby="score-heading">
       <h2 id="score-heading">Backtest score</h2>
       ${summary}
@@ -183,7 +183,7 @@ function bucketTable(caption: string, buckets: readonly CalibrationBucket[]): Ht
         <td>${bucketVerdict(b)}</td>
       </tr>`,
   );
-  return scrollTable(
+  const table = scrollTable(
     caption,
     html`<tr>
       <th scope="col">Confidence</th>
@@ -192,11 +192,17 @@ function bucketTable(caption: string, buckets: readonly CalibrationBucket[]): Ht
       <th scope="col" class="num">Effective claims</th>
       <th scope="col" class="num">Held</th>
       <th scope="col" class="num">Held, 90 % interval</th>
-      <th scope="col">Calibrated (mean confidence inside the 90 % interval)</th>
+      <th scope="col">Verdict</th>
     </tr>`,
     bucketRows,
     "No scored claim yet.",
   );
+  return html`<p class="muted">
+      Verdict: <em>calibrated</em> when the bucket's mean confidence lies inside the 90 % interval of its hold rate (the
+      gap is no larger than chance explains); <em>over-confident</em> when it lies above, <em>under-confident</em> when
+      below.
+    </p>
+    ${table}`;
 }
 
 /** The reliability diagram and its bucket table. */
@@ -324,7 +330,7 @@ function horizonTableRows(byHorizon: readonly { horizon: number; n: number; hold
       ? html`<tr class="never-scored">
           <td class="num">${horizon} days</td>
           <td class="num">0</td>
-          <td>never scored</td>
+          <td class="num">never scored</td>
         </tr>`
       : html`<tr>
           <td class="num">${horizon} days</td>

@@ -165,12 +165,13 @@ function attestationSections(parameters: PoolPageParameters, a: GetPoolAttestati
         <strong>${formatConfidence(a.confidence)}</strong>. Outcome: ${outcomeTag(a.outcome)} (graded once its window
         has closed: see the <a href="#record-heading">track record</a>).
       </p>
+
+      <p class="why-horizon">${whyHorizon(a)}</p>
       <p class="promise">
         What ${formatConfidence(a.confidence)} promises: of many claims made at this confidence, about
         ${Math.round(a.confidence * 100)} in 100 should hold. It is not a promise about this one claim;
         <a href="/app/model">the model page</a> shows how often such claims did hold.
       </p>
-      <p class="why-horizon">${whyHorizon(a)}</p>
       <dl class="facts times">
         <div>
           <dt>Issued</dt>

@@ -211,7 +211,7 @@ function claimHorizon(pool: { horizon: number | null; expiry: number | null }, n
 
 /**
  * Why a pool has no attestation, in a few words (the reader's sentence, `noAttestationReason`, is the cell's title and
- * the pool page's): "confidence 69 %, below the 80 % target", "insufficient history", "stale depth", "never observed".
+ * the pool page's): "confidence 69 %, below the 80 % target", "insufficient history", "stale depth", "depth never observed".
  */
 export function shortNoAttestationReason(reason: string): string {
   const belowTarget = /confidence (\d+)%.*below the (\d+(?:\.\d+)?)% target/.exec(reason);
@@ -222,7 +222,7 @@ export function shortNoAttestationReason(reason: string): string {
   if (/^its depth has not been observed/.test(reason)) return "depth never observed";
   if (/^its last depth observation is older|^no fresh depth observation/.test(reason)) return "stale depth";
   if (/^no current depth/.test(reason)) return "no current depth";
-  if (/^no issuing pass has judged/.test(reason)) return "not judged yet";
+  if (/^no issuing pass has judged/.test(reason)) return "no issuing pass yet";
   return reason.replace(/\.$/, "");
 }
 
