@@ -14,6 +14,8 @@ const M = { top: 34, right: 20, bottom: 58, left: 80 };
 const DAY = 86_400;
 /** Above this many claims in range, only the newest floor is labelled on the chart (the caption lists them all). */
 const LABELLED_CLAIMS = 4;
+/** Two floors' labels closer than this (SVG units, about a line of a phone's text) would overlap: only the newer is kept. */
+const LABEL_GAP = 26;
 
 /**
  * How a claim drawn on the chart was graded: its outcome on the track record (`getPoolClaims`), or `other` for an
@@ -126,7 +128,14 @@ export function historyChart(history: GetPoolHistoryReturnType, symbol: string, 
   );
   const markOf = claimMarks(record);
   const inRange = history.attestations.filter((claim) => claimSpan(claim, from, to) !== null);
-  const withLabel = new Set(inRange.length <= LABELLED_CLAIMS ? inRange : inRange.slice(-1));
+  // Labels from the newest back; one that would sit on a label already placed (floors close together) is left out:
+  // the caption names every claim.
+  const withLabel = new Set<PoolHistoryAttestation>();
+  for (const claim of (inRange.length <= LABELLED_CLAIMS ? inRange : inRange.slice(-1)).slice().reverse()) {
+    if ([...withLabel].every((other) => Math.abs(y(other.floorUsd) - y(claim.floorUsd)) >= LABEL_GAP)) {
+      withLabel.add(claim);
+    }
+  }
   const claims = inRange.map((claim) => {
     const span = claimSpan(claim, from, to)!;
     const mark = markOf(claim);

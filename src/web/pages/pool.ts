@@ -165,7 +165,6 @@ function attestationSections(parameters: PoolPageParameters, a: GetPoolAttestati
         <strong>${formatConfidence(a.confidence)}</strong>. Outcome: ${outcomeTag(a.outcome)} (graded once its window
         has closed: see the <a href="#record-heading">track record</a>).
       </p>
-
       <p class="why-horizon">${whyHorizon(a)}</p>
       <p class="promise">
         What ${formatConfidence(a.confidence)} promises: of many claims made at this confidence, about
