@@ -79,23 +79,7 @@ export function historyChart(history: GetPoolHistoryReturnType, symbol: string, 
   });
   const x = linearScale(from, to, M.left, W - M.right);
   const mid = (date: string) => x(dayStart(date) + DAY / 2);
-  const every = Math.max(1, Math.ceil(days.length / 6));
-  const labelled = days.filter((_, i) => i % every === 0 || i === days.length - 1);
-  // The last label is the latest day's; one that would sit on top of it gives way.
-  if (labelled.length > 2 && days.length - 1 - days.indexOf(labelled[labelled.length - 2]) < every / 2) {
-    labelled.splice(labelled.length - 2, 1);
-  }
-  const texts = dayLabels(labelled.map((d) => d.date));
-  const xlabels = labelled.map(
-    (d, i) =>
-      html`<text
-        class="xlabel${isMinorLabel(i, labelled.length) ? " minor" : ""}"
-        x="${i === labelled.length - 1 ? W - M.right : px(mid(d.date))}"
-        y="${H - M.bottom + 18}"
-        text-anchor="${i === labelled.length - 1 ? "end" : "middle"}"
-        >${texts[i]}</text
-      >`,
-  );
+  const xlabels = dayAxisLabels(days, mid);
   // The line joins consecutive days that have a low; a day without one breaks it.
   const segments: string[][] = [[]];
   for (const d of days) {
@@ -249,4 +233,28 @@ function historyCaption(
 /** A mark in words, as the caption's claim list ends each claim. */
 function markWord(mark: ClaimMark): string {
   return mark === "other" ? "not on the track record shown" : mark;
+}
+
+/**
+ * The x axis's day labels: about six, the latest day's last (right-aligned at the plot's edge), with the year on the
+ * first and wherever it changes; every other one is `minor` (a phone leaves it out).
+ */
+function dayAxisLabels(days: GetPoolHistoryReturnType["days"], mid: (date: string) => number): Html[] {
+  const every = Math.max(1, Math.ceil(days.length / 6));
+  const labelled = days.filter((_, i) => i % every === 0 || i === days.length - 1);
+  // The last label is the latest day's; one that would sit on top of it gives way.
+  if (labelled.length > 2 && days.length - 1 - days.indexOf(labelled[labelled.length - 2]) < every / 2) {
+    labelled.splice(labelled.length - 2, 1);
+  }
+  const texts = dayLabels(labelled.map((d) => d.date));
+  return labelled.map(
+    (d, i) =>
+      html`<text
+        class="xlabel${isMinorLabel(i, labelled.length) ? " minor" : ""}"
+        x="${i === labelled.length - 1 ? W - M.right : px(mid(d.date))}"
+        y="${H - M.bottom + 18}"
+        text-anchor="${i === labelled.length - 1 ? "end" : "middle"}"
+        >${texts[i]}</text
+      >`,
+  );
 }
