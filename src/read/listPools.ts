@@ -2,6 +2,7 @@ import { isStale } from "../model/freshness";
 import { listLatestClaims } from "../storage/attestations";
 import { listPools as listPoolRows } from "../storage/pools";
 import { toNumberOrNull, type ReadContext } from "./context";
+import { storedNoAttestationReason } from "./internal/explainNoAttestation";
 import { poolIdentity, type PoolIdentity } from "./internal/poolIdentity";
 
 /** One tracked pool as every surface lists it. */
@@ -17,6 +18,11 @@ export type PoolListItem = PoolIdentity & {
   confidence: number | null;
   /** Unix seconds: the latest attestation's expiry, or null. */
   expiry: number | null;
+  /**
+   * Why the pool has no attestation, from its row (the reason `GET /api/v1/pool/{pool}` gives, when the issuer has
+   * judged it); null when it has one.
+   */
+  noAttestationReason: string | null;
 };
 
 export type ListPoolsReturnType = {
@@ -47,14 +53,19 @@ export async function listPools({ db, freshnessWindowS, now }: ReadContext): Pro
   const pools: PoolListItem[] = rows.map((row) => {
     const observedAt = toNumberOrNull(row.depth_observed_at);
     const claim = claimOf.get(`${row.chain_id}:${row.address.toLowerCase()}`);
+    const stale = isStale({ observedAt, now: at, windowS: freshnessWindowS });
     return {
       ...poolIdentity(row),
       depthUsd: toNumberOrNull(row.depth_usd),
       observedAt,
-      stale: isStale({ observedAt, now: at, windowS: freshnessWindowS }),
+      stale,
       horizon: claim?.horizon ?? null,
       confidence: claim?.confidence ?? null,
       expiry: claim?.expiry ?? null,
+      noAttestationReason:
+        claim === undefined
+          ? (storedNoAttestationReason(row, stale) ?? "no issuing pass has judged this pool yet.")
+          : null,
     };
   });
   const fresh = pools.filter((pool) => !pool.stale && pool.depthUsd !== null);

@@ -1,4 +1,4 @@
-import { chainName, formatAge, timeTag } from "./format";
+import { chainName, formatAge, protocolName, timeTag } from "./format";
 import { html, type Html } from "./html";
 
 /** The page of one pool (its qualified id in the path). */
@@ -24,7 +24,7 @@ export function poolNames(pools: readonly PoolName[]): PoolNames {
 export function poolLabel(pool: PoolName, { idLine = false }: { idLine?: boolean } = {}): Html {
   const id = idLine ? html`<br /><code class="id">${pool.id}</code>` : "";
   return html`<a class="pool-label" href="${poolHref(pool.id)}" title="${pool.id}"
-      ><span class="pool-symbol">${pool.symbol}</span> · ${pool.protocol} · ${chainName(pool.chainId)}</a
+      ><span class="pool-symbol">${pool.symbol}</span> · ${protocolName(pool.protocol)} · ${chainName(pool.chainId)}</a
     >${id}`;
 }
 
@@ -155,4 +155,23 @@ export function staleList(
     </tr>`,
     rows,
   );
+}
+
+/**
+ * A value shown once (a new API key, a webhook secret): its label, the read-only field and a Copy button beside it
+ * (the client bundle copies the field to the clipboard and says so in the status line). The field shrinks, so the row
+ * never widens a phone's page.
+ *
+ * @param id the field's id (the button's `data-copy` names it).
+ * @param attribute the field's data attribute, as the client finds it.
+ */
+export function copyField(id: string, label: string, attribute: Html): Html {
+  return html`<div class="copy-field">
+    <label for="${id}">${label}</label>
+    <div class="copy-row">
+      <input id="${id}" class="key" type="text" readonly ${attribute} />
+      <button type="button" class="secondary" data-copy="${id}">Copy</button>
+    </div>
+    <p class="status" role="status" data-copy-status="${id}"></p>
+  </div>`;
 }

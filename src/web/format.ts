@@ -113,3 +113,32 @@ export function chainName(chainId: number): string {
   const names: Record<number, string> = { 1: "Ethereum", 42161: "Arbitrum One", 8453: "Base", 31337: "Hardhat" };
   return names[chainId] ?? `chain ${chainId}`;
 }
+
+/** The venues' names as their own sites write them, by the store's protocol id (one mapping for every page). */
+const PROTOCOL_NAMES: Record<string, string> = {
+  "uniswap-v2": "Uniswap V2",
+  "uniswap-v3": "Uniswap V3",
+  "aave-v3": "Aave v3",
+  "sushiswap-v2": "SushiSwap V2",
+  sushiswap: "SushiSwap",
+  aerodrome: "Aerodrome",
+};
+
+/** A protocol id as a person reads it, `uniswap-v2` → `Uniswap V2`; an id not in the mapping is shown as it is. */
+export function protocolName(protocol: string): string {
+  return PROTOCOL_NAMES[protocol] ?? protocol;
+}
+
+/**
+ * A count with its noun in the right number, `1 pool`, `2 pools`, `0 pools` (grouped: `1,204 claims`).
+ *
+ * @param plural the plural when it is not the singular plus `s`.
+ */
+export function countOf(count: number, singular: string, plural = `${singular}s`): string {
+  return `${formatNumber(count)} ${count === 1 ? singular : plural}`;
+}
+
+/** An address cut short for a line that cannot hold it, `0x1234…abcd`: show the whole one beside it (a title). */
+export function shortAddress(address: string): string {
+  return address.length <= 13 ? address : `${address.slice(0, 6)}…${address.slice(-4)}`;
+}

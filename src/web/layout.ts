@@ -1,5 +1,5 @@
 import { NAV_PAGES, type NavPageId } from "../read/surfaces";
-import { chainName } from "./format";
+import { chainName, shortAddress } from "./format";
 import { FAVICON_PATH } from "./favicon";
 import { html, type Html } from "./html";
 
@@ -81,7 +81,7 @@ function header(chrome: PageChrome): Html {
           <span class="who-id"
             ><span class="who-label">Signed in as </span
             ><code class="address" data-address="${chrome.session.address}" title="${chrome.session.address}"
-              >${chrome.session.address}</code
+              >${shortAddress(chrome.session.address)}</code
             >
             <span class="muted chain">(${chainName(chrome.session.chainId)})</span></span
           >

@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { IDS } from "../helpers/read/seedMarket";
+import { shortAddress } from "../../src/web/format";
 import { screenshot, signInWithWallet, useDappInChromium, type Tab } from "../helpers/web/browser";
 import { WALLET } from "../helpers/web/webApp";
 
@@ -63,7 +64,9 @@ describe("dapp in a real browser (Chromium, injected test wallet, real port)", f
     it("signs in with EIP-4361 and lands on the page it asked for, the address in the header", async function () {
       const { page, wallet } = signedIn;
       await signInWithWallet(page, "/app/pools");
-      expect(await page.locator("header [data-address]").textContent()).to.equal(WALLET.address);
+      // Cut short in the header (0x1234…abcd), the whole address in its title and data-address.
+      expect(await page.locator("header [data-address]").textContent()).to.equal(shortAddress(WALLET.address));
+      expect(await page.locator("header [data-address]").getAttribute("data-address")).to.equal(WALLET.address);
       const signed = wallet!.calls.find((c) => c.method === "personal_sign")!;
       const message = Buffer.from(String(signed.params[0]).slice(2), "hex").toString("utf8");
       const host = new URL(web.base).host;

@@ -4,6 +4,7 @@ import { ISSUER_RULE } from "../../src/attest/refreshModelEvaluation";
 import { evaluateModel } from "../../src/model/evaluateModel";
 import { HORIZON_MODELS } from "../../src/model/horizon";
 import { saveModelEvaluation } from "../../src/storage/modelEvaluations";
+import { shortAddress } from "../../src/web/format";
 import { IDS } from "../helpers/read/seedMarket";
 import { screenshot, signInWithWallet, useDappInChromium, type Tab } from "../helpers/web/browser";
 import { WALLET } from "../helpers/web/webApp";
@@ -111,8 +112,8 @@ describe("dapp layout at 1280, 390 and 360 px (Chromium)", function () {
     const nav = (await page.locator("nav.pages").boundingBox())!;
     expect(header.height, "header").to.be.at.most(60);
     expect(nav.height, "navigation").to.be.at.most(48);
-    // The whole address stays in the page (the header shows it cut short, with the whole one in its title).
-    expect(await page.locator("header [data-address]").textContent()).to.equal(WALLET.address);
+    // The header shows the address cut short (0x1234…abcd), the whole one in its title.
+    expect(await page.locator("header [data-address]").textContent()).to.equal(shortAddress(WALLET.address));
     expect(await page.locator("header [data-address]").getAttribute("title")).to.equal(WALLET.address);
     const icon = await page.locator('link[rel="icon"]').getAttribute("href");
     const served = await page.request.get(icon!);

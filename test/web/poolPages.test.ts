@@ -254,7 +254,7 @@ describe("pool pages: history, stale and unattested pools, the list's sort and f
       for (const id of ids) expect(body, `${url} names ${id}`).to.match(label(id));
     }
     const launch = (await getPage(web.app, "/app/launch", cookie)).body;
-    expect(text(launch)).to.match(/Worst of \d+ reserves: a\w+ · aave-v3 · (Ethereum|Arbitrum One) \(lowest daily/);
+    expect(text(launch)).to.match(/Worst of \d+ reserves: a\w+ · Aave v3 · (Ethereum|Arbitrum One) \(lowest daily/);
     expect(text(launch)).not.to.match(/eip155:[0-9]+:0x[0-9a-f]{40} \(lowest/);
   });
 });

@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { DEFAULT_CANDIDATES } from "../../src/model/horizon";
 import { gradeClaims } from "../../src/attest/gradeClaims";
 import type { GetAccuracyReturnType } from "../../src/read/getAccuracy";
 import type { GetPoolClaimsReturnType, PoolClaim } from "../../src/read/getPoolClaims";
@@ -188,8 +189,14 @@ describe("track record on the pool and model pages (market fixture, graded by gr
       );
     });
     expect(body).to.include('aria-labelledby="live-reliability-caption"');
-    expect(tableRows(body, "Graded signed claims by horizon")).to.deep.equal(
+    // Every horizon the model offers is listed; one without a graded claim is named as never scored.
+    const byHorizon = tableRows(body, "Graded signed claims by horizon");
+    expect(byHorizon.filter((row) => !row.endsWith("never scored"))).to.deep.equal(
       a.byHorizon.map((h) => `${h.horizon} days ${h.n} ${(h.holdRate * 100).toFixed(1)} %`),
+    );
+    const scoredHorizons = new Set(a.byHorizon.map((h) => h.horizon));
+    expect(byHorizon.filter((row) => row.endsWith("never scored"))).to.deep.equal(
+      DEFAULT_CANDIDATES.filter((h) => !scoredHorizons.has(h)).map((h) => `${h} days 0 never scored`),
     );
   });
 

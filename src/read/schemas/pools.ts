@@ -15,6 +15,12 @@ const PoolRowSchema = z.strictObject({
   horizon: z.int().min(0).nullable().describe("days claimed by the pool's latest attestation; null: none issued"),
   confidence: z.number().min(0).max(1).nullable().describe("0 to 1, of the latest attestation; null: none issued"),
   expiry: uint("Unix seconds: the latest attestation's expiry (past: expired)").nullable(),
+  noAttestationReason: z
+    .string()
+    .nullable()
+    .describe(
+      "why the pool has no attestation (the issuer's last verdict, a stale or never observed depth); null: it has one",
+    ),
 });
 
 /** `list_pools` (`GET /api/v1/pools`). */

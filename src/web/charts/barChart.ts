@@ -1,6 +1,7 @@
 import { formatUsdCompact } from "../format";
 import { html, type Html } from "../html";
-import { px } from "./scale";
+import { axisTitles } from "./axisTitles";
+import { dayLabels, isMinorLabel, px, yearSpan } from "./scale";
 import { usdAxis } from "./usdAxis";
 
 export type BarChartParameters = {
@@ -14,30 +15,39 @@ export type BarChartParameters = {
   values: readonly (number | null)[];
   /** Labels of bars drawn hatched (e.g. days that are not complete). */
   partial?: ReadonlySet<string>;
+  /** The value axis's title, in words with its unit (e.g. `Volume (USD)`). The labels are UTC days. */
+  valueTitle: string;
 };
 
 const W = 640;
-const H = 240;
-const M = { top: 12, right: 12, bottom: 36, left: 64 };
+const H = 280;
+const M = { top: 34, right: 16, bottom: 58, left: 80 };
 
 /**
  * A bar chart of USD values in SVG (`role="img"`, titled by its caption). Its text equivalent is the table the page
  * shows beside it: the chart only draws what that table lists.
  */
-export function barChart({ id, caption, labels, values, partial = new Set() }: BarChartParameters): Html {
+export function barChart({ id, caption, labels, values, partial = new Set(), valueTitle }: BarChartParameters): Html {
   const max = Math.max(0, ...values.map((v) => v ?? 0));
   const { y, grid } = usdAxis(max, { left: M.left, right: W - M.right, top: M.top, bottom: H - M.bottom });
   const band = (W - M.left - M.right) / Math.max(1, labels.length);
   const barWidth = Math.max(1, band * 0.7);
   const every = Math.max(1, Math.ceil(labels.length / 8));
+  const ticked = labels.flatMap((label, i) => (i % every === 0 ? [label] : []));
+  const texts = dayLabels(ticked);
 
   const bars = labels.map((label, i) => {
     const x = M.left + i * band + (band - barWidth) / 2;
     const value = values[i];
+    const n = i / every;
     const tick =
       i % every === 0
-        ? html`<text class="xlabel" x="${px(x + barWidth / 2)}" y="${H - M.bottom + 16}" text-anchor="middle"
-            >${label.slice(5)}</text
+        ? html`<text
+            class="xlabel${isMinorLabel(n, ticked.length) ? " minor" : ""}"
+            x="${px(x + barWidth / 2)}"
+            y="${H - M.bottom + 18}"
+            text-anchor="middle"
+            >${texts[n]}</text
           >`
         : "";
     if (value === null) {
@@ -66,6 +76,14 @@ export function barChart({ id, caption, labels, values, partial = new Set() }: B
       ${grid}
       <line class="axis" x1="${M.left}" x2="${W - M.right}" y1="${H - M.bottom}" y2="${H - M.bottom}"></line>
       ${bars}
+      ${
+        labels.length === 0
+          ? ""
+          : axisTitles({ left: M.left, right: W - M.right, top: M.top, bottom: H - M.bottom }, H, {
+              x: `UTC day, ${yearSpan(labels[0], labels[labels.length - 1])}`,
+              y: valueTitle,
+            })
+      }
     </svg>
     <figcaption id="${id}-caption">${caption}</figcaption>
   </figure>`;

@@ -1,11 +1,12 @@
 import type { ExpiryDate } from "../../read/getLiquidityMap";
-import { formatUsdCompact } from "../format";
+import { countOf, formatUsdCompact } from "../format";
 import { html, type Html } from "../html";
+import { axisTitles } from "./axisTitles";
 import { linearScale, niceTicks, px } from "./scale";
 
 const W = 640;
-const ROW = 26;
-const M = { top: 8, right: 70, bottom: 24, left: 92 };
+const ROW = 30;
+const M = { top: 8, right: 80, bottom: 52, left: 120 };
 
 /**
  * The expiry calendar as horizontal bars: one row per date on which pools' last known incentive campaign ends, the
@@ -37,7 +38,7 @@ export function calendarChart(calendar: readonly ExpiryDate[], today: string): H
     }
     const end = x(date.depthUsd);
     return html`<g
-      ><title>${date.date}: ${formatUsdCompact(date.depthUsd)} in ${date.pools.length} pools</title>${label}
+      ><title>${date.date}: ${formatUsdCompact(date.depthUsd)} in ${countOf(date.pools.length, "pool")}</title>${label}
       <rect
         class="bar${past}"
         x="${M.left}"
@@ -50,7 +51,10 @@ export function calendarChart(calendar: readonly ExpiryDate[], today: string): H
   });
   return html`<figure class="chart">
     <svg viewBox="0 0 ${W} ${height}" role="img" aria-labelledby="calendar-caption">
-      ${ticks.map((t) => html`<text class="xlabel" x="${px(x(t))}" y="${height - 6}" text-anchor="middle">${formatUsdCompact(t)}</text>`)}
+      ${ticks.map((t) => html`<text class="xlabel" x="${px(x(t))}" y="${height - M.bottom + 20}" text-anchor="middle">${formatUsdCompact(t)}</text>`)}
+      ${axisTitles({ left: M.left, right: W - M.right, top: M.top, bottom: height - M.bottom }, height, {
+        x: "Fresh depth whose incentives end that day (USD)",
+      })}
       ${rows}
     </svg>
     <figcaption id="calendar-caption">

@@ -1,12 +1,13 @@
 import type { GetPoolAttestationReturnType } from "../../read/getPoolAttestation";
 import { formatDay, formatUsd } from "../format";
 import { html, type Html } from "../html";
+import { axisTitles } from "./axisTitles";
 import { linearScale, px } from "./scale";
 import { usdAxis } from "./usdAxis";
 
 const W = 640;
-const H = 260;
-const M = { top: 16, right: 16, bottom: 40, left: 70 };
+const H = 300;
+const M = { top: 34, right: 20, bottom: 58, left: 80 };
 
 /**
  * The claim's evidence window as an SVG chart: the window from issuance to `settlesAt` on the x axis, the depth at
@@ -60,10 +61,14 @@ export function evidenceChart(attestation: GetPoolAttestationReturnType, now: nu
         ></line>
       </g>
       ${lowest} ${nowMark}
-      <text class="xlabel" x="${M.left}" y="${H - M.bottom + 16}" text-anchor="start">${evidence.windowStartDate}</text>
-      <text class="xlabel" x="${W - M.right}" y="${H - M.bottom + 16}" text-anchor="end">
+      <text class="xlabel" x="${M.left}" y="${H - M.bottom + 18}" text-anchor="start">${evidence.windowStartDate}</text>
+      <text class="xlabel" x="${W - M.right}" y="${H - M.bottom + 18}" text-anchor="end">
         ${evidence.windowEndDate}
       </text>
+      ${axisTitles({ left: M.left, right: W - M.right, top: M.top, bottom: H - M.bottom }, H, {
+        x: `The claim's window, UTC (${attestation.horizon} days)`,
+        y: "Depth (USD)",
+      })}
     </svg>
     <figcaption id="evidence-caption">
       <p>The claim's window, from issuance to the day it settles. Evidence only: nothing here grades the claim.</p>

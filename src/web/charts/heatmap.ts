@@ -1,6 +1,7 @@
 import { formatUsdCompact } from "../format";
 import { html, type Html } from "../html";
-import { px } from "./scale";
+import { axisTitles } from "./axisTitles";
+import { dayLabels, isMinorLabel, px, yearSpan } from "./scale";
 
 export type HeatmapParameters = {
   id: string;
@@ -13,10 +14,10 @@ export type HeatmapParameters = {
   cells: readonly (readonly (number | null)[])[];
 };
 
-const CELL_H = 28;
-const LEFT = 110;
+const CELL_H = 30;
+const LEFT = 130;
 const TOP = 8;
-const BOTTOM = 28;
+const BOTTOM = 52;
 const W = 640;
 
 /**
@@ -29,6 +30,8 @@ export function heatmap({ id, caption, rows, columns, cells }: HeatmapParameters
   const cellW = (W - LEFT - 8) / Math.max(1, columns.length);
   const height = TOP + rows.length * CELL_H + BOTTOM;
   const every = Math.max(1, Math.ceil(columns.length / 8));
+  const ticked = columns.filter((_, c) => c % every === 0);
+  const texts = dayLabels(ticked);
   const rowMarks = rows.map((row, r) => {
     const y = TOP + r * CELL_H;
     const label = html`<text class="ylabel" x="${LEFT - 6}" y="${px(y + CELL_H / 2 + 4)}" text-anchor="end"
@@ -63,16 +66,25 @@ export function heatmap({ id, caption, rows, columns, cells }: HeatmapParameters
   const dayMarks = columns.map((column, c) =>
     c % every === 0
       ? html`<text
-          class="xlabel"
+          class="xlabel${isMinorLabel(c / every, ticked.length) ? " minor" : ""}"
           x="${px(LEFT + c * cellW + cellW / 2)}"
-          y="${TOP + rows.length * CELL_H + 18}"
+          y="${TOP + rows.length * CELL_H + 20}"
           text-anchor="middle"
-          >${column.slice(5)}</text
+          >${texts[c / every]}</text
         >`
       : "",
   );
   return html`<figure class="chart">
-    <svg viewBox="0 0 ${W} ${height}" role="img" aria-labelledby="${id}-caption">${rowMarks} ${dayMarks}</svg>
+    <svg viewBox="0 0 ${W} ${height}" role="img" aria-labelledby="${id}-caption">
+      ${rowMarks} ${dayMarks}
+      ${
+        columns.length === 0
+          ? ""
+          : axisTitles({ left: LEFT, right: W - 8, top: TOP, bottom: TOP + rows.length * CELL_H }, height, {
+              x: `UTC day, ${yearSpan(columns[0], columns[columns.length - 1])}`,
+            })
+      }
+    </svg>
     <figcaption id="${id}-caption">${caption}</figcaption>
   </figure>`;
 }

@@ -3,15 +3,19 @@ import type { GetPoolHistoryReturnType, PoolHistoryAttestation } from "../../rea
 import { dayStart } from "../../read/internal/utcDays";
 import { formatConfidence, formatDay, formatUsd, formatUsdCompact } from "../format";
 import { html, type Html } from "../html";
-import { linearScale, px } from "./scale";
+import { axisTitles } from "./axisTitles";
+import { dayLabels, isMinorLabel, linearScale, px, yearSpan } from "./scale";
 import { usdAxis } from "./usdAxis";
 
 const W = 640;
-const H = 260;
-const M = { top: 16, right: 16, bottom: 40, left: 70 };
+const H = 300;
+/** Room for the value axis's title above the plot, the day labels and the x axis's title under it. */
+const M = { top: 34, right: 20, bottom: 58, left: 80 };
 const DAY = 86_400;
 /** Above this many claims in range, only the newest floor is labelled on the chart (the caption lists them all). */
 const LABELLED_CLAIMS = 4;
+/** Two floors' labels closer than this (SVG units, about a line of a phone's text) would overlap: only the newer is kept. */
+const LABEL_GAP = 26;
 
 /**
  * How a claim drawn on the chart was graded: its outcome on the track record (`getPoolClaims`), or `other` for an
@@ -75,16 +79,7 @@ export function historyChart(history: GetPoolHistoryReturnType, symbol: string, 
   });
   const x = linearScale(from, to, M.left, W - M.right);
   const mid = (date: string) => x(dayStart(date) + DAY / 2);
-  const every = Math.max(1, Math.ceil(days.length / 6));
-  const xlabels = days.flatMap((d, i) =>
-    i % every === 0 || i === days.length - 1
-      ? [
-          html`<text class="xlabel" x="${px(mid(d.date))}" y="${H - M.bottom + 16}" text-anchor="middle"
-            >${d.date.slice(5)}</text
-          >`,
-        ]
-      : [],
-  );
+  const xlabels = dayAxisLabels(days, mid);
   // The line joins consecutive days that have a low; a day without one breaks it.
   const segments: string[][] = [[]];
   for (const d of days) {
@@ -117,19 +112,30 @@ export function historyChart(history: GetPoolHistoryReturnType, symbol: string, 
   );
   const markOf = claimMarks(record);
   const inRange = history.attestations.filter((claim) => claimSpan(claim, from, to) !== null);
-  const labelled = new Set(inRange.length <= LABELLED_CLAIMS ? inRange : inRange.slice(-1));
+  // Labels from the newest back; one that would sit on a label already placed (floors close together) is left out:
+  // the caption names every claim.
+  const withLabel = new Set<PoolHistoryAttestation>();
+  for (const claim of (inRange.length <= LABELLED_CLAIMS ? inRange : inRange.slice(-1)).slice().reverse()) {
+    if ([...withLabel].every((other) => Math.abs(y(other.floorUsd) - y(claim.floorUsd)) >= LABEL_GAP)) {
+      withLabel.add(claim);
+    }
+  }
   const claims = inRange.map((claim) => {
     const span = claimSpan(claim, from, to)!;
     const mark = markOf(claim);
     const [x1, x2, yFloor] = [px(x(span.start)), px(x(span.end)), px(y(claim.floorUsd))];
-    const beyond = claim.settlesAt > to ? ` → ${formatDay(claim.settlesAt).slice(5)}` : "";
+    const beyond = claim.settlesAt > to ? ` → ${formatDay(claim.settlesAt)}` : "";
     return html`<g class="claim ${mark}" data-outcome="${mark}" data-issued-at="${claim.issuedAt}"
       ><title>
         Claim issued ${formatDay(claim.issuedAt)}: floor ${formatUsd(claim.floorUsd)} until
         ${formatDay(claim.settlesAt)}, ${markWord(mark)}</title
       ><line x1="${x1}" x2="${x2}" y1="${yFloor}" y2="${yFloor}"></line>${
-        labelled.has(claim)
-          ? html`<text x="${x2}" y="${px(y(claim.floorUsd) - 5)}" text-anchor="end"
+        withLabel.has(claim)
+          ? html`<text
+              class="${claim === inRange[inRange.length - 1] ? "" : "minor"}"
+              x="${x2}"
+              y="${px(y(claim.floorUsd) - 5)}"
+              text-anchor="end"
               >floor ${formatUsdCompact(claim.floorUsd)}${beyond}</text
             >`
           : ""
@@ -165,6 +171,10 @@ export function historyChart(history: GetPoolHistoryReturnType, symbol: string, 
       <g class="days">${marks}</g>
       <g class="fails">${failures}</g>
       ${xlabels}
+      ${axisTitles({ left: M.left, right: W - M.right, top: M.top, bottom: H - M.bottom }, H, {
+        x: `UTC day, ${yearSpan(days[0].date, days[days.length - 1].date)}`,
+        y: "Lowest depth of the day (USD)",
+      })}
     </svg>
     <figcaption id="history-caption">${historyCaption(history, symbol, from, to, markOf)}</figcaption>
   </figure>`;
@@ -223,4 +233,28 @@ function historyCaption(
 /** A mark in words, as the caption's claim list ends each claim. */
 function markWord(mark: ClaimMark): string {
   return mark === "other" ? "not on the track record shown" : mark;
+}
+
+/**
+ * The x axis's day labels: about six, the latest day's last (right-aligned at the plot's edge), with the year on the
+ * first and wherever it changes; every other one is `minor` (a phone leaves it out).
+ */
+function dayAxisLabels(days: GetPoolHistoryReturnType["days"], mid: (date: string) => number): Html[] {
+  const every = Math.max(1, Math.ceil(days.length / 6));
+  const labelled = days.filter((_, i) => i % every === 0 || i === days.length - 1);
+  // The last label is the latest day's; one that would sit on top of it gives way.
+  if (labelled.length > 2 && days.length - 1 - days.indexOf(labelled[labelled.length - 2]) < every / 2) {
+    labelled.splice(labelled.length - 2, 1);
+  }
+  const texts = dayLabels(labelled.map((d) => d.date));
+  return labelled.map(
+    (d, i) =>
+      html`<text
+        class="xlabel${isMinorLabel(i, labelled.length) ? " minor" : ""}"
+        x="${i === labelled.length - 1 ? W - M.right : px(mid(d.date))}"
+        y="${H - M.bottom + 18}"
+        text-anchor="${i === labelled.length - 1 ? "end" : "middle"}"
+        >${texts[i]}</text
+      >`,
+  );
 }

@@ -22,3 +22,28 @@ export function niceTicks(max: number, count = 4): number[] {
 export function px(value: number): string {
   return String(Math.round(value * 100) / 100);
 }
+
+/**
+ * The x axis's day labels: `MM-DD`, with the year on the first label and wherever the year changes, so no date on a
+ * chart is without its year.
+ *
+ * @param dates the labelled UTC days (`YYYY-MM-DD`), left to right.
+ * @example
+ * dayLabels(["2025-12-20", "2025-12-27", "2026-01-03"]); // ["2025-12-20", "12-27", "2026-01-03"]
+ */
+export function dayLabels(dates: readonly string[]): string[] {
+  return dates.map((date, i) => (i === 0 || date.slice(0, 4) !== dates[i - 1].slice(0, 4) ? date : date.slice(5)));
+}
+
+/** The years a run of UTC days spans, for an axis title: `2026`, or `2025–2026`. */
+export function yearSpan(first: string, last: string): string {
+  return first.slice(0, 4) === last.slice(0, 4) ? first.slice(0, 4) : `${first.slice(0, 4)}–${last.slice(0, 4)}`;
+}
+
+/**
+ * Which of `count` evenly spaced x labels a phone hides (class `minor`): every other one, never the first or the last,
+ * so a narrow chart keeps about half its labels, the latest day's among them.
+ */
+export function isMinorLabel(index: number, count: number): boolean {
+  return count > 4 && index % 2 === 1 && index !== count - 1;
+}

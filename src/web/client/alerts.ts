@@ -86,6 +86,8 @@ export function initAlerts(): void {
       if (shown !== null && value !== null) {
         value.value = created.secret;
         shown.hidden = false;
+        const copied = shown.querySelector("[data-copy-status]");
+        if (copied) copied.textContent = "";
         value.focus();
         value.select();
       }

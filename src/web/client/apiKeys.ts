@@ -39,6 +39,8 @@ export function initApiKeys(): void {
       if (shown !== null && value !== null) {
         value.value = key.key;
         shown.hidden = false;
+        const copied = shown.querySelector("[data-copy-status]");
+        if (copied) copied.textContent = "";
         value.focus();
         value.select();
       }

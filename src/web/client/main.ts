@@ -1,6 +1,7 @@
 import { initAlerts } from "./alerts";
 import { initApiKeys } from "./apiKeys";
 import { initCompare } from "./compare";
+import { initCopyButtons } from "./copy";
 import { initLayout } from "./layout";
 import { initLiquidityRequestForm } from "./liquidityRequestForm";
 import { initSignIn } from "./signIn";
@@ -19,6 +20,7 @@ function start(): void {
   if (page === "sign-in") initSignIn();
   if (page === "pools" && document.body.dataset.poolId !== undefined) void initVerifyPool();
   if (page === "compare") initCompare();
+  if (page === "keys" || page === "alerts") initCopyButtons();
   if (page === "keys") initApiKeys();
   if (page === "liquidity-requests") initLiquidityRequestForm();
   if (page === "alerts") initAlerts();

@@ -1,5 +1,5 @@
 import type { SubscriptionView } from "../../alerts/listSubscriptions";
-import { notice, scrollTable } from "../components";
+import { copyField, notice, scrollTable } from "../components";
 import { formatTime } from "../format";
 import { html, type Html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
@@ -153,10 +153,7 @@ export function renderAlertsPage(
       </form>
       <div class="notice ok" data-new-secret hidden>
         <p><strong>The signing secret, shown once.</strong> Keep it to check each delivery's signature.</p>
-        <p>
-          <label for="new-secret">Secret</label>
-          <input id="new-secret" class="key" type="text" readonly data-new-secret-value />
-        </p>
+        ${copyField("new-secret", "Secret", html`data-new-secret-value`)}
       </div>
     </section>
     <section aria-labelledby="subscriptions-heading">

@@ -1,5 +1,5 @@
 import type { ListWalletApiKeysReturnType, WalletApiKey } from "../../read/listWalletApiKeys";
-import { notice, scrollTable } from "../components";
+import { copyField, notice, scrollTable } from "../components";
 import { formatTime } from "../format";
 import { html, type Html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
@@ -71,9 +71,7 @@ export function renderApiKeysPage(
       <p class="status" role="status" data-key-status></p>
       <div class="notice ok" data-new-key hidden>
         <p><strong>Your new key, shown once.</strong> Copy it now: it cannot be read back.</p>
-        <p>
-          <label for="new-key">Key</label> <input id="new-key" class="key" type="text" readonly data-new-key-value />
-        </p>
+        ${copyField("new-key", "Key", html`data-new-key-value`)}
       </div>
     </section>
     <section aria-labelledby="list-heading">

@@ -2,7 +2,7 @@ import type { ComparePoolsReturnType } from "../../read/comparePools";
 import { DIMENSIONS } from "../../read/internal/poolDimensions";
 import type { PoolListItem } from "../../read/listPools";
 import { notice, poolLabel, poolNames, scrollTable, staleList, type PoolNames } from "../components";
-import { chainName, formatUsd } from "../format";
+import { chainName, formatUsd, protocolName } from "../format";
 import { html, type Html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
 import { DIMENSION_LABELS, formatDimension, yieldOf } from "./liquidityMap";
@@ -45,9 +45,7 @@ function picker({ pools, selected }: ComparePageParameters): Html {
           value="${pool.id}"
           ${chosen.has(pool.id) ? html` checked` : ""}
         />
-        <label for="pick-${i}"
-          >${pool.symbol} <span class="muted">· ${pool.protocol} · ${chainName(pool.chainId)}</span></label
-        >
+        <label for="pick-${i}">${pool.symbol} ${pickerWhere(pool)}</label>
       </li>`,
   );
   return html`<form method="get" action="/app/compare" data-compare-form>
@@ -93,4 +91,9 @@ function table(result: ComparePoolsReturnType, names: PoolNames): Html {
     <h3>Held out (stale)</h3>
     ${staleList(result.stale, result.asOf, formatDimension, names)}
   </section>`;
+}
+
+/** A picked pool's venue and chain, after its symbol on the same line (its label reads "WETH-USDC · Uniswap V2 · …"). */
+function pickerWhere(pool: PoolListItem): Html {
+  return html`<span class="muted">· ${protocolName(pool.protocol)} · ${chainName(pool.chainId)}</span>`;
 }

@@ -11,7 +11,8 @@ function gateFigure(value: number | null, unit: string): Html | string {
   if (value === null) return NOT_MEASURED;
   if (unit === "USD") return usdAmount(value);
   if (unit === "share") return formatShare(value);
-  return `${formatNumber(value, 2)} ${unit}`;
+  // The units are plural nouns ("attesters", "days"): one of them is singular.
+  return `${formatNumber(value, 2)} ${value === 1 && unit.endsWith("s") ? unit.slice(0, -1) : unit}`;
 }
 
 /**

@@ -5,6 +5,7 @@ import { chainLabel, freshnessTag, namedPool, poolLabel, scrollTable, staleList,
 import {
   chainName,
   formatDay,
+  countOf,
   formatLendingRate,
   formatPct,
   formatRate,
@@ -95,8 +96,8 @@ export function renderLiquidityMapPage(
       <h3 id="chain-${chain.chainId}">${chainLabel(chain.chainId)}</h3>
       <p>
         Fresh total depth: <strong>${usdAmount(chain.totalDepthUsd)}</strong> (${chain.depthPools} of
-        ${chain.poolsTotal} pools; ${chain.stale.length} stale ${chain.stale.length === 1 ? "depth" : "depths"} held
-        out).
+        ${countOf(chain.poolsTotal, "pool")}; ${chain.stale.length} stale
+        ${chain.stale.length === 1 ? "depth" : "depths"} held out).
       </p>
       ${scrollTable(
         `Pools on ${chainName(chain.chainId)}, by id`,

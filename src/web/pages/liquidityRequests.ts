@@ -1,7 +1,7 @@
 import type { ListWalletLiquidityRequestsReturnType } from "../../read/listWalletLiquidityRequests";
 import type { PoolListItem } from "../../read/listPools";
 import { namedPool, notice, poolNames, scrollTable } from "../components";
-import { chainName, formatTime, formatUsd } from "../format";
+import { chainName, formatTime, formatUsd, protocolName } from "../format";
 import { html, type Html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
 import { MAX_AMOUNT_USD, MAX_HORIZON_DAYS, MAX_NOTE_LENGTH } from "../../write/parseLiquidityRequestInput";
@@ -64,7 +64,10 @@ export function renderLiquidityRequestsPage(parameters: LiquidityRequestsPagePar
 
 function requestForm(pools: readonly PoolListItem[]): Html {
   const options = pools.map(
-    (pool) => html`<option value="${pool.id}">${pool.symbol} · ${chainName(pool.chainId)} · ${pool.protocol}</option>`,
+    (pool) =>
+      html`<option value="${pool.id}">
+        ${pool.symbol} · ${chainName(pool.chainId)} · ${protocolName(pool.protocol)}
+      </option>`,
   );
   return html`<section aria-labelledby="form-heading">
     <h2 id="form-heading">Ask for liquidity</h2>

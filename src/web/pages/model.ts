@@ -1,4 +1,5 @@
 import type { CalibrationBucket } from "../../model/evaluateModel";
+import { DEFAULT_CANDIDATES } from "../../model/horizon";
 import type { GetAccuracyReturnType } from "../../read/getAccuracy";
 import type { GetModelEvaluationReturnType } from "../../read/getModelEvaluation";
 import { reliabilityChart } from "../charts/reliabilityChart";
@@ -32,7 +33,8 @@ export function renderModelPage(
     data; it grades no issued attestation.
   </p>`;
   if (e === null) {
-    const body = html`${intro}${notice("info", "Not computed yet: the service computes it after its next issuing pass.")}
+    const body = html`${plainAnswer(null, accuracy)} ${intro}
+    ${notice("info", "Not computed yet: the service computes it after its next issuing pass.")}
     ${liveRecordSection(accuracy, null)}`;
     return renderPage({ page: "model", title: "Model", chrome, body });
   }
@@ -66,7 +68,7 @@ export function renderModelPage(
     <p>
       ${e.brier === null ? "Nothing is scored yet." : beats ? "The model beats the baseline." : "The model does not beat the baseline."}
     </p>`;
-  const body = html`${intro}
+  const body = html`${plainAnswer(e, accuracy)} ${intro}
     <section aria-labelledby="score-heading">
       <h2 id="score-heading">Backtest score</h2>
       ${summary}
@@ -78,9 +80,63 @@ export function renderModelPage(
 
 type Evaluation = NonNullable<GetModelEvaluationReturnType["evaluation"]>;
 
-/** Whether every bucket of at least 30 claims holds within 0.10 of its mean confidence. */
+/**
+ * A bucket is calibrated when its mean confidence lies inside the 90 % interval of its hold rate: the gap between what
+ * was promised and what held is no larger than chance explains.
+ */
+export function bucketVerdict(b: CalibrationBucket): "calibrated" | "over-confident" | "under-confident" {
+  if (b.meanConfidence >= b.interval90.low && b.meanConfidence <= b.interval90.high) return "calibrated";
+  return b.holdRate < b.meanConfidence ? "over-confident" : "under-confident";
+}
+
+/** Whether every bucket is calibrated ({@link bucketVerdict}). */
 function calibrated(e: Evaluation): boolean {
-  return e.buckets.every((b) => b.n < 30 || Math.abs(b.holdRate - b.meanConfidence) <= 0.1);
+  return e.buckets.every((b) => bucketVerdict(b) === "calibrated");
+}
+
+/** One bucket in a sentence: "Claims made at 80–85 % held 83.5 % of the time (1,234 claims): calibrated …". */
+export function bucketSentence(b: CalibrationBucket): string {
+  const verdict = bucketVerdict(b);
+  const gap =
+    verdict === "calibrated"
+      ? "calibrated: the promise is inside the 90 % interval of what held"
+      : `${verdict}: their mean confidence, ${percent(b.meanConfidence)}, is outside the 90 % interval of what held`;
+  return `Claims made at ${Math.round(b.from * 100)}–${formatConfidence(b.to)} held ${percent(b.holdRate)} of the time (${plural(b.n, "claim")}; 90 % interval ${percent(b.interval90.low)}–${percent(b.interval90.high)}): ${gap}.`;
+}
+
+/** `1 claim`, `2 claims`. */
+function plural(count: number, noun: string): string {
+  return `${formatNumber(count)} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+/**
+ * The page's first answer, before any score: what a confidence promises, and how often claims made at each confidence
+ * held, in the backtest and in the live record.
+ */
+function plainAnswer(e: Evaluation | null, live: GetAccuracyReturnType): Html {
+  const list = (buckets: readonly CalibrationBucket[]) =>
+    html`<ul>
+      ${buckets.filter((b) => b.n > 0).map((b) => html`<li>${bucketSentence(b)}</li>`)}
+    </ul>`;
+  return html`<section aria-labelledby="answer-heading" data-plain-answer>
+    <h2 id="answer-heading">What a confidence promises, and how it did</h2>
+    <p>
+      A claim at 85 % confidence promises that of many such claims about 85 in 100 hold: the depth stays at or above the
+      floor for the whole horizon. Not a promise about any one claim.
+    </p>
+    ${
+      e !== null && e.buckets.some((b) => b.n > 0)
+        ? html`<p>In the backtest (the model replayed on past days):</p>
+            ${list(e.buckets)}`
+        : html`<p>The backtest has scored no claim yet.</p>`
+    }
+    ${
+      live.buckets.some((b) => b.n > 0)
+        ? html`<p>In the live record (the claims actually signed, graded once their window closed):</p>
+            ${list(live.buckets)}`
+        : html`<p>No signed claim is graded yet.</p>`
+    }
+  </section>`;
 }
 
 /** Every model version side by side on the same data: its rule, its Brier score beside the baseline, calibration. */
@@ -106,7 +162,7 @@ function versionsSection(data: GetModelEvaluationReturnType): Html {
         <th scope="col" class="num">Scored</th>
         <th scope="col" class="num">Brier</th>
         <th scope="col" class="num">Baseline</th>
-        <th scope="col">Calibrated (every bucket ≥ 30 within 0.10)</th>
+        <th scope="col">Calibrated (every bucket's promise inside its 90 % interval)</th>
       </tr>`,
       rows,
     )}
@@ -124,10 +180,10 @@ function bucketTable(caption: string, buckets: readonly CalibrationBucket[]): Ht
         <td class="num">${formatNumber(Math.round(b.effectiveN))}</td>
         <td class="num">${percent(b.holdRate)}</td>
         <td class="num">${percent(b.interval90.low)}–${percent(b.interval90.high)}</td>
-        <td class="num">${b.n >= 30 ? (Math.abs(b.holdRate - b.meanConfidence) <= 0.1 ? "yes" : "no") : "too few"}</td>
+        <td>${bucketVerdict(b)}</td>
       </tr>`,
   );
-  return scrollTable(
+  const table = scrollTable(
     caption,
     html`<tr>
       <th scope="col">Confidence</th>
@@ -136,11 +192,17 @@ function bucketTable(caption: string, buckets: readonly CalibrationBucket[]): Ht
       <th scope="col" class="num">Effective claims</th>
       <th scope="col" class="num">Held</th>
       <th scope="col" class="num">Held, 90 % interval</th>
-      <th scope="col" class="num">Within 0.10 (≥ 30 claims)</th>
+      <th scope="col">Verdict</th>
     </tr>`,
     bucketRows,
     "No scored claim yet.",
   );
+  return html`<p class="muted">
+      Verdict: <em>calibrated</em> when the bucket's mean confidence lies inside the 90 % interval of its hold rate (the
+      gap is no larger than chance explains); <em>over-confident</em> when it lies above, <em>under-confident</em> when
+      below.
+    </p>
+    ${table}`;
 }
 
 /** The reliability diagram and its bucket table. */
@@ -209,14 +271,7 @@ function liveRecordSection(a: GetAccuracyReturnType, e: Evaluation | null): Html
     row("Brier score (lower is better)", e === null ? dash : three(e.brier), three(a.brier)),
     row("Data up to", e === null ? dash : (e.asOf ?? dash), a.asOf ?? dash),
   ];
-  const horizonRows = a.byHorizon.map(
-    (h) =>
-      html`<tr>
-        <td class="num">${h.horizon} days</td>
-        <td class="num">${formatNumber(h.n)}</td>
-        <td class="num">${percent(h.holdRate)}</td>
-      </tr>`,
-  );
+  const horizonRows = horizonTableRows(a.byHorizon);
   return html`<section aria-labelledby="live-heading" data-live-record>
     <h2 id="live-heading">Live record: the claims this attester signed</h2>
     <p>
@@ -262,16 +317,32 @@ function liveRecordSection(a: GetAccuracyReturnType, e: Evaluation | null): Html
   </section>`;
 }
 
+/**
+ * The rows of a by-horizon table: every horizon the model offers (and any other scored), a horizon without a scored
+ * claim named as never scored rather than left out.
+ */
+function horizonTableRows(byHorizon: readonly { horizon: number; n: number; holdRate: number }[]): Html[] {
+  const scored = new Map(byHorizon.map((h) => [h.horizon, h]));
+  const horizons = [...new Set<number>([...DEFAULT_CANDIDATES, ...scored.keys()])].sort((a, b) => a - b);
+  return horizons.map((horizon) => {
+    const h = scored.get(horizon);
+    return h === undefined || h.n === 0
+      ? html`<tr class="never-scored">
+          <td class="num">${horizon} days</td>
+          <td class="num">0</td>
+          <td class="num">never scored</td>
+        </tr>`
+      : html`<tr>
+          <td class="num">${horizon} days</td>
+          <td class="num">${formatNumber(h.n)}</td>
+          <td class="num">${percent(h.holdRate)}</td>
+        </tr>`;
+  });
+}
+
 /** Scored claims by horizon. */
 function horizonSection(e: Evaluation): Html {
-  const horizonRows = e.byHorizon.map(
-    (h) =>
-      html`<tr>
-        <td class="num">${h.horizon} days</td>
-        <td class="num">${formatNumber(h.n)}</td>
-        <td class="num">${percent(h.holdRate)}</td>
-      </tr>`,
-  );
+  const horizonRows = horizonTableRows(e.byHorizon);
   return html`<section aria-labelledby="horizon-heading">
     <h2 id="horizon-heading">By horizon</h2>
     ${scrollTable(

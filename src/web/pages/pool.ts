@@ -13,9 +13,12 @@ import {
   formatRate,
   formatShare,
   formatUsd,
+  protocolName,
   timeTag,
   usdAmount,
 } from "../format";
+import { CLAIM_TARGET } from "../../attest/issueAttestations";
+import { DEFAULT_CANDIDATES } from "../../model/horizon";
 import { html, type Html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
 
@@ -50,7 +53,9 @@ export type PoolPageParameters = {
 export function renderPoolPage(parameters: PoolPageParameters, chrome: PageChrome): string {
   const { pool, attestation, noAttestation, history, record } = parameters;
   const body = html`<p class="lead">
-      ${pool.protocol} · ${pool.kind} · ${chainLabel(pool.chainId)}<br /><code class="id">${pool.id}</code>
+      ${protocolName(pool.protocol)} · ${pool.kind} · ${chainLabel(pool.chainId)}<br /><code class="id"
+        >${pool.id}</code
+      >
     </p>
     ${lastValues(parameters)}
     ${attestation === null ? noAttestationSection(noAttestation ?? "") : attestationSections(parameters, attestation)}
@@ -160,20 +165,35 @@ function attestationSections(parameters: PoolPageParameters, a: GetPoolAttestati
         <strong>${formatConfidence(a.confidence)}</strong>. Outcome: ${outcomeTag(a.outcome)} (graded once its window
         has closed: see the <a href="#record-heading">track record</a>).
       </p>
-      <dl class="facts">
+      <p class="why-horizon">${whyHorizon(a)}</p>
+      <p class="promise">
+        What ${formatConfidence(a.confidence)} promises: of many claims made at this confidence, about
+        ${Math.round(a.confidence * 100)} in 100 should hold. It is not a promise about this one claim;
+        <a href="/app/model">the model page</a> shows how often such claims did hold.
+      </p>
+      <dl class="facts times">
         <div>
           <dt>Issued</dt>
           <dd>${timeTag(a.issuedAt)}</dd>
+          <dd class="meaning">When the attester signed the claim; its window starts here.</dd>
         </div>
         <div>
           <dt>Expires</dt>
           <dd>
             ${timeTag(a.expiry)}${a.expiry <= parameters.now ? html` <span class="tag stale">expired</span>` : ""}
           </dd>
+          <dd class="meaning">
+            When the signature stops being a current attestation (a fresh one replaces it); the claim itself runs on
+            until it settles.
+          </dd>
         </div>
         <div>
           <dt>Settles</dt>
           <dd>${timeTag(a.claim.settlesAt)}</dd>
+          <dd class="meaning">
+            When the claim's ${a.horizon}-day window closes and it is graded: held if every day stayed at or above the
+            floor.
+          </dd>
         </div>
         <div>
           <dt>Model</dt>
@@ -370,4 +390,19 @@ function trackRecordSection(record: GetPoolClaimsReturnType): Html {
       true,
     )}
   </section>`;
+}
+
+/**
+ * Why the pool got this horizon, in one sentence from what the attestation carries (no second query): the model
+ * publishes the longest candidate horizon whose confidence met the target. The attestation does not record how the
+ * longer candidates scored, so the next longer one is named with the ways it can fall short, not with a figure.
+ */
+export function whyHorizon(a: Pick<GetPoolAttestationReturnType, "horizon" | "confidence">): string {
+  const candidates: readonly number[] = DEFAULT_CANDIDATES;
+  const target = `${Math.round(CLAIM_TARGET * 100)} %`;
+  const list = `${candidates.slice(0, -1).join(", ")} and ${candidates[candidates.length - 1]} days`;
+  const chosen = `Why ${a.horizon} days: the model tries horizons of ${list}, and publishes the longest whose confidence (the share of this pool's past windows of that length in which the claim would have held) met the ${target} target; ${a.horizon} days met it at ${formatConfidence(a.confidence)}.`;
+  const next = candidates.find((h) => h > a.horizon);
+  if (next === undefined) return `${chosen} It is the longest horizon the model offers.`;
+  return `${chosen} The next longer one, ${next} days, did not qualify: its confidence fell below ${target}, the history held too few complete ${next}-day windows to judge it, or a known incentive campaign ends before it (this attestation does not record which).`;
 }

@@ -1,6 +1,6 @@
 import type { ListPoolsReturnType, PoolListItem } from "../../read/listPools";
 import { freshnessTag, observed, poolLabel, scrollTable } from "../components";
-import { NOT_MEASURED, chainName, formatConfidence, usdAmount } from "../format";
+import { NOT_MEASURED, chainName, countOf, formatConfidence, protocolName, usdAmount } from "../format";
 import { html, type Html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
 
@@ -77,47 +77,56 @@ export function poolsHref(view: PoolsView): string {
  */
 export function renderPoolsPage(data: ListPoolsReturnType, chrome: PageChrome, view: PoolsView = {}): string {
   const shown = viewPools(data.pools, view);
+  // Horizon and confidence come first after the pool's name: on a phone's card they are the first thing read.
   const rows = shown.map(
     (pool) => html`<tr${pool.stale ? html` class="is-stale"` : ""}>
 <th scope="row">${poolLabel(pool, { idLine: true })}</th>
-<td data-label="Kind">${pool.kind}</td>
+${
+  pool.noAttestationReason === null
+    ? html`<td data-label="Horizon" class="num">${claimHorizon(pool, data.asOf)}</td>
+        <td data-label="Confidence" class="num">${formatConfidence(pool.confidence)}</td>`
+    : html`<td data-label="Horizon and confidence" colspan="2" class="wide no-claim">
+        ${noAttestation(pool.noAttestationReason)}
+      </td>`
+}
 <td data-label="Depth" class="num">${usdAmount(pool.depthUsd)}</td>
 <td data-label="Observed">${observed(pool.observedAt, data.asOf)}</td>
 <td data-label="Status">${freshnessTag(pool.stale)}</td>
-<td data-label="Horizon" class="num">${claimHorizon(pool, data.asOf)}</td>
-<td data-label="Confidence" class="num">${formatConfidence(pool.confidence)}</td>
+<td data-label="Kind">${pool.kind}</td>
 </tr>`,
   );
   const filtered = view.chain !== undefined || view.protocol !== undefined;
   const body = html`<p>
-      Depth is what each pool holds now; horizon and confidence are those of its latest attestation. A depth observed
-      longer ago than the freshness window (${Math.round(data.freshnessWindowS / 60)} min) is <strong>stale</strong>: it
-      is never summed and is listed beside the total.
+      Horizon and confidence are those of each pool's latest attestation; a pool without one says why. Depth is what
+      each pool holds now. A depth observed longer ago than the freshness window
+      (${Math.round(data.freshnessWindowS / 60)} min) is <strong>stale</strong>: it is never summed and is listed beside
+      the total.
     </p>
     <dl class="figures">
       <div>
         <dt>Fresh total depth</dt>
-        <dd>${usdAmount(data.total.depthUsd)} <span class="muted">(${data.total.pools} pools)</span></dd>
+        <dd>${usdAmount(data.total.depthUsd)} <span class="muted">(${countOf(data.total.pools, "pool")})</span></dd>
       </div>
       <div>
         <dt>Held out (stale)</dt>
-        <dd>${usdAmount(data.heldOut.depthUsd)} <span class="muted">(${data.heldOut.pools.length} pools)</span></dd>
+        <dd>
+          ${usdAmount(data.heldOut.depthUsd)} <span class="muted">(${countOf(data.heldOut.pools.length, "pool")})</span>
+        </dd>
       </div>
     </dl>
     ${viewForm(data.pools, view)}
     <p class="muted">
-      ${filtered ? `Showing ${shown.length} of ${data.pools.length} pools. ` : ""}${sortedBy(view)} The totals above
-      cover every tracked pool.
+      ${filtered ? `Showing ${shown.length} of ${countOf(data.pools.length, "pool")}. ` : ""}${sortedBy(view)} The
+      totals above cover every tracked pool.
     </p>
     ${scrollTable(
       "Tracked pools",
       html`<tr>
-        ${sortHeader("Pool", "name", view)}
-        <th scope="col">Kind</th>
-        ${sortHeader("Depth", "depth", view)}
+        ${sortHeader("Pool", "name", view)} ${sortHeader("Horizon", "horizon", view)}
+        ${sortHeader("Confidence", "confidence", view)} ${sortHeader("Depth", "depth", view)}
         <th scope="col">Observed</th>
         <th scope="col">Status</th>
-        ${sortHeader("Horizon", "horizon", view)} ${sortHeader("Confidence", "confidence", view)}
+        <th scope="col">Kind</th>
       </tr>`,
       rows,
       filtered ? "No pool matches these filters." : "No pool is tracked yet.",
@@ -171,7 +180,7 @@ function viewForm(pools: readonly PoolListItem[], view: PoolsView): Html {
       <label for="filter-protocol">Protocol</label>
       <select id="filter-protocol" name="protocol">
         ${option("", "All protocols", view.protocol === undefined)}
-        ${protocols.map((p) => option(p, p, view.protocol === p))}
+        ${protocols.map((p) => option(p, protocolName(p), view.protocol === p))}
       </select>
     </span>
     <span class="filter">
@@ -198,4 +207,28 @@ function claimHorizon(pool: { horizon: number | null; expiry: number | null }, n
   if (pool.horizon === null) return NOT_MEASURED;
   const days = `${pool.horizon} ${pool.horizon === 1 ? "day" : "days"}`;
   return pool.expiry !== null && pool.expiry <= now ? html`${days}<br /><span class="muted">expired</span>` : days;
+}
+
+/**
+ * Why a pool has no attestation, in a few words (the reader's sentence, `noAttestationReason`, is the cell's title and
+ * the pool page's): "confidence 69 %, below the 80 % target", "insufficient history", "stale depth", "depth never observed".
+ */
+export function shortNoAttestationReason(reason: string): string {
+  const belowTarget = /confidence (\d+)%.*below the (\d+(?:\.\d+)?)% target/.exec(reason);
+  if (belowTarget) return `confidence ${belowTarget[1]} %, below the ${belowTarget[2]} % target`;
+  const campaign = /campaign ends in (\d+) days/.exec(reason);
+  if (campaign) return `an incentive campaign ends in ${campaign[1]} ${campaign[1] === "1" ? "day" : "days"}`;
+  if (/^insufficient history/.test(reason)) return "insufficient history";
+  if (/^its depth has not been observed/.test(reason)) return "depth never observed";
+  if (/^its last depth observation is older|^no fresh depth observation/.test(reason)) return "stale depth";
+  if (/^no current depth/.test(reason)) return "no current depth";
+  if (/^no issuing pass has judged/.test(reason)) return "no issuing pass yet";
+  return reason.replace(/\.$/, "");
+}
+
+/** A pool's "no attestation" cell: the reason in a few words, the reader's whole sentence as its title. */
+function noAttestation(reason: string): Html {
+  return html`<span class="no-claim-reason" title="${reason}"
+    >No attestation: ${shortNoAttestationReason(reason)}</span
+  >`;
 }

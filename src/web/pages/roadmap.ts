@@ -3,18 +3,26 @@ import { formatNumber } from "../format";
 import { html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
 
-const COUNT_LABELS: Record<string, string> = {
-  poolsTracked: "pools tracked",
-  poolsAttested: "pools attested",
-  attestationsIssued: "attestations issued",
-  claimsPending: "claims pending",
-  claimsGraded: "claims graded",
-  attestersBonded: "attesters bonded",
-  liquidityRequestsReceived: "liquidity requests received",
-  eventsLogged: "events logged",
-  campaignsTracked: "campaigns tracked",
-  ingestPasses: "ingestion passes",
+/** Each count's words, singular and plural ("1 attester bonded", "2 attesters bonded"). */
+const COUNT_LABELS: Record<string, [string, string]> = {
+  poolsTracked: ["pool tracked", "pools tracked"],
+  poolsAttested: ["pool attested", "pools attested"],
+  attestationsIssued: ["attestation issued", "attestations issued"],
+  claimsPending: ["claim pending", "claims pending"],
+  claimsGraded: ["claim graded", "claims graded"],
+  attestersBonded: ["attester bonded", "attesters bonded"],
+  liquidityRequestsReceived: ["liquidity request received", "liquidity requests received"],
+  eventsLogged: ["event logged", "events logged"],
+  campaignsTracked: ["campaign tracked", "campaigns tracked"],
+  ingestPasses: ["ingestion pass", "ingestion passes"],
 };
+
+/** A count's words in the number its value asks for ("unknown" takes the plural). */
+function countLabel(name: string, value: number | null): string {
+  const label = COUNT_LABELS[name];
+  if (label === undefined) return name;
+  return value === 1 ? label[0] : label[1];
+}
 
 /** The roadmap (the `getRoadmap` reader of `GET /api/v1/roadmap`): each item, its status and its store counts. */
 export function renderRoadmapPage(data: GetRoadmapReturnType, chrome: PageChrome): string {
@@ -27,7 +35,7 @@ export function renderRoadmapPage(data: GetRoadmapReturnType, chrome: PageChrome
           ${Object.entries(item.counts).map(
             ([name, value]) =>
               html`<li>
-                <strong>${value === null ? "unknown" : formatNumber(value)}</strong> ${COUNT_LABELS[name] ?? name}
+                <strong>${value === null ? "unknown" : formatNumber(value)}</strong> ${countLabel(name, value)}
               </li>`,
           )}
         </ul>

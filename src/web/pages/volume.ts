@@ -2,7 +2,7 @@ import type { GetVolumeReturnType } from "../../read/getVolume";
 import { barChart } from "../charts/barChart";
 import { heatmap } from "../charts/heatmap";
 import { chainLabel, namedPool, scrollTable, staleList, type PoolNames } from "../components";
-import { formatNumber, formatUsd, usdAmount } from "../format";
+import { countOf, formatNumber, formatUsd, protocolName, usdAmount } from "../format";
 import { html, type Html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
 
@@ -19,9 +19,9 @@ export function renderVolumePage(data: GetVolumeReturnType, chrome: PageChrome, 
   const body = html`${windowForm(data.window.days)}
     <p>
       Swap volume read from the pools' own <code>Swap</code> logs over the ${data.window.days} complete UTC days
-      ${data.window.from} to ${data.window.to}. ${data.pools.counted} pools counted; ${data.pools.heldOut} held out
-      because their volume is stale. Today's partial day (${data.today.date}: ${usdAmount(data.today.volumeUsd)} so far)
-      is never summed.
+      ${data.window.from} to ${data.window.to}. ${countOf(data.pools.counted, "pool")} counted; ${data.pools.heldOut}
+      held out because their volume is stale. Today's partial day (${data.today.date}:
+      ${usdAmount(data.today.volumeUsd)} so far) is never summed.
     </p>
     <section aria-labelledby="series-heading">
       <h2 id="series-heading">Daily volume</h2>
@@ -31,6 +31,7 @@ export function renderVolumePage(data: GetVolumeReturnType, chrome: PageChrome, 
         labels: data.days.map((d) => d.date),
         values: data.days.map((d) => d.volumeUsd),
         partial,
+        valueTitle: "Swap volume of the day (USD)",
       })}
       ${scrollTable(
         "Daily volume (the chart's data)",
@@ -56,7 +57,7 @@ export function renderVolumePage(data: GetVolumeReturnType, chrome: PageChrome, 
       ${heatmap({
         id: "heatmap",
         caption: "Swap volume per venue and day; darker is more. Crossed cells: no data (not zero).",
-        rows: data.heatmap.venues,
+        rows: data.heatmap.venues.map(protocolName),
         columns: data.heatmap.dates,
         cells: data.heatmap.cells,
       })}
@@ -91,7 +92,7 @@ export function renderVolumePage(data: GetVolumeReturnType, chrome: PageChrome, 
           data.byVenue.map(
             (v) =>
               html`<tr>
-                <th scope="row">${v.venue}</th>
+                <th scope="row">${protocolName(v.venue)}</th>
                 <td class="num">${usdAmount(v.volumeUsd)}</td>
                 <td class="num">${v.pools}</td>
               </tr>`,
@@ -128,7 +129,7 @@ function heatmapTable(data: GetVolumeReturnType): Html {
   const rows = data.heatmap.venues.map(
     (venue, r) =>
       html`<tr>
-        <th scope="row">${venue}</th>
+        <th scope="row">${protocolName(venue)}</th>
         ${data.heatmap.cells[r].map((v) => html`<td class="num">${v === null ? "no data" : formatUsd(v)}</td>`)}
       </tr>`,
   );
@@ -149,7 +150,7 @@ function turnoverTable(data: GetVolumeReturnType, names: PoolNames): Html {
       (t) =>
         html`<tr>
           <th scope="row">${namedPool(t.id, names)}</th>
-          <td>${t.venue}</td>
+          <td>${protocolName(t.venue)}</td>
           <td class="num">${usdAmount(t.volume24hUsd)}</td>
           <td class="num">${usdAmount(t.depthUsd)}</td>
           <td class="num">${formatNumber(t.turnover, 3)}</td>
@@ -182,7 +183,7 @@ function feedTables(data: GetVolumeReturnType): Html {
         (v) =>
           html`<tr>
             <th scope="row">${v.chain}</th>
-            <td>${v.venue}</td>
+            <td>${protocolName(v.venue)}</td>
             <td class="num">${usdAmount(v.volumeUsd)}</td>
             <td class="num">${v.days}</td>
           </tr>`,

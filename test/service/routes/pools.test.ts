@@ -26,6 +26,7 @@ describe("pools route (real SQLite)", function () {
         horizon: 30,
         confidence: 0.85,
         expiry: NOW + DAY,
+        noAttestationReason: null,
       });
       const stale = body.pools.find((p: { id: string }) => p.id === `eip155:8453:${POOLS.stale}`);
       expect(stale.stale).to.equal(true);
@@ -35,6 +36,12 @@ describe("pools route (real SQLite)", function () {
       // No attestation: null, not zero; an expired one keeps its figures (its expiry is in the past).
       const ausdc = body.pools.find((p: { id: string }) => p.id === `eip155:1:${POOLS.ausdc.toLowerCase()}`);
       expect(ausdc).to.include({ horizon: null, confidence: null, expiry: null });
+      // Why not, from the pool's row: the same sentence GET /api/v1/pool/{pool} gives once the issuer has judged it.
+      expect(ausdc.noAttestationReason).to.be.a("string");
+      expect(unseen.noAttestationReason).to.equal(
+        "its depth has not been observed yet; the next ingestion pass reads it.",
+      );
+      expect((await get(`/api/v1/pool/${POOLS.unseen}`)).json().error.reason).to.equal(unseen.noAttestationReason);
       const expired = body.pools.find((p: { id: string }) => p.id === `eip155:42161:${POOLS.shared}`);
       expect(expired.expiry).to.be.a("number").and.lessThan(NOW);
     });
