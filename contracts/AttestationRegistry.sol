@@ -399,10 +399,24 @@ contract AttestationRegistry is IAttestationRegistry, Ownable2Step, EIP712, Reen
         record.withdrawableAt = withdrawableAt;
     }
 
+    /// @dev `_revoked[msg.sender][digest] = true`, or `AlreadyRevoked`. The slot is hashed once and written as a whole
+    /// word: it holds nothing but this bool, so storing 1 is the assignment without Solidity's second hash and
+    /// read-modify-write (about 150 gas per digest).
     function _revoke(bytes32 digest) private {
-        mapping(bytes32 digest => bool revoked) storage revoked = _revoked[msg.sender];
-        if (revoked[digest]) revert AlreadyRevoked(msg.sender, digest);
-        revoked[digest] = true;
+        uint256 slot;
+        bool revoked;
+        assembly ("memory-safe") {
+            mstore(0x00, caller()) // outer key
+            mstore(0x20, _revoked.slot) // outer mapping's slot
+            mstore(0x20, keccak256(0x00, 0x40)) // inner mapping's slot: keccak256(msg.sender . _revoked.slot)
+            mstore(0x00, digest) // inner key
+            slot := keccak256(0x00, 0x40)
+            revoked := sload(slot)
+        }
+        if (revoked) revert AlreadyRevoked(msg.sender, digest);
+        assembly ("memory-safe") {
+            sstore(slot, 1) // true
+        }
         emit Revoked(msg.sender, digest);
     }
 
