@@ -74,12 +74,20 @@ extendEnvironment((hre) => {
   );
 });
 
+/** The compiler settings of every contract: optimizer runs 1e6 (a registry is deployed once and called often). */
+const SOLC_SETTINGS = {
+  optimizer: { enabled: true, runs: 1_000_000 },
+  evmVersion: "cancun",
+};
+
 const config: HardhatUserConfig = {
   solidity: {
-    version: SOLC_VERSION,
-    settings: {
-      optimizer: { enabled: true, runs: 1_000_000 },
-      evmVersion: "cancun",
+    compilers: [{ version: SOLC_VERSION, settings: SOLC_SETTINGS }],
+    // The registry alone goes through the IR pipeline: its dispatcher and ABI decoder come out about 300 gas cheaper
+    // per `verify` than the legacy pipeline's. The harnesses and the example consumer stay on the legacy pipeline, so
+    // the gas snapshot's "from a contract" figures measure the registry's saving, not a cheaper caller.
+    overrides: {
+      "contracts/AttestationRegistry.sol": { version: SOLC_VERSION, settings: { ...SOLC_SETTINGS, viaIR: true } },
     },
   },
   networks: {

@@ -248,34 +248,65 @@ contract AttestationRegistry is IAttestationRegistry, Ownable2Step, EIP712, Reen
     /// either: a key that signs raw digests (a KMS signing `hashAttestation` output) must never back calldata that
     /// decodes to no attestation, and `expiresAt` is a uint64 whenever it matters. The spec's boundaries are
     /// inclusive: bond at least the minimum, valid up to and including `expiresAt`.
+    ///
+    /// The body is one assembly block that ends in `return`: the digest (as `_digest`), the dirty-word check (as
+    /// `_dirtyBits`), the signature recovery and the record check run inline, with no internal calls, no stack shuffling
+    /// between them and no Solidity return encoding. `hashAttestation` computes the same digest through `_digest`; the
+    /// vector and fuzz tests hold both to the EIP-712 reference.
+    // One inline assembly block on purpose (see above); its comments are most of its lines.
+    // solhint-disable-next-line function-max-lines
     function verify(
         Attestation calldata a,
         bytes calldata signature
     ) external view returns (bool valid, address attester) {
-        bytes32 digest = _digest(a);
-        uint256 expiresAt;
-        uint256 dirty;
-        assembly ("memory-safe") {
-            // a.expiresAt, the sixth word of the static struct, read raw: no ABI validation that could revert.
-            expiresAt := calldataload(add(a, 0xa0))
-            // `_dirtyBits(a)`, inlined (the internal call costs 40 gas here) and reusing `expiresAt`.
-            // issuedAt | expiresAt | pool >> 96: at or above 2^64 exactly when one of the three is out of range.
-            dirty := or(or(calldataload(add(a, 0x80)), expiresAt), shr(96, calldataload(add(a, 0x20))))
-            // horizonDays | (previous >> 32): at or above 2^32 exactly when horizonDays (uint32) or the previous is.
-            dirty := or(calldataload(add(a, 0x60)), shr(32, dirty))
-            // confidence | (previous >> 16), keeping the bits from 2^16 up: non-zero exactly when any field is dirty.
-            dirty := shr(16, or(calldataload(add(a, 0x40)), shr(16, dirty)))
-        }
-        attester = _tryRecover(digest, signature, dirty);
-
+        bytes32 typeHash = ATTESTATION_TYPEHASH;
+        bytes32 domainSeparator = _domainSeparatorV4();
         uint256 minBond_ = _MIN_BOND;
         uint256 currentTime = _time();
         assembly ("memory-safe") {
+            // Scratch for the hash and precompile inputs: free memory, left unallocated (nothing runs after `return`).
+            let m := mload(0x40)
+
+            // The digest, as `_digest`: keccak256(0x1901 . domainSeparator . keccak256(typeHash . a)).
+            mstore(m, typeHash) // word 0: the typehash
+            calldatacopy(add(m, 0x20), a, 0xc0) // words 1-6: chainId, pool, confidence, horizonDays, issuedAt, expiresAt
+            mstore(add(m, 0x22), keccak256(m, 0xe0)) // bytes 34-65: the struct hash
+            mstore(m, shl(240, 0x1901)) // bytes 0-1: the EIP-191 version byte 0x19 and EIP-712's 0x01
+            mstore(add(m, 0x02), domainSeparator) // bytes 2-33
+            let digest := keccak256(m, 0x42) // 66 bytes
+
+            // a.expiresAt, the sixth word of the static struct, read raw: no ABI validation that could revert.
+            let expiresAt := calldataload(add(a, 0xa0))
+            // `_dirtyBits(a)`, inlined and reusing `expiresAt`: non-zero exactly when a narrow field is dirty.
+            // issuedAt | expiresAt | pool >> 96: at or above 2^64 exactly when one of the three is out of range.
+            let dirty := or(or(calldataload(add(a, 0x80)), expiresAt), shr(96, calldataload(add(a, 0x20))))
+            // horizonDays | (previous >> 32): at or above 2^32 exactly when horizonDays (uint32) or the previous is.
+            dirty := or(calldataload(add(a, 0x60)), shr(32, dirty))
+            // confidence | (previous >> 16), keeping the bits from 2^16 up.
+            dirty := shr(16, or(calldataload(add(a, 0x40)), shr(16, dirty)))
+
+            // The signer, or zero for anything but a 65-byte, low-s, v in {27, 28} signature over clean words that the
+            // precompile accepts (the shape of OpenZeppelin's `ECDSA.tryRecover`, without its error enum).
+            let s := calldataload(add(signature.offset, 0x20)) // bytes 32-63
+            let v := byte(0, calldataload(add(signature.offset, 0x40))) // byte 64
+            // Reading past a shorter signature is harmless: calldataload pads with zeros and the length check fails.
+            // `v - 27 > 1` (wrapping below 27) is `v not in {27, 28}` in one comparison.
+            mstore(0x00, 0) // the precompile's output word, zeroed so that no recovery reads as address(0)
+            if and(eq(signature.length, 65), iszero(or(dirty, or(gt(s, _HALF_ORDER), gt(sub(v, 27), 1))))) {
+                mstore(m, digest) // word 0: the message hash
+                mstore(add(m, 0x20), v) // word 1: v (27 or 28)
+                mstore(add(m, 0x40), calldataload(signature.offset)) // word 2: r (bytes 0-31)
+                mstore(add(m, 0x60), s) // word 3: s
+                // ecrecover (0x01) writes 32 bytes on success and nothing on failure (r or s zero or out of range,
+                // no point on the curve).
+                pop(staticcall(gas(), 0x01, m, 0x80, 0x00, 0x20))
+            }
+            attester := mload(0x00) // the recovered address, or zero
+
             // `_records[attester]`, hashed in scratch space (`attester` is the precompile's clean output, or zero).
-            mstore(0x00, attester) // mapping key
-            mstore(0x20, _records.slot) // mapping slot
-            // One SLOAD for bond, withdrawableAt and the flags. Reading them through `record.x` in a short-circuit
-            // `&&` chain makes Solidity re-read the slot per field (100 gas each).
+            // Word 0x00 already holds `attester`, the mapping key.
+            mstore(0x20, _records.slot)
+            // One SLOAD for bond, withdrawableAt and the flags.
             let word := sload(keccak256(0x00, 0x40))
             // All operands are on the stack, so the three checks are combined without short-circuit jumps.
             valid := and(
@@ -296,6 +327,11 @@ contract AttestationRegistry is IAttestationRegistry, Ownable2Step, EIP712, Reen
                 mstore(0x00, digest) // inner key
                 valid := iszero(sload(keccak256(0x00, 0x40))) // revoked -> not valid
             }
+
+            // The ABI encoding of (bool, address), in scratch space: both words are clean (0/1 and a 160-bit value).
+            mstore(0x00, valid)
+            mstore(0x20, attester)
+            return(0x00, 0x40)
         }
     }
 
@@ -363,10 +399,24 @@ contract AttestationRegistry is IAttestationRegistry, Ownable2Step, EIP712, Reen
         record.withdrawableAt = withdrawableAt;
     }
 
+    /// @dev `_revoked[msg.sender][digest] = true`, or `AlreadyRevoked`. The slot is hashed once and written as a whole
+    /// word: it holds nothing but this bool, so storing 1 is the assignment without Solidity's second hash and
+    /// read-modify-write (179 gas on `revoke`).
     function _revoke(bytes32 digest) private {
-        mapping(bytes32 digest => bool revoked) storage revoked = _revoked[msg.sender];
-        if (revoked[digest]) revert AlreadyRevoked(msg.sender, digest);
-        revoked[digest] = true;
+        uint256 slot;
+        bool revoked;
+        assembly ("memory-safe") {
+            mstore(0x00, caller()) // outer key
+            mstore(0x20, _revoked.slot) // outer mapping's slot
+            mstore(0x20, keccak256(0x00, 0x40)) // inner mapping's slot: keccak256(msg.sender . _revoked.slot)
+            mstore(0x00, digest) // inner key
+            slot := keccak256(0x00, 0x40)
+            revoked := sload(slot)
+        }
+        if (revoked) revert AlreadyRevoked(msg.sender, digest);
+        assembly ("memory-safe") {
+            sstore(slot, 1) // true
+        }
         emit Revoked(msg.sender, digest);
     }
 
@@ -408,37 +458,6 @@ contract AttestationRegistry is IAttestationRegistry, Ownable2Step, EIP712, Reen
             dirty := or(calldataload(add(a, 0x40)), shr(16, dirty))
             // Keep only the bits at or above 2^16: zero for a well-formed attestation.
             dirty := shr(16, dirty)
-        }
-    }
-
-    /// @dev Recovers the signer of `digest`, or returns zero for anything but a 65-byte, low-s, v in {27, 28} signature
-    /// that the precompile accepts (the shape of OpenZeppelin's `ECDSA.tryRecover`, without its error enum). A
-    /// non-zero `dirty` (the attestation's words decode to no `Attestation`) also returns zero.
-    function _tryRecover(
-        bytes32 digest,
-        bytes calldata signature,
-        uint256 dirty
-    ) private view returns (address signer) {
-        assembly ("memory-safe") {
-            let r := calldataload(signature.offset) // bytes 0-31
-            let s := calldataload(add(signature.offset, 0x20)) // bytes 32-63
-            let v := byte(0, calldataload(add(signature.offset, 0x40))) // byte 64
-            // Exactly 65 bytes, low s (no malleable twin) and v in {27, 28}, checked before paying for the precompile.
-            // Reading past a shorter signature is harmless: calldataload pads with zeros and the length check fails.
-            // `v - 27 > 1` (wrapping below 27) is `v not in {27, 28}` in one comparison. A non-zero `dirty`
-            // (malformed attestation words) also skips recovery.
-            if and(eq(signature.length, 65), iszero(or(dirty, or(gt(s, _HALF_ORDER), gt(sub(v, 27), 1))))) {
-                let m := mload(0x40) // free memory as scratch for the 128-byte precompile input
-                mstore(m, digest) // word 0: the message hash
-                mstore(add(m, 0x20), v) // word 1: v (27 or 28)
-                mstore(add(m, 0x40), r) // word 2: r
-                mstore(add(m, 0x60), s) // word 3: s
-                // ecrecover (0x01) writes 32 bytes on success and nothing on failure (r or s zero or out of range,
-                // no point on the curve).
-                mstore(0x00, 0) // the output word, zeroed so that a failed recovery reads as address(0)
-                pop(staticcall(gas(), 0x01, m, 0x80, 0x00, 0x20)) // ecrecover(128 bytes at m) -> 32 bytes at 0x00
-                signer := mload(0x00) // the recovered address, or zero
-            }
         }
     }
 }
