@@ -22,7 +22,7 @@ export type CreateAttestationMessageErrorType = NormalizeAttestationErrorType;
  * @throws A typed error naming the bad field and the fix ({@link CreateAttestationMessageErrorType}).
  *
  * @example
- * import { createAttestationMessage } from "attestation-registry";
+ * import { createAttestationMessage } from "@attestation-registry/sdk";
  *
  * createAttestationMessage({
  *   attestation: { chainId: 1, confidence: 0.85, expiry: 1767225600, horizon: 30, issuedAt: 1764547200,

@@ -20,7 +20,7 @@ export type FormatConfidenceErrorType = InvalidConfidenceErrorType;
  * @throws {InvalidConfidenceError} For a non-number, NaN, an infinity or a negative number.
  *
  * @example
- * import { formatConfidence } from "attestation-registry";
+ * import { formatConfidence } from "@attestation-registry/sdk";
  *
  * formatConfidence({ confidence: 0.855 }); // { text: "0.86", hundredths: 86n }
  * formatConfidence({ confidence: 1e-7 }); // { text: "0.00", hundredths: 0n }

@@ -9,7 +9,7 @@ export type FormatPoolIdErrorType = never;
  * @param {@link FormatPoolIdParameters}
  * @returns the CAIP-10 id.
  * @example
- * import { formatPoolId } from "attestation-registry";
+ * import { formatPoolId } from "@attestation-registry/sdk";
  * formatPoolId({ chainId: 8453, address: "0x67FF233C91CEE6C6D3067FAA586ED0280D3DABB7" });
  * // "eip155:8453:0x67ff233c91cee6c6d3067faa586ed0280d3dabb7"
  */

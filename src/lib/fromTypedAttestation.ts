@@ -38,7 +38,7 @@ export type FromTypedAttestationErrorType = AttestationNotObjectErrorType | Type
  * @returns The v1 fields (no signature). {@link FromTypedAttestationReturnType}
  *
  * @example
- * import { fromTypedAttestation } from "attestation-registry";
+ * import { fromTypedAttestation } from "@attestation-registry/sdk";
  *
  * fromTypedAttestation({ message: attestation.eip712.message });
  * // { chainId: 1, confidence: 0.85, expiry: 1767225600, horizon: 30, issuedAt: 1764547200, pool: "0x88e6…5640" }

@@ -43,7 +43,7 @@ export type GetAttestationTypedDataErrorType = ToTypedAttestationErrorType | Inv
  * @returns `{ domain, types, primaryType, message }`. {@link GetAttestationTypedDataReturnType}
  *
  * @example
- * import { getAttestationTypedData } from "attestation-registry";
+ * import { getAttestationTypedData } from "@attestation-registry/sdk";
  * import { hashTypedData } from "viem";
  *
  * const typedData = getAttestationTypedData({

@@ -23,7 +23,7 @@ export type GetVerifyBackendErrorType = InvalidVerifyBackendErrorType | VerifyBa
  * @throws {InvalidVerifyBackendError} `ATTEST_VERIFY_BACKEND` is not `auto`, `native` or `js`.
  *
  * @example
- * import { getVerifyBackend } from "attestation-registry";
+ * import { getVerifyBackend } from "@attestation-registry/sdk";
  *
  * const { backend, nativeError } = getVerifyBackend();
  * if (backend === "js") console.warn(`verifying in pure JS: ${nativeError}`);

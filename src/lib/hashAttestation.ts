@@ -21,7 +21,7 @@ export type HashAttestationErrorType = CreateAttestationMessageErrorType;
  * @returns The digest. {@link HashAttestationReturnType}
  *
  * @example
- * import { hashAttestation } from "attestation-registry";
+ * import { hashAttestation } from "@attestation-registry/sdk";
  *
  * const digest = hashAttestation({
  *   attestation: { chainId: 1, confidence: 0.85, expiry: 1767225600, horizon: 30, issuedAt: 1764547200,

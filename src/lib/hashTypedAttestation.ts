@@ -20,7 +20,7 @@ export type HashTypedAttestationErrorType = GetAttestationTypedDataErrorType;
  * @returns The digest. {@link HashTypedAttestationReturnType}
  *
  * @example
- * import { hashTypedAttestation } from "attestation-registry";
+ * import { hashTypedAttestation } from "@attestation-registry/sdk";
  *
  * const digest = hashTypedAttestation({ attestation, registry: { chainId: 8453, address: registryAddress } });
  */

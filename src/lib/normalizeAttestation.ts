@@ -35,7 +35,7 @@ export type NormalizeAttestationErrorType =
  * @returns The signed values. {@link NormalizeAttestationReturnType}
  *
  * @example
- * import { normalizeAttestation } from "attestation-registry";
+ * import { normalizeAttestation } from "@attestation-registry/sdk";
  *
  * normalizeAttestation({
  *   attestation: { chainId: "8453", confidence: 0.855, expiry: 1767225600, horizon: 30, issuedAt: 1764547200,

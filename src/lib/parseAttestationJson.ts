@@ -36,7 +36,7 @@ export type ParseAttestationJsonErrorType =
  * not written as plain digits (`8453.0`, `8.453e3`, `-0`) or exceeds 2^53 - 1.
  *
  * @example
- * import { parseAttestationJson, verifyAttestation } from "attestation-registry";
+ * import { parseAttestationJson, verifyAttestation } from "@attestation-registry/sdk";
  *
  * const attestation = parseAttestationJson({ text: await response.text() });
  * verifyAttestation({ attestation: attestation as Attestation, address: pinnedAttester });

@@ -28,7 +28,7 @@ export type ParseAttestationSignatureErrorType = InvalidAttestationSignatureErro
  * @throws {InvalidAttestationSignatureError} With the reason.
  *
  * @example
- * import { parseAttestationSignature } from "attestation-registry";
+ * import { parseAttestationSignature } from "@attestation-registry/sdk";
  *
  * const { r, s, yParity } = parseAttestationSignature({ signature: "0xdbca79…1b" });
  */

@@ -24,7 +24,7 @@ const SHAPES = new RegExp(`^(?:(?:(eip155):)?(${CHAIN_ID}):)?(${ADDRESS})$`, "i"
  * @returns the {@link PoolRef}; `chainId` is null for a bare address.
  * @throws {@link InvalidPoolIdError} (`INVALID_POOL_ID`) for anything else.
  * @example
- * import { parsePoolId } from "attestation-registry";
+ * import { parsePoolId } from "@attestation-registry/sdk";
  * parsePoolId({ id: "eip155:1:0xB4e16d0168e52d35CaCD2c6185b44281Ec28C9Dc" });
  * // { chainId: 1, address: "0xb4e16d0168e52d35cacd2c6185b44281ec28c9dc" }
  */

@@ -28,7 +28,7 @@ export type RecoverAttestationSignerErrorType =
  * @returns The signer. {@link RecoverAttestationSignerReturnType}
  *
  * @example
- * import { recoverAttestationSigner } from "attestation-registry";
+ * import { recoverAttestationSigner } from "@attestation-registry/sdk";
  *
  * const signer = recoverAttestationSigner({ attestation, signature: attestation.signature });
  */

@@ -28,7 +28,7 @@ export type RecoverTypedAttestationSignerErrorType =
  * @returns The signer. {@link RecoverTypedAttestationSignerReturnType}
  *
  * @example
- * import { recoverTypedAttestationSigner } from "attestation-registry";
+ * import { recoverTypedAttestationSigner } from "@attestation-registry/sdk";
  *
  * const signer = recoverTypedAttestationSigner({
  *   attestation,

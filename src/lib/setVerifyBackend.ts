@@ -26,7 +26,7 @@ export type SetVerifyBackendErrorType = InvalidVerifyBackendErrorType | VerifyBa
  * @throws {InvalidVerifyBackendError} `backend` is not `auto`, `native` or `js`.
  *
  * @example
- * import { setVerifyBackend } from "attestation-registry";
+ * import { setVerifyBackend } from "@attestation-registry/sdk";
  *
  * setVerifyBackend({ backend: "js" }); // e.g. to compare against the pure-JS path
  */

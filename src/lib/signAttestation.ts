@@ -25,7 +25,7 @@ export type SignAttestationErrorType = CreateAttestationMessageErrorType | Inval
  * @returns The signature. {@link SignAttestationReturnType}
  *
  * @example
- * import { signAttestation } from "attestation-registry";
+ * import { signAttestation } from "@attestation-registry/sdk";
  *
  * const signature = await signAttestation({
  *   attestation: { chainId: 1, confidence: 0.85, expiry: 1767225600, horizon: 30, issuedAt: 1764547200,

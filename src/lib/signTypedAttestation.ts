@@ -27,7 +27,7 @@ export type SignTypedAttestationErrorType = GetAttestationTypedDataErrorType | I
  * @returns The signature. {@link SignTypedAttestationReturnType}
  *
  * @example
- * import { signTypedAttestation } from "attestation-registry";
+ * import { signTypedAttestation } from "@attestation-registry/sdk";
  *
  * const signature = await signTypedAttestation({
  *   attestation,

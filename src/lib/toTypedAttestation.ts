@@ -24,7 +24,7 @@ export type ToTypedAttestationErrorType = NormalizeAttestationErrorType | TypedA
  * @returns The v2 message. {@link ToTypedAttestationReturnType}
  *
  * @example
- * import { toTypedAttestation } from "attestation-registry";
+ * import { toTypedAttestation } from "@attestation-registry/sdk";
  *
  * toTypedAttestation({
  *   attestation: { chainId: 1, confidence: 0.85, expiry: 1767225600, horizon: 30, issuedAt: 1764547200,

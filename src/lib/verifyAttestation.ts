@@ -43,7 +43,7 @@ export type VerifyAttestationErrorType =
  * @returns `{ valid, attester, expired, canonical }`. {@link VerifyAttestationReturnType}
  *
  * @example
- * import { verifyAttestation } from "attestation-registry";
+ * import { verifyAttestation } from "@attestation-registry/sdk";
  *
  * const attestation = await (await fetch(`${base}/api/v1/pool/${pool}`)).json();
  * const { valid, expired } = verifyAttestation({

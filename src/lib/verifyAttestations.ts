@@ -57,7 +57,7 @@ export type VerifyAttestationsErrorType =
  * @returns One result per attestation, in input order. {@link VerifyAttestationsReturnType}
  *
  * @example
- * import { verifyAttestations } from "attestation-registry";
+ * import { verifyAttestations } from "@attestation-registry/sdk";
  *
  * const lines = ndjson.split("\n").filter((line) => line !== "");
  * const results = verifyAttestations({ attestations: lines, address: pinnedAttester });

@@ -50,7 +50,7 @@ export type VerifyTypedAttestationErrorType =
  * @returns `{ valid, attester, expired, digest }`. {@link VerifyTypedAttestationReturnType}
  *
  * @example
- * import { verifyTypedAttestation } from "attestation-registry";
+ * import { verifyTypedAttestation } from "@attestation-registry/sdk";
  *
  * const { valid } = verifyTypedAttestation({
  *   attestation,

@@ -7,8 +7,10 @@ import type { AttestationSignature } from "../types";
  * NODE ONLY, and the only module of the library that touches it. It is loaded lazily and defensively so that the same
  * sources bundle for the browser: the module id is never a static import, and `require` is reached indirectly, so a
  * bundler leaves it alone (esbuild turns it into a stub that throws, which lands in the catch below) and the library
- * uses the pure-JS backend. It loads `secp256k1/bindings`, never the package root: the root silently falls back to
- * `elliptic` (slow pure JS) when the addon cannot load, and we would report "native" while running that.
+ * uses the pure-JS backend. In the SDK's ES module build (packages/sdk) there is no `require`: a CommonJS one is made
+ * with `module.createRequire`, reached through `process.getBuiltinModule` (Node ≥ 22.3), never an import. It loads
+ * `secp256k1/bindings`, never the package root: the root silently falls back to `elliptic` (slow pure JS) when the
+ * addon cannot load, and we would report "native" while running that.
  */
 
 /** The part of the package's API used here (`secp256k1/lib/index.js`). */
@@ -38,9 +40,29 @@ export function loadNativeRecover(): NativeRecoverLoad {
   return loaded;
 }
 
-function load(): NativeRecoverLoad {
+/**
+ * The URL of this module in the SDK's ES module build (packages/sdk/scripts/build.mjs defines it as `import.meta.url`);
+ * undeclared everywhere else (CommonJS, the service, a browser bundle), where `typeof` gives "undefined".
+ */
+declare const __ATTESTATION_SDK_ESM_URL__: string | undefined;
+
+type NodeModuleBuiltin = { createRequire(url: string): (id: string) => unknown };
+
+/**
+ * Node's `require`: the CommonJS one, or, in an ES module on Node, one made by `module.createRequire` reached through
+ * `process.getBuiltinModule` (never an import of `node:module`, so the browser build imports nothing of Node's).
+ */
+function nodeRequireFunction(): ((id: string) => unknown) | undefined {
   // Indirect on purpose (see the module comment): no bundler follows this call.
-  const nodeRequire: ((id: string) => unknown) | undefined = typeof require === "function" ? require : undefined;
+  if (typeof __ATTESTATION_SDK_ESM_URL__ !== "string") return typeof require === "function" ? require : undefined;
+  if (typeof process !== "object" || process === null || typeof process.getBuiltinModule !== "function")
+    return undefined;
+  const nodeModule = process.getBuiltinModule("module") as NodeModuleBuiltin | undefined;
+  return nodeModule?.createRequire(__ATTESTATION_SDK_ESM_URL__);
+}
+
+function load(): NativeRecoverLoad {
+  const nodeRequire = nodeRequireFunction();
   if (nodeRequire === undefined || typeof Buffer !== "function")
     return { recover: null, error: "not running on Node.js (no require)" };
   let bindings: Secp256k1Bindings;
