@@ -6,14 +6,18 @@
  * then: `climatology` in src/model/climatology.ts, the evaluation's baseline), and calibration buckets with their effective sizes (claims on consecutive days share most of their window: an
  * h-day claim counts min(1, 2/h)).
  *
- * Environment: POOLS (default 80 per family), DAYS (default 450), SEED (default 1), FAMILY (one family, or "mixed").
+ * Environment: POOLS (default 80 per family), DAYS (default 450), SEED (default 1), FAMILY (one family, or "mixed"),
+ * MODELS (e.g. "v3,v4"), BUCKETS=1 (every bucket), BASIS=1 (a pooled version's scored claims split by the basis of
+ * their confidence: the pooled map, or the conservative prior where the map was too thin).
  */
 import { ISSUER_RULE } from "../src/attest/refreshModelEvaluation";
 import { CLAIM_TARGET } from "../src/attest/issueAttestations";
 import { climatology } from "../src/model/climatology";
 import { isScored, walkForward, type EvaluatedPool, type ScoredClaim } from "../src/model/evaluateModel";
 import { HORIZON_MODELS, ISSUING_MODEL, type HorizonModelVersion } from "../src/model/horizon";
+import { MIN_EFFECTIVE_WINDOWS } from "../src/model/calibration";
 import { PooledCalibrations } from "../src/model/pooledCalibration";
+import { dayNumber } from "../src/model/windowSeries";
 import { FAMILIES, familyPools, mixedPools } from "./families";
 
 const DAY_MS = 86_400_000;
@@ -41,10 +45,32 @@ interface Row {
   buckets: { from: number; n: number; effective: number; mean: number; held: number }[];
 }
 
-function evaluate(family: string, pools: EvaluatedPool[], model: HorizonModelVersion): Row {
+/**
+ * Whether each claim's confidence came from the conservative prior (its horizon's pooled map too thin to fit on that
+ * day) rather than from the pooled map: the claims of a pooled version split by basis (claims of one pool are in day
+ * order, as the maps are asked for).
+ */
+function priorBasis(pools: EvaluatedPool[], pooled: PooledCalibrations, claims: readonly Scored[]): Set<Scored> {
+  const prior = new Set<Scored>();
+  for (const pool of pools) {
+    const mapsOn = pooled.forPool(pool.pool);
+    for (const claim of claims) {
+      if (claim.pool !== pool.pool) continue;
+      const map = mapsOn(dayNumber(claim.asOf)).find((c) => c.horizonDays === claim.horizon);
+      if (map === undefined || map.effectiveWindows < MIN_EFFECTIVE_WINDOWS) prior.add(claim);
+    }
+  }
+  return prior;
+}
+
+function evaluate(family: string, pools: EvaluatedPool[], model: HorizonModelVersion, basis?: "pooled" | "prior"): Row {
   const rule = { ...ISSUER_RULE, model };
   const pooled = model.pooled ? new PooledCalibrations(pools, rule, LAST_DAY) : null;
-  const claims = pools.flatMap((pool) => walkForward(pool, rule, LAST_DAY, pooled?.forPool(pool.pool)));
+  let claims = pools.flatMap((pool) => walkForward(pool, rule, LAST_DAY, pooled?.forPool(pool.pool)));
+  if (basis !== undefined && pooled !== null) {
+    const prior = priorBasis(pools, pooled, claims.filter(isScored));
+    claims = claims.filter(isScored).filter((c) => prior.has(c) === (basis === "prior"));
+  }
   const scored = claims.filter(isScored);
   const forecast = climatology({ pools, floor: rule.floor, candidates: rule.candidates }, LAST_DAY);
   const outcome = (c: Scored) => (c.outcome === "held" ? 1 : 0);
@@ -127,6 +153,14 @@ function main(): void {
     for (const model of HORIZON_MODELS) {
       if (process.env.MODELS && !process.env.MODELS.split(",").some((id) => model.id.endsWith(id))) continue;
       print({ ...evaluate(family, pools, model), model: model.id + (model === ISSUING_MODEL ? "*" : "") });
+      if (model.pooled && process.env.BASIS) {
+        for (const basis of ["pooled", "prior"] as const) {
+          print({
+            ...evaluate(family, pools, model, basis),
+            model: `  scored on the ${basis === "pooled" ? "pooled map" : "prior"}`,
+          });
+        }
+      }
     }
   }
   console.log(`(* issuing) ${(Number(process.hrtime.bigint() - started) / 1e9).toFixed(1)} s`);
