@@ -1,0 +1,359 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { expect } from "chai";
+import type { Abi, Address, Hex } from "viem";
+import contractsManifest from "../../packages/contracts/package.json";
+import { getAttestationTypedData, signTypedAttestation } from "../../src";
+import v2 from "../vectors/attestation-v2.json";
+import { exec, npm, pack, type Packed, ROOT } from "./npm";
+
+/** The contracts (and interfaces) the package ships an artifact and an ABI of. */
+const ARTIFACTS = ["AttestationRegistry", "IAttestationRegistry", "ListingGuard"];
+
+/** The package as a consumer sees it in node_modules, from the directory of a project's own sources. */
+const PACKAGE = "@attestation-registry/contracts";
+
+/**
+ * An integrator's contract: imports the struct and the interface from the package by its name and passes `verify`'s
+ * answer through. Both the Hardhat and the Foundry project compile this one file.
+ */
+const POOL_GATE = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {Attestation} from "${PACKAGE}/contracts/Common.sol";
+import {IAttestationRegistry} from "${PACKAGE}/contracts/IAttestationRegistry.sol";
+
+contract PoolGate {
+    IAttestationRegistry public immutable registry;
+
+    constructor(IAttestationRegistry registry_) {
+        registry = registry_;
+    }
+
+    function check(Attestation calldata a, bytes calldata signature) external view returns (bool valid, address attester) {
+        return registry.verify(a, signature);
+    }
+}
+`;
+
+/**
+ * The Foundry test of PoolGate: deploys the registry from the package's Hardhat artifact (`deployCode` reads it),
+ * registers a key, signs the registry's own digest with it (`vm.sign`) and requires PoolGate to answer valid, from that
+ * key. `TAMPER=true` raises the confidence after signing: the same assertion must then fail.
+ */
+const POOL_GATE_FORGE_TEST = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {Attestation} from "${PACKAGE}/contracts/Common.sol";
+import {IAttestationRegistry} from "${PACKAGE}/contracts/IAttestationRegistry.sol";
+import {PoolGate} from "../src/PoolGate.sol";
+
+interface Vm {
+    function addr(uint256 privateKey) external pure returns (address);
+    function sign(uint256 privateKey, bytes32 digest) external pure returns (uint8 v, bytes32 r, bytes32 s);
+    function deal(address account, uint256 newBalance) external;
+    function prank(address sender) external;
+    function envOr(string calldata name, bool defaultValue) external view returns (bool);
+    function deployCode(string calldata artifactPath, bytes calldata constructorArgs) external returns (address);
+}
+
+contract PoolGateTest {
+    Vm internal constant vm = Vm(address(uint160(uint256(keccak256("hevm cheat code")))));
+    uint256 internal constant KEY = 0xA11CE;
+
+    function test_verifiesSignedAttestation() public {
+        IAttestationRegistry registry = IAttestationRegistry(
+            vm.deployCode(
+                "node_modules/${PACKAGE}/artifacts/AttestationRegistry.json",
+                abi.encode(address(this), 1 ether, uint64(7 days))
+            )
+        );
+        address attester = vm.addr(KEY);
+        vm.deal(attester, 1 ether);
+        vm.prank(attester);
+        registry.register{value: 1 ether}(attester);
+        PoolGate gate = new PoolGate(registry);
+        Attestation memory a = Attestation(8453, 0x1111111111111111111111111111111111111111, 85, 30, 1, 4_000_000_000);
+        (uint8 v, bytes32 r, bytes32 s) = vm.sign(KEY, registry.hashAttestation(a));
+        if (vm.envOr("TAMPER", false)) a.confidence += 1;
+        (bool valid, address who) = gate.check(a, abi.encodePacked(r, s, v));
+        require(valid && who == attester, "the registry rejected the attestation");
+    }
+}
+`;
+
+/**
+ * What the Hardhat project's script does on Hardhat's in-process network (after \`hardhat run\` compiled PoolGate): deploys
+ * the registry and ListingGuard from the package's artifacts (viem over Hardhat's EIP-1193 provider), registers the
+ * attester of input.json, asks PoolGate about each attestation of input.json, lists the first through ListingGuard,
+ * and prints one JSON line.
+ */
+const HARDHAT_SCRIPT = `const hre = require("hardhat");
+const { createPublicClient, createWalletClient, custom, parseEther } = require("viem");
+const { privateKeyToAccount } = require("viem/accounts");
+const { hardhat: chain } = require("viem/chains");
+const registryArtifact = require("${PACKAGE}/artifacts/AttestationRegistry.json");
+const registryAbi = require("${PACKAGE}/abi/AttestationRegistry.json");
+const guardArtifact = require("${PACKAGE}/artifacts/ListingGuard.json");
+const input = require("../input.json");
+
+async function main() {
+  const transport = custom(hre.network.provider);
+  const client = createPublicClient({ chain, transport, pollingInterval: 10 });
+  const [deployer] = await client.request({ method: "eth_accounts" });
+  const owner = createWalletClient({ chain, transport, account: deployer });
+  const attester = createWalletClient({ chain, transport, account: privateKeyToAccount(input.attesterKey) });
+  const mined = async (hash) => client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
+  const deploy = async ({ abi, bytecode }, args) =>
+    (await mined(await owner.deployContract({ abi, bytecode, args }))).contractAddress;
+
+  const registry = await deploy(registryArtifact, [deployer, parseEther("1"), 7n * 86400n]);
+  await mined(await owner.sendTransaction({ to: attester.account.address, value: parseEther("2") }));
+  await mined(
+    await attester.writeContract({
+      address: registry, abi: registryAbi, functionName: "register", args: [attester.account.address], value: parseEther("1"),
+    }),
+  );
+  const gateArtifact = await hre.artifacts.readArtifact("PoolGate");
+  const gate = await deploy(gateArtifact, [registry]);
+  const guard = await deploy(guardArtifact, [registry, 30, 80, attester.account.address]);
+
+  const struct = (m) => ({ chainId: BigInt(m.chainId), pool: m.pool, confidence: Number(m.confidence),
+    horizonDays: Number(m.horizonDays), issuedAt: BigInt(m.issuedAt), expiresAt: BigInt(m.expiresAt) });
+  const checks = [];
+  for (const { id, message, signature } of input.attestations) {
+    const [valid, recovered] = await client.readContract({
+      address: gate, abi: gateArtifact.abi, functionName: "check", args: [struct(message), signature],
+    });
+    checks.push({ id, valid, attester: recovered });
+  }
+  const [first] = input.attestations;
+  await mined(
+    await owner.writeContract({ address: guard, abi: guardArtifact.abi, functionName: "list", args: [struct(first.message), first.signature] }),
+  );
+  const listed = await client.readContract({
+    address: guard, abi: guardArtifact.abi, functionName: "isListed", args: [BigInt(first.message.chainId), first.message.pool],
+  });
+  console.log("RESULT " + JSON.stringify({ registry, checks, listed }));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
+`;
+
+/** The Solidity sources the package must ship: every .sol of the repository's contracts/ but the test harnesses. */
+function repositorySources(dir = join(ROOT, "contracts")): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return entry.name === "test" ? [] : repositorySources(path);
+      return entry.name.endsWith(".sol") ? [relative(ROOT, path)] : [];
+    })
+    .sort();
+}
+
+const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, "utf8")) as T;
+
+/**
+ * @attestation-registry/contracts as an integrator gets it: `npm pack` (its prepack copies the sources from contracts/
+ * and the artifacts from Hardhat's artifacts/), then the tarball installed (`--offline`: it has no dependencies) into a
+ * Hardhat project and a Foundry project this test makes.
+ *
+ * The Hardhat project links the repository's own `hardhat` and `viem` into its node_modules instead of installing
+ * them: installing hardhat 2.29.1 from the npm cache takes about 30 s here (241 packages, 379 MB) and gives the same
+ * files; Hardhat accepts a linked installation (it compares real paths). It cannot download a compiler here, so its
+ * config hands Hardhat the repository's `solc/soljson.js`, as the repository's hardhat.config.ts does. The Foundry
+ * project runs the platform forge binary through scripts/run-forge.js (which fails on a failed or missing test) with
+ * the repository's solc wrapper, offline.
+ */
+describe("packages/contracts: the tarball, installed in fresh Hardhat and Foundry projects", function () {
+  this.timeout(240_000);
+  let dir: string;
+  let packed: Packed;
+  let hardhatProject: string;
+  let foundryProject: string;
+
+  /** A fresh project with the package's tarball installed and `files` written (path → content). */
+  async function project(name: string, files: Record<string, string>): Promise<string> {
+    const path = join(dir, name);
+    mkdirSync(path);
+    writeFileSync(join(path, "package.json"), JSON.stringify({ name, version: "1.0.0", private: true }));
+    for (const [file, content] of Object.entries(files)) {
+      mkdirSync(join(path, file, ".."), { recursive: true });
+      writeFileSync(join(path, file), content);
+    }
+    await npm(["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", packed.tarball], path);
+    return path;
+  }
+
+  before(async function () {
+    dir = mkdtempSync(join(tmpdir(), "contracts-package-"));
+    packed = await pack(contractsManifest.name, dir);
+    const solc = join(ROOT, "node_modules", "solc");
+    [hardhatProject, foundryProject] = await Promise.all([
+      project("hardhat-consumer", {
+        "contracts/PoolGate.sol": POOL_GATE,
+        "scripts/check.js": HARDHAT_SCRIPT,
+        "hardhat.config.js": `const { subtask } = require("hardhat/config");
+const { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } = require("hardhat/builtin-tasks/task-names");
+
+// No compiler download: the solc-js build the repository pins, as its hardhat.config.ts does.
+subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD, async (args, _hre, runSuper) => {
+  if (args.solcVersion !== "0.8.28") return runSuper();
+  const longVersion = require(${JSON.stringify(solc)}).version().replace(/\\.Emscripten\\.clang$/, "");
+  return { compilerPath: ${JSON.stringify(join(solc, "soljson.js"))}, isSolcJs: true, version: "0.8.28", longVersion };
+});
+
+module.exports = {
+  solidity: { version: "0.8.28", settings: { evmVersion: "cancun" } },
+  // The held v2 vectors were signed for 2025-12 (issuedAt ${v2.cases[0].message.issuedAt}): the chain starts then.
+  networks: { hardhat: { hardfork: "cancun", initialDate: "${new Date(Number(v2.cases[0].message.issuedAt) * 1000).toISOString()}" } },
+};
+`,
+      }),
+      project("foundry-consumer", {
+        "src/PoolGate.sol": POOL_GATE,
+        "test/PoolGate.t.sol": POOL_GATE_FORGE_TEST,
+        "foundry.toml": `[profile.default]
+src = "src"
+test = "test"
+out = "out"
+cache_path = "cache"
+libs = ["node_modules"]
+offline = true
+solc = ${JSON.stringify(join(ROOT, "scripts", "solc-forge.js"))}
+evm_version = "cancun"
+remappings = ["${PACKAGE}/=node_modules/${PACKAGE}/"]
+fs_permissions = [{ access = "read", path = "./node_modules/${PACKAGE}/artifacts" }]
+`,
+      }),
+    ]);
+    for (const name of ["hardhat", "viem"])
+      symlinkSync(join(ROOT, "node_modules", name), join(hardhatProject, "node_modules", name), "dir");
+  });
+
+  after(function () {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("ships the sources, artifacts, ABIs, README and CHANGELOG, and nothing else (no tests, fixtures, maps or build info)", function () {
+    const paths = packed.files.map((file) => file.path).sort();
+    const artifacts = ARTIFACTS.flatMap((name) => [`abi/${name}.json`, `artifacts/${name}.json`]);
+    expect(paths).to.deep.equal(
+      ["CHANGELOG.md", "README.md", "package.json", ...artifacts, ...repositorySources()].sort(),
+    );
+    // What the exact list above rules out, said for whoever changes it.
+    expect(
+      paths.filter((path) => /(^|\/)(tests?|fixtures?|vectors|scripts)(\/|$)|\.(map|dbg\.json|t\.sol)$/.test(path)),
+    ).to.deep.equal([]);
+    console.log(
+      `      ${packed.tarball.split("/").pop()}: ${packed.size} bytes packed, ${packed.unpackedSize} unpacked, ${paths.length} files`,
+    );
+  });
+
+  it("installs each source byte for byte (NatSpec intact), each artifact as Hardhat compiled it, each ABI from its artifact", function () {
+    const installed = join(hardhatProject, "node_modules", PACKAGE);
+    for (const source of repositorySources())
+      expect(readFileSync(join(installed, source), "utf8"), source).to.equal(readFileSync(join(ROOT, source), "utf8"));
+    // The NatSpec block above `verify`, as a consumer's tooling reads it.
+    const [, verifyDoc] = /((?:[ \t]*\/\/\/.*\n)+)[ \t]*function verify\(/.exec(
+      readFileSync(join(installed, "contracts", "IAttestationRegistry.sol"), "utf8"),
+    ) ?? [undefined, ""];
+    for (const tag of [
+      "@notice",
+      "@dev Never reverts",
+      "@param a ",
+      "@param signature ",
+      "@return valid ",
+      "@return attester ",
+    ])
+      expect(verifyDoc, tag).to.include(`/// ${tag}`);
+    for (const name of ARTIFACTS) {
+      const shipped = readJson<{ contractName: string; abi: Abi; bytecode: Hex; sourceName: string }>(
+        join(installed, "artifacts", `${name}.json`),
+      );
+      expect(shipped.contractName).to.equal(name);
+      const compiled = readJson<typeof shipped>(join(ROOT, "artifacts", shipped.sourceName, `${name}.json`));
+      expect(shipped, name).to.deep.equal(compiled);
+      expect(repositorySources(), name).to.include(shipped.sourceName);
+      expect(readJson<Abi>(join(installed, "abi", `${name}.json`)), name).to.deep.equal(compiled.abi);
+    }
+  });
+
+  it("declares what integrators rely on: version, publishConfig, no dependency, OpenZeppelin an optional peer", function () {
+    expect(contractsManifest.version).to.equal("0.1.0");
+    expect(contractsManifest.publishConfig).to.deep.equal({ access: "public", provenance: true });
+    expect(contractsManifest).not.to.have.property("dependencies");
+    // Only compiling AttestationRegistry.sol from source needs OpenZeppelin (ReentrancyGuardTransient came in 5.1).
+    expect(contractsManifest.peerDependencies).to.deep.equal({ "@openzeppelin/contracts": "^5.1.0" });
+    expect(contractsManifest.peerDependenciesMeta["@openzeppelin/contracts"].optional).to.equal(true);
+  });
+
+  it("a Hardhat project compiles a consumer of the interface, deploys the registry from the package's artifact and verifies signed attestations through it", async function () {
+    const [vector] = v2.cases;
+    const attestation = { ...vector.attestation, pool: "0x2222222222222222222222222222222222222222", horizon: 45 };
+    const signed = {
+      message: getAttestationTypedData({ attestation, registry: vector.registry }).message,
+      signature: await signTypedAttestation({
+        attestation,
+        registry: vector.registry,
+        privateKey: v2.attester.privateKey as Hex,
+      }),
+    };
+    const input = {
+      attesterKey: v2.attester.privateKey,
+      attestations: [
+        // Held vector (signed by ethers, independently of src/lib) for the first contract of account 0 on 31337.
+        { id: "vector", message: vector.message, signature: vector.signature },
+        // Signed here by the repository's library (what @attestation-registry/sdk ships).
+        { id: "library", message: { ...signed.message }, signature: signed.signature },
+        // The vector's signature over another confidence: must not verify.
+        { id: "tampered", message: { ...vector.message, confidence: "86" }, signature: vector.signature },
+      ],
+    };
+    writeFileSync(
+      join(hardhatProject, "input.json"),
+      JSON.stringify(input, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value)),
+    );
+
+    const hardhat = join(hardhatProject, "node_modules", "hardhat", "internal", "cli", "bootstrap.js");
+    const { stdout } = await exec(process.execPath, [hardhat, "run", "scripts/check.js"], hardhatProject, {
+      HARDHAT_DISABLE_TELEMETRY_PROMPT: "true",
+    });
+    expect(stdout).to.match(/Compiled 3 Solidity files successfully/);
+    const result = JSON.parse(stdout.slice(stdout.indexOf("RESULT ") + "RESULT ".length)) as {
+      registry: Address;
+      checks: { id: string; valid: boolean; attester: Address }[];
+      listed: boolean;
+    };
+    // The address the vector's signature is bound to: the registry deployed from the artifact is that contract.
+    expect(result.registry.toLowerCase()).to.equal(vector.registry.address.toLowerCase());
+    expect(result.checks).to.deep.equal([
+      { id: "vector", valid: true, attester: v2.attester.address },
+      { id: "library", valid: true, attester: v2.attester.address },
+      { id: "tampered", valid: false, attester: result.checks[2].attester },
+    ]);
+    expect(result.checks[2].attester).not.to.equal(v2.attester.address);
+    expect(result.listed, "ListingGuard (from the package's artifact) listed the vector's pool").to.equal(true);
+  });
+
+  it("a Foundry project compiles the consumer through the documented remapping and its forge test passes; tampered, the same test fails", async function () {
+    const runForge = (env: NodeJS.ProcessEnv) =>
+      exec(process.execPath, [join(ROOT, "scripts", "run-forge.js"), "--project", foundryProject], ROOT, {
+        FOUNDRY_PROFILE: "default",
+        ...env,
+      });
+    const passed = await runForge({});
+    expect(passed.stdout).to.match(/\[PASS\] test_verifiesSignedAttestation\(\)/);
+    expect(passed.stdout).to.match(/1 tests? passed, 0 failed/);
+    let failure: unknown;
+    await runForge({ TAMPER: "true" }).catch((error: unknown) => (failure = error));
+    expect(String(failure)).to.match(
+      /\[FAIL: the registry rejected the attestation\] test_verifiesSignedAttestation\(\)/,
+    );
+    expect(String(failure)).to.match(/run-forge: Foundry suite failed \(exit 1;/);
+  });
+});
