@@ -14,28 +14,10 @@ const ARTIFACTS = ["AttestationRegistry", "IAttestationRegistry", "ListingGuard"
 /** The package as a consumer sees it in node_modules, from the directory of a project's own sources. */
 const PACKAGE = "@attestation-registry/contracts";
 
-/**
- * An integrator's contract: imports the struct and the interface from the package by its name and passes `verify`'s
- * answer through. Both the Hardhat and the Foundry project compile this one file.
- */
-const POOL_GATE = `// SPDX-License-Identifier: MIT
-pragma solidity ^0.8.28;
-
-import {Attestation} from "${PACKAGE}/contracts/Common.sol";
-import {IAttestationRegistry} from "${PACKAGE}/contracts/IAttestationRegistry.sol";
-
-contract PoolGate {
-    IAttestationRegistry public immutable registry;
-
-    constructor(IAttestationRegistry registry_) {
-        registry = registry_;
-    }
-
-    function check(Attestation calldata a, bytes calldata signature) external view returns (bool valid, address attester) {
-        return registry.verify(a, signature);
-    }
+/** The fenced blocks of one language in a Markdown file, in order. */
+function codeBlocks(markdown: string, language: string): string[] {
+  return [...markdown.matchAll(new RegExp("^```" + language + "\\n([\\s\\S]*?)^```$", "gm"))].map((match) => match[1]);
 }
-`;
 
 /**
  * The Foundry test of PoolGate: deploys the registry from the package's Hardhat artifact (`deployCode` reads it),
@@ -175,29 +157,40 @@ describe("packages/contracts: the tarball, installed in fresh Hardhat and Foundr
   let packed: Packed;
   let hardhatProject: string;
   let foundryProject: string;
+  /** The README's quick-start contract and Foundry remapping. */
+  let poolGate: string;
+  let remappings: string;
 
-  /** A fresh project with the package's tarball installed and `files` written (path → content). */
-  async function project(name: string, files: Record<string, string>): Promise<string> {
+  /** A fresh project with the package's tarball installed. */
+  async function project(name: string): Promise<string> {
     const path = join(dir, name);
     mkdirSync(path);
     writeFileSync(join(path, "package.json"), JSON.stringify({ name, version: "1.0.0", private: true }));
-    for (const [file, content] of Object.entries(files)) {
-      mkdirSync(join(path, file, ".."), { recursive: true });
-      writeFileSync(join(path, file), content);
-    }
     await npm(["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", packed.tarball], path);
     return path;
+  }
+
+  /** Writes `files` (path → content) into a project. */
+  function write(project: string, files: Record<string, string>) {
+    for (const [file, content] of Object.entries(files)) {
+      mkdirSync(join(project, file, ".."), { recursive: true });
+      writeFileSync(join(project, file), content);
+    }
   }
 
   before(async function () {
     dir = mkdtempSync(join(tmpdir(), "contracts-package-"));
     packed = await pack(contractsManifest.name, dir);
+    [hardhatProject, foundryProject] = await Promise.all([project("hardhat-consumer"), project("foundry-consumer")]);
+    // The consumer contract and the Foundry remapping are the README's quick start, as installed.
+    const readme = readFileSync(join(hardhatProject, "node_modules", PACKAGE, "README.md"), "utf8");
+    [poolGate] = codeBlocks(readme, "solidity");
+    [remappings] = codeBlocks(readme, "toml");
     const solc = join(ROOT, "node_modules", "solc");
-    [hardhatProject, foundryProject] = await Promise.all([
-      project("hardhat-consumer", {
-        "contracts/PoolGate.sol": POOL_GATE,
-        "scripts/check.js": HARDHAT_SCRIPT,
-        "hardhat.config.js": `const { subtask } = require("hardhat/config");
+    write(hardhatProject, {
+      "contracts/PoolGate.sol": poolGate,
+      "scripts/check.js": HARDHAT_SCRIPT,
+      "hardhat.config.js": `const { subtask } = require("hardhat/config");
 const { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } = require("hardhat/builtin-tasks/task-names");
 
 // No compiler download: the solc-js build the repository pins, as its hardhat.config.ts does.
@@ -213,11 +206,11 @@ module.exports = {
   networks: { hardhat: { hardfork: "cancun", initialDate: "${new Date(Number(v2.cases[0].message.issuedAt) * 1000).toISOString()}" } },
 };
 `,
-      }),
-      project("foundry-consumer", {
-        "src/PoolGate.sol": POOL_GATE,
-        "test/PoolGate.t.sol": POOL_GATE_FORGE_TEST,
-        "foundry.toml": `[profile.default]
+    });
+    write(foundryProject, {
+      "src/PoolGate.sol": poolGate,
+      "test/PoolGate.t.sol": POOL_GATE_FORGE_TEST,
+      "foundry.toml": `[profile.default]
 src = "src"
 test = "test"
 out = "out"
@@ -226,11 +219,9 @@ libs = ["node_modules"]
 offline = true
 solc = ${JSON.stringify(join(ROOT, "scripts", "solc-forge.js"))}
 evm_version = "cancun"
-remappings = ["${PACKAGE}/=node_modules/${PACKAGE}/"]
-fs_permissions = [{ access = "read", path = "./node_modules/${PACKAGE}/artifacts" }]
+${remappings}fs_permissions = [{ access = "read", path = "./node_modules/${PACKAGE}/artifacts" }]
 `,
-      }),
-    ]);
+    });
     for (const name of ["hardhat", "viem"])
       symlinkSync(join(ROOT, "node_modules", name), join(hardhatProject, "node_modules", name), "dir");
   });
@@ -281,6 +272,17 @@ fs_permissions = [{ access = "read", path = "./node_modules/${PACKAGE}/artifacts
       expect(repositorySources(), name).to.include(shipped.sourceName);
       expect(readJson<Abi>(join(installed, "abi", `${name}.json`)), name).to.deep.equal(compiled.abi);
     }
+  });
+
+  it("documents a quick start of ten lines of Solidity and the Foundry remapping", function () {
+    expect(poolGate).to.include(`import {IAttestationRegistry} from "${PACKAGE}/contracts/IAttestationRegistry.sol";`);
+    expect(
+      poolGate
+        .trim()
+        .split("\n")
+        .filter((line) => line.trim() !== "" && !line.trim().startsWith("//")).length,
+    ).to.be.at.most(10);
+    expect(remappings).to.equal(`remappings = ["${PACKAGE}/=node_modules/${PACKAGE}/"]\n`);
   });
 
   it("declares what integrators rely on: version, publishConfig, no dependency, OpenZeppelin an optional peer", function () {
