@@ -359,3 +359,88 @@ ${remappings}fs_permissions = [{ access = "read", path = "./node_modules/${PACKA
     expect(String(failure)).to.match(/run-forge: Foundry suite failed \(exit 1;/);
   });
 });
+
+/** Every file under `dir`, relative to it, sorted. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+    .sort();
+}
+
+describe("packages/contracts/scripts/build.mjs: ships an artifact only if it was compiled from the shipped sources", function () {
+  this.timeout(60_000);
+  let repository: string;
+  let out: string;
+  const common = "// SPDX-License-Identifier: MIT\npragma solidity ^0.8.28;\n\nstruct S {\n    uint256 x;\n}\n";
+  const iface = `// SPDX-License-Identifier: MIT\npragma solidity ^0.8.28;\n\nimport {S} from "./Common.sol";\n\n/// @notice A test interface.\ninterface IFoo {\n    function f(S calldata s) external;\n}\n`;
+  const abi = [{ type: "function", name: "f", stateMutability: "nonpayable", inputs: [], outputs: [] }];
+
+  /** A repository tree whose IFoo artifact's build info read `commonAsCompiled` as contracts/Common.sol. */
+  function repositoryTree(commonAsCompiled: string) {
+    const files: Record<string, string> = {
+      "contracts/Common.sol": common,
+      "contracts/IFoo.sol": iface,
+      "contracts/test/Harness.sol": "contract Harness {}\n",
+      "artifacts/contracts/IFoo.sol/IFoo.json": JSON.stringify({
+        _format: "hh-sol-artifact-1",
+        contractName: "IFoo",
+        sourceName: "contracts/IFoo.sol",
+        abi,
+        bytecode: "0x",
+      }),
+      "artifacts/contracts/IFoo.sol/IFoo.dbg.json": JSON.stringify({ buildInfo: "../../build-info/b.json" }),
+      "artifacts/build-info/b.json": JSON.stringify({
+        input: {
+          sources: { "contracts/IFoo.sol": { content: iface }, "contracts/Common.sol": { content: commonAsCompiled } },
+        },
+      }),
+    };
+    for (const [file, content] of Object.entries(files)) {
+      mkdirSync(join(repository, file, ".."), { recursive: true });
+      writeFileSync(join(repository, file), content);
+    }
+  }
+
+  const build = () =>
+    exec(process.execPath, [join(ROOT, "packages", "contracts", "scripts", "build.mjs")], repository, {
+      CONTRACTS_PACKAGE_ROOT: repository,
+      CONTRACTS_PACKAGE_OUT: out,
+    });
+
+  beforeEach(function () {
+    const dir = mkdtempSync(join(tmpdir(), "contracts-build-"));
+    repository = join(dir, "repository");
+    out = join(dir, "package");
+    mkdirSync(out, { recursive: true });
+  });
+
+  afterEach(function () {
+    rmSync(join(repository, ".."), { recursive: true, force: true });
+  });
+
+  it("refuses an artifact whose build info read another text of a source it imports, and ships nothing", async function () {
+    repositoryTree(common.replace("uint256 x", "uint128 x"));
+    let failure: unknown;
+    await build().catch((error: unknown) => (failure = error));
+    // It tries `hardhat compile` once (which fails here: no Hardhat project), then stops.
+    expect(String(failure)).to.include(
+      "artifacts stale (artifacts/contracts/IFoo.sol/IFoo.json was compiled from another contracts/Common.sol); running hardhat compile",
+    );
+    expect(String(failure)).to.include("HH1: You are not inside a Hardhat project");
+    expect(filesUnder(out)).to.deep.equal([]);
+  });
+
+  it("ships the sources (not contracts/test/), the artifact and its ABI when the build info read the shipped text", async function () {
+    repositoryTree(common);
+    await build();
+    expect(filesUnder(out)).to.deep.equal([
+      "abi/IFoo.json",
+      "artifacts/IFoo.json",
+      "contracts/Common.sol",
+      "contracts/IFoo.sol",
+    ]);
+    expect(readFileSync(join(out, "contracts", "IFoo.sol"), "utf8")).to.equal(iface);
+    expect(readJson(join(out, "abi", "IFoo.json"))).to.deep.equal(abi);
+  });
+});

@@ -4,17 +4,20 @@
 //   contracts/  the sources, byte for byte (NatSpec intact), at the paths they have in the repository
 //   artifacts/  <Name>.json: Hardhat's artifact of each contract, interface and example (abi, bytecode, …)
 //   abi/        <Name>.json: the artifact's ABI alone
-// An artifact ships only if the compilation that produced it (its build-info) read exactly the sources shipped here:
-// when one is stale or missing, the build runs `hardhat compile` in the repository once and checks again.
+// An artifact ships only if the compilation that produced it (its build-info) read exactly the shipped text of its
+// source and of the repository sources that source imports: when one is stale or missing, the build runs
+// `hardhat compile` in the repository once and checks again, and fails (shipping nothing) if it still is.
+// Its test points it at another tree: CONTRACTS_PACKAGE_ROOT (the repository) and CONTRACTS_PACKAGE_OUT (the package).
 import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const pkg = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const root = resolve(pkg, "..", "..");
-const require = createRequire(join(root, "package.json"));
+const here = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const pkg = resolve(process.env.CONTRACTS_PACKAGE_OUT ?? here);
+const root = resolve(process.env.CONTRACTS_PACKAGE_ROOT ?? join(here, "..", ".."));
+const require = createRequire(import.meta.url);
 
 /** The folder of contracts/ that holds the test harnesses; never shipped. */
 const EXCLUDED = "contracts/test/";
