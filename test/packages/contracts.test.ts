@@ -126,6 +126,23 @@ main().catch((error) => {
 });
 `;
 
+/**
+ * A Foundry test that compiles the registry from the package's source (OpenZeppelin through the README's remapping)
+ * and deploys it with `new`.
+ */
+const REGISTRY_FROM_SOURCE_FORGE_TEST = `// SPDX-License-Identifier: MIT
+pragma solidity 0.8.28;
+
+import {AttestationRegistry} from "${PACKAGE}/contracts/AttestationRegistry.sol";
+
+contract RegistryFromSourceTest {
+    function test_registryFromSource() public {
+        AttestationRegistry registry = new AttestationRegistry(address(this), 1 ether, 7 days);
+        require(registry.minBond() == 1 ether && registry.unbondingPeriod() == 7 days, "constructor arguments");
+    }
+}
+`;
+
 /** The Solidity sources the package must ship: every .sol of the repository's contracts/ but the test harnesses. */
 function repositorySources(dir = join(ROOT, "contracts")): string[] {
   return readdirSync(dir, { withFileTypes: true })
@@ -149,7 +166,8 @@ const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, "utf8")) 
  * files; Hardhat accepts a linked installation (it compares real paths). It cannot download a compiler here, so its
  * config hands Hardhat the repository's `solc/soljson.js`, as the repository's hardhat.config.ts does. The Foundry
  * project runs the platform forge binary through scripts/run-forge.js (which fails on a failed or missing test) with
- * the repository's solc wrapper, offline.
+ * the repository's solc wrapper, offline, on the README's remappings alone; it links the repository's OpenZeppelin
+ * (the optional peer) to compile the registry from source.
  */
 describe("packages/contracts: the tarball, installed in fresh Hardhat and Foundry projects", function () {
   this.timeout(240_000);
@@ -160,6 +178,7 @@ describe("packages/contracts: the tarball, installed in fresh Hardhat and Foundr
   /** The README's quick-start contract and Foundry remapping. */
   let poolGate: string;
   let remappings: string;
+  let openZeppelinRemapping: string;
 
   /** A fresh project with the package's tarball installed. */
   async function project(name: string): Promise<string> {
@@ -186,6 +205,7 @@ describe("packages/contracts: the tarball, installed in fresh Hardhat and Foundr
     const readme = readFileSync(join(hardhatProject, "node_modules", PACKAGE, "README.md"), "utf8");
     [poolGate] = codeBlocks(readme, "solidity");
     [remappings] = codeBlocks(readme, "toml");
+    [, openZeppelinRemapping] = /in Foundry also remap `([^`]+)`/.exec(readme) ?? [undefined, "(not in the README)"];
     const solc = join(ROOT, "node_modules", "solc");
     write(hardhatProject, {
       "contracts/PoolGate.sol": poolGate,
@@ -210,20 +230,32 @@ module.exports = {
     write(foundryProject, {
       "src/PoolGate.sol": poolGate,
       "test/PoolGate.t.sol": POOL_GATE_FORGE_TEST,
+      "test/RegistryFromSource.t.sol": REGISTRY_FROM_SOURCE_FORGE_TEST,
+      // Only the declared remappings: forge would otherwise find node_modules/ by itself and prove nothing about them.
       "foundry.toml": `[profile.default]
 src = "src"
 test = "test"
 out = "out"
 cache_path = "cache"
-libs = ["node_modules"]
+libs = ["lib"]
+auto_detect_remappings = false
 offline = true
 solc = ${JSON.stringify(join(ROOT, "scripts", "solc-forge.js"))}
 evm_version = "cancun"
 ${remappings}fs_permissions = [{ access = "read", path = "./node_modules/${PACKAGE}/artifacts" }]
 `,
+      "remappings.txt": `${openZeppelinRemapping}\n`,
     });
     for (const name of ["hardhat", "viem"])
       symlinkSync(join(ROOT, "node_modules", name), join(hardhatProject, "node_modules", name), "dir");
+    // The optional peer, for compiling the registry from source: the repository's pinned 5.7.0, linked (npm has its
+    // tarball cached but not its metadata, so an offline install cannot resolve it).
+    mkdirSync(join(foundryProject, "node_modules", "@openzeppelin"));
+    symlinkSync(
+      join(ROOT, "node_modules", "@openzeppelin", "contracts"),
+      join(foundryProject, "node_modules", "@openzeppelin", "contracts"),
+      "dir",
+    );
   });
 
   after(function () {
@@ -283,6 +315,7 @@ ${remappings}fs_permissions = [{ access = "read", path = "./node_modules/${PACKA
         .filter((line) => line.trim() !== "" && !line.trim().startsWith("//")).length,
     ).to.be.at.most(10);
     expect(remappings).to.equal(`remappings = ["${PACKAGE}/=node_modules/${PACKAGE}/"]\n`);
+    expect(openZeppelinRemapping).to.equal("@openzeppelin/=node_modules/@openzeppelin/");
   });
 
   it("declares what integrators rely on: version, publishConfig, no dependency, OpenZeppelin an optional peer", function () {
@@ -342,21 +375,25 @@ ${remappings}fs_permissions = [{ access = "read", path = "./node_modules/${PACKA
     expect(result.listed, "ListingGuard (from the package's artifact) listed the vector's pool").to.equal(true);
   });
 
-  it("a Foundry project compiles the consumer through the documented remapping and its forge test passes; tampered, the same test fails", async function () {
+  it("a Foundry project compiles the consumer and the registry's source through the documented remappings, and its forge tests pass; tampered, the consumer's fails", async function () {
     const runForge = (env: NodeJS.ProcessEnv) =>
       exec(process.execPath, [join(ROOT, "scripts", "run-forge.js"), "--project", foundryProject], ROOT, {
         FOUNDRY_PROFILE: "default",
         ...env,
       });
     const passed = await runForge({});
+    // forge resolved every import itself, through the remappings: when it cannot, it says so and hands the import to
+    // the compiler, and the repository's solc wrapper would find it in the repository instead of this project.
+    expect(`${passed.stdout}\n${passed.stderr}`).not.to.include("Unable to resolve imports");
     expect(passed.stdout).to.match(/\[PASS\] test_verifiesSignedAttestation\(\)/);
-    expect(passed.stdout).to.match(/1 tests? passed, 0 failed/);
+    expect(passed.stdout).to.match(/\[PASS\] test_registryFromSource\(\)/);
+    expect(passed.stdout).to.match(/2 tests passed, 0 failed/);
     let failure: unknown;
     await runForge({ TAMPER: "true" }).catch((error: unknown) => (failure = error));
     expect(String(failure)).to.match(
       /\[FAIL: the registry rejected the attestation\] test_verifiesSignedAttestation\(\)/,
     );
-    expect(String(failure)).to.match(/run-forge: Foundry suite failed \(exit 1;/);
+    expect(String(failure)).to.match(/run-forge: Foundry suite failed \(exit 1; .*1 tests? passed, 1 failed\)/);
   });
 });
 
