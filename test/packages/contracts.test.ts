@@ -318,13 +318,18 @@ ${remappings}fs_permissions = [{ access = "read", path = "./node_modules/${PACKA
     expect(openZeppelinRemapping).to.equal("@openzeppelin/=node_modules/@openzeppelin/");
   });
 
-  it("declares what integrators rely on: version, publishConfig, no dependency, OpenZeppelin an optional peer", function () {
+  it("declares what integrators rely on: version, publishConfig, no dependency (npm installs the package alone), OpenZeppelin an optional peer", function () {
     expect(contractsManifest.version).to.equal("0.1.0");
     expect(contractsManifest.publishConfig).to.deep.equal({ access: "public", provenance: true });
     expect(contractsManifest).not.to.have.property("dependencies");
     // Only compiling AttestationRegistry.sol from source needs OpenZeppelin (ReentrancyGuardTransient came in 5.1).
     expect(contractsManifest.peerDependencies).to.deep.equal({ "@openzeppelin/contracts": "^5.1.0" });
     expect(contractsManifest.peerDependenciesMeta["@openzeppelin/contracts"].optional).to.equal(true);
+    for (const project of [hardhatProject, foundryProject])
+      expect(Object.keys(readJson<{ packages: object }>(join(project, "package-lock.json")).packages)).to.deep.equal([
+        "",
+        `node_modules/${PACKAGE}`,
+      ]);
   });
 
   it("a Hardhat project compiles a consumer of the interface, deploys the registry from the package's artifact and verifies signed attestations through it", async function () {
