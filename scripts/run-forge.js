@@ -2,6 +2,7 @@
 // Runs the Foundry suite with the platform forge binary (the npm shim node_modules/.bin/forge exits 0 even when
 // tests fail). Fails when forge exits non-zero OR its summary reports a failed test or no test at all.
 // `--selftest`: runs the deliberately failing profile and succeeds only if that run is reported as failed.
+// `--project <dir>`: runs in another Foundry project (its own foundry.toml) instead of the repository's.
 "use strict";
 const { spawnSync } = require("node:child_process");
 const path = require("node:path");
@@ -20,9 +21,9 @@ function forgeBinary() {
 }
 
 /** Runs forge test under a profile; returns whether the run passed (exit 0 and a clean summary). */
-function runForge(profile, extraArgs) {
+function runForge(profile, extraArgs, cwd = root) {
   const res = spawnSync(forgeBinary(), ["test", ...extraArgs], {
-    cwd: root,
+    cwd,
     env: { ...process.env, FOUNDRY_PROFILE: profile, FOUNDRY_OFFLINE: "true" },
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
@@ -38,6 +39,12 @@ function runForge(profile, extraArgs) {
 
 function main() {
   const args = process.argv.slice(2);
+  let cwd = root;
+  const project = args.indexOf("--project");
+  if (project !== -1) {
+    if (args[project + 1] === undefined) throw new Error("run-forge: --project needs a directory");
+    cwd = path.resolve(args.splice(project, 2)[1]);
+  }
   if (args[0] === "--selftest") {
     const r = runForge("selftest", []);
     if (r.ok || r.status === 0) {
@@ -50,7 +57,7 @@ function main() {
     return;
   }
   const profile = process.env.FOUNDRY_PROFILE || "default";
-  const r = runForge(profile, args);
+  const r = runForge(profile, args, cwd);
   if (!r.ok) {
     console.error(`run-forge: Foundry suite failed (exit ${r.status}; ${r.summary})`);
     process.exit(1);

@@ -16,10 +16,15 @@ export function npmEnvironment(): NodeJS.ProcessEnv {
   return { ...env, NPM_CONFIG_UPDATE_NOTIFIER: "false", NPM_CONFIG_FUND: "false", NPM_CONFIG_AUDIT: "false" };
 }
 
-/** Runs a command; its error carries the command's output. */
-export async function exec(file: string, args: string[], cwd: string): Promise<{ stdout: string; stderr: string }> {
+/** Runs a command (in {@link npmEnvironment}, plus `env`); its error carries the command's output. */
+export async function exec(
+  file: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ stdout: string; stderr: string }> {
   try {
-    return await run(file, args, { cwd, env: npmEnvironment(), maxBuffer: 64 * 1024 * 1024 });
+    return await run(file, args, { cwd, env: { ...npmEnvironment(), ...env }, maxBuffer: 64 * 1024 * 1024 });
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: string; stderr?: string };
     throw new Error(`${file} ${args.join(" ")} (in ${cwd}) failed:\n${stderr ?? ""}\n${stdout ?? ""}`);
