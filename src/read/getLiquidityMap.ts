@@ -3,6 +3,7 @@ import { utcDay } from "../storage/poolDaily";
 import { listPools as listPoolRows } from "../storage/pools";
 import type { Campaign } from "../storage/schema";
 import type { ReadContext } from "./context";
+import { defineSurface } from "./defineSurface";
 import { checkParameter, type IntegerParameter } from "./internal/checkInteger";
 import { compareText } from "./internal/compareText";
 import {
@@ -13,6 +14,8 @@ import {
   type PoolDimensions,
   type StaleEntry,
 } from "./internal/poolDimensions";
+import { LiquidityMapSchema } from "./schemas/liquidityMap";
+import { AS_OF, UNITS, freshnessRule } from "./sentences";
 
 /** A campaign as the expiry calendar lists it (Merkl's fields; never joined to the yields feed). */
 export type CalendarCampaign = {
@@ -182,3 +185,32 @@ function toCalendarCampaign(row: Campaign): CalendarCampaign {
     endsAt: row.end_ts === null ? null : Number(row.end_ts),
   };
 }
+
+/** The surface, declared once: `GET /api/v1/liquidity-map` and the MCP tool `get_liquidity_map` are derived from it. */
+export const surface = defineSurface({
+  title: "Liquidity map",
+  label: "Liquidity map",
+  description: ({ freshnessWindowS }) =>
+    [
+      "Per chain (`chains`): the total fresh depth in USD and its pools with four dimensions each: depthUsd, volume24hUsd (AMM),",
+      "yieldPct (APY in percent) and exitabilityUsd (lending: supplied − borrowed), each with its own observation time",
+      "and judged stale on its own (`staleFields`); null means not measured, never zero. A lending reserve also has",
+      "`lending` (supplyAprPct, borrowAprPct, utilisation; null for AMMs). Also the campaign expiry",
+      "calendar (`expiryCalendar`: each pool once, on the UTC date its last known incentive campaign ends) and every stale value",
+      `beside the totals. No composite score. ${UNITS} ${freshnessRule(freshnessWindowS)}`,
+      "Bounded: each chain lists `limit` pools from `offset`, by id; `poolsTotal` says how many it tracks (page with",
+      "offset); totals, the calendar and `stale` always cover every pool. Errors: INVALID_PARAMETER.",
+      AS_OF,
+    ].join(" "),
+  parameters: {
+    chainId: { kind: "integer", integer: LIQUIDITY_MAP_PARAMETERS.chainId },
+    limit: { kind: "integer", integer: LIQUIDITY_MAP_PARAMETERS.limit },
+    offset: { kind: "integer", integer: LIQUIDITY_MAP_PARAMETERS.offset },
+  },
+  tags: ["market"],
+  output: LiquidityMapSchema,
+  outputTitle: "LiquidityMap",
+  errors: [400, 429, 500, 503],
+  cacheKey: "liquidity-map",
+  read: (context, { chainId, limit, offset }) => getLiquidityMap(context, { chainId, limit, offset }),
+});
