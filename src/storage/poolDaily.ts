@@ -141,6 +141,30 @@ export async function backfillDailyDepths(
   return written;
 }
 
+/** A pool's stored low of one UTC day, as the readers take it. */
+export type DailyLow = {
+  /** UTC day, `YYYY-MM-DD`. */
+  day: string;
+  /** USD: the day's lowest observed depth. */
+  lowestDepthUsd: number;
+  /** `observed` (read on chain), or `feed-daily` (backfilled from DefiLlama's daily chart: a row without a block). */
+  source: "observed" | "feed-daily";
+};
+
+/** {@link getDailyHistory} as {@link DailyLow}s, oldest day first. */
+export async function getDailyLows(
+  db: Kysely<Database>,
+  chainId: number,
+  address: string,
+  days?: { from: string; to: string },
+): Promise<DailyLow[]> {
+  return (await getDailyHistory(db, chainId, address, days)).map((row) => ({
+    day: row.day,
+    lowestDepthUsd: Number(row.min_depth_usd),
+    source: row.min_block === null ? "feed-daily" : "observed",
+  }));
+}
+
 /** The pool's daily history, oldest day first: every row, or the UTC days `[from, to]` (`YYYY-MM-DD`, inclusive). */
 export async function getDailyHistory(
   db: Kysely<Database>,
