@@ -3,7 +3,7 @@ import type { DemoToken } from "../chain/uniswapV2";
 import { DemoChainError } from "../errors/chain";
 import { findDemoPool, usdToUnits, type DemoPool } from "./demoChainState";
 import { DEMO_CAMPAIGNS, DEMO_CHAINS, type DemoCampaignSpec } from "./demoConfig";
-import type { FeedServerCampaign } from "./feedServer";
+import type { FeedServerCampaign } from "./feedBodies";
 
 const DAY = 86_400;
 

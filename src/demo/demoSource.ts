@@ -8,13 +8,8 @@ import { advanceChainClocks } from "./advanceChainClocks";
 import { demoCampaigns, describeCampaigns } from "./demoCampaigns";
 import { findDemoPool, type DemoPool } from "./demoChainState";
 import { DEMO_CHAINS, DEMO_STALE_POOL } from "./demoConfig";
-import {
-  demoPoolConfigs,
-  startFeedServer,
-  type FeedServer,
-  type FeedServerCampaign,
-  type FeedServerPool,
-} from "./feedServer";
+import type { FeedServerCampaign, FeedServerPool } from "./feedBodies";
+import { demoPoolConfigs, startFeedServer, type FeedServer } from "./feedServer";
 import { replayDays } from "./replayDays";
 import { silencing, type RpcRequest } from "./silencedRpc";
 import { startDemoChains, type DemoDay } from "./startDemoChains";

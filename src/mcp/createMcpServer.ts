@@ -1,11 +1,20 @@
 import { McpServer, type RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
-import { declaredSurface, openApiPath, type AnyDeclaredSurface, type SurfaceParameter } from "../read/defineSurface";
+import { MAX_COMPARED_POOLS } from "../errors/market";
+import {
+  declaredSurface,
+  describeSurface,
+  openApiPath,
+  type AnyDeclaredSurface,
+  type SurfaceParameter,
+} from "../read/defineSurface";
+import { PIN_ATTESTER, freshnessRule } from "../read/sentences";
+import { splitList } from "../read/splitList";
 import { READ_SURFACES, TOOL_NAMES } from "../read/surfaces";
 import type { McpDeps } from "./deps";
 import { answer } from "./internal/answer";
-import { PIN_ATTESTER, READ_ONLY, freshnessRule, sameJsonAs } from "./internal/descriptions";
-import { integerInput, poolInput, stringInput, toInteger, toText } from "./internal/inputs";
+import { READ_ONLY, sameJsonAs } from "./internal/descriptions";
+import { integerInput, listInput, poolInput, stringInput, toInteger, toList, toText } from "./internal/inputs";
 import { registerPrompts } from "./prompts";
 import { registerResources } from "./resources";
 
@@ -31,18 +40,43 @@ const TOOLS: readonly ToolModule["registerTool"][] = TOOL_NAMES.map((name) => {
 
 /** A declared parameter's tool input (the same name, range and default as the route's). */
 function toolInput(parameter: SurfaceParameter) {
-  if (parameter.kind === "pool") return poolInput();
-  if (parameter.kind === "integer") return integerInput(parameter.integer);
-  return stringInput("the `next` of the previous page, unchanged; omit for the first page", {
-    maxLength: 100,
-  }).optional();
+  switch (parameter.kind) {
+    case "pool":
+      return poolInput();
+    case "integer":
+      return integerInput(parameter.integer);
+    case "cursor":
+      return stringInput("the `next` of the previous page, unchanged; omit for the first page", {
+        maxLength: 100,
+      }).optional();
+    case "pools":
+      return listInput("the pools, as list_pools gives their ids (eip155:<chainId>:0x<address>)", {
+        minItems: 1,
+        maxItems: MAX_COMPARED_POOLS,
+      });
+    case "names":
+      return listInput(
+        `only these ${parameter.noun}, each one of: ${parameter.values.join(", ")}; omit for every kind`,
+        {
+          maxItems: parameter.values.length,
+        },
+      ).optional();
+  }
 }
 
-/** A declared parameter's value from what a model sent (`"7"` for 7; null or absent: the default). */
-function toolValue(parameter: SurfaceParameter, value: unknown): string | number | null | undefined {
-  if (parameter.kind === "pool") return toText(value);
-  if (parameter.kind === "integer") return toInteger(value);
-  return value === undefined || value === null ? null : toText(value);
+/** A declared parameter's value from what a model sent (`"7"` for 7; null or absent: the default or none). */
+function toolValue(parameter: SurfaceParameter, value: unknown): string | number | string[] | null | undefined {
+  switch (parameter.kind) {
+    case "pool":
+      return toText(value);
+    case "integer":
+      return toInteger(value);
+    case "cursor":
+      return value === undefined || value === null ? null : toText(value);
+    case "pools":
+    case "names":
+      return toList(value, splitList);
+  }
 }
 
 /** A declared surface's tool: its parameters as inputs, its title and description, its shape as output. */
@@ -53,7 +87,7 @@ function declaredTool(name: string, route: string, surface: AnyDeclaredSurface):
       name,
       {
         title: surface.title,
-        description: `${surface.description} The same JSON as ${route}.`,
+        description: `${describeSurface(surface, deps.readContext)} The same JSON as ${route}.`,
         inputSchema: Object.fromEntries(parameters.map(([key, parameter]) => [key, toolInput(parameter)])),
         outputSchema: sameJsonAs(surface.output, route),
         annotations: { title: surface.label, ...READ_ONLY },

@@ -2,7 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CLAIM_FLOOR, CLAIM_TARGET } from "../attest/issueAttestations";
 import { DEFAULT_CANDIDATES, ISSUING_MODEL } from "../model/horizon";
 import type { McpDeps } from "./deps";
-import { UNITS, freshnessRule } from "./internal/descriptions";
+import { UNITS, freshnessRule } from "../read/sentences";
 
 /** URIs of the read-only resources. */
 export const RESOURCE_URIS = { attester: "attest://attester", claim: "attest://claim" } as const;

@@ -1,7 +1,8 @@
-import { RepeatedPoolError, type NoPoolsError, type TooManyPoolsError } from "../errors/market";
+import { MAX_COMPARED_POOLS, RepeatedPoolError, type NoPoolsError, type TooManyPoolsError } from "../errors/market";
 import { PoolNotFoundError } from "../errors/pool";
 import { getPool } from "../storage/pools";
 import type { ReadContext } from "./context";
+import { defineSurface } from "./defineSurface";
 import { checkPoolList } from "./internal/checkPoolList";
 import {
   DIMENSIONS,
@@ -13,6 +14,8 @@ import {
   type StaleEntry,
 } from "./internal/poolDimensions";
 import { resolvePool } from "./resolvePool";
+import { CompareSchema } from "./schemas/compare";
+import { AS_OF, UNITS, freshnessRule } from "./sentences";
 
 export type ComparePoolsParameters = {
   /** 1 to 4 distinct pools, in any of the three id shapes, in the order they come back. */
@@ -78,3 +81,25 @@ export async function comparePools(
     stale: pools.flatMap((pool) => staleEntriesOf(pool)),
   };
 }
+
+/** The surface, declared once: `GET /api/v1/compare` and the MCP tool `compare_pools` are derived from it. */
+export const surface = defineSurface({
+  title: "Compare pools",
+  label: "Compare pools",
+  description: ({ freshnessWindowS }) =>
+    [
+      `1 to ${MAX_COMPARED_POOLS} distinct pools side by side, in the order asked, with the four dimensions of the`,
+      "liquidity map (depthUsd, volume24hUsd, yieldPct, exitabilityUsd, each with its observation time), and",
+      "a lending reserve's `lending` (supplyAprPct, borrowAprPct, utilisation; null for AMMs), and `largest`: per dimension, the pool(s) holding the largest fresh value (ties list all; [] when none is fresh).",
+      `Nothing is ranked or scored. ${UNITS} ${freshnessRule(freshnessWindowS)}`,
+      "Errors: NO_POOLS, TOO_MANY_POOLS, REPEATED_POOL, INVALID_POOL_ID, POOL_NOT_FOUND, AMBIGUOUS_POOL.",
+      AS_OF,
+    ].join(" "),
+  parameters: { pools: { kind: "pools" } },
+  tags: ["market"],
+  output: CompareSchema,
+  outputTitle: "Comparison",
+  errors: [400, 404, 409, 429, 500, 503],
+  cacheKey: "compare",
+  read: (context, { pools }) => comparePools(context, { pools }),
+});

@@ -2,8 +2,10 @@ import { InvalidParameterError } from "../errors/market";
 import { ACTIVITY_KINDS } from "../model/activityKinds";
 import { listActivity, toActivityItem, type ActivityItem } from "../storage/activity";
 import type { ReadContext } from "./context";
+import { defineSurface } from "./defineSurface";
 import { decodeActivityCursor, encodeActivityCursor } from "./internal/activityCursor";
 import { checkParameter, type IntegerParameter } from "./internal/checkInteger";
+import { ActivitySchema } from "./schemas/activity";
 
 export type GetActivityParameters = {
   /** Events per page: 1–200, default 50. */
@@ -63,3 +65,28 @@ export async function getActivity(
     next: rows.length > limit ? encodeActivityCursor(Number(page[page.length - 1].id)) : null,
   };
 }
+
+/** The surface, declared once: `GET /api/v1/activity` and the MCP tool `get_activity` are derived from it. */
+export const surface = defineSurface({
+  title: "Activity feed",
+  label: "Activity feed",
+  description: [
+    "The activity log, newest first: attestations issued, pools turning stale or fresh, registry events,",
+    "campaigns starting or ending, ingestion passes. One page at a time: pass `next` back as `cursor`, unchanged,",
+    "for older events (null at the oldest); pages neither skip nor repeat while new events arrive. `at` is Unix",
+    "seconds; `poolId` is eip155:<chainId>:<address> or null. `kind` keeps only the events of the kinds named",
+    "(ingest.pass is most of the log: name the others to leave it out). Errors: INVALID_CURSOR (a cursor this service",
+    "did not hand out), INVALID_PARAMETER (a limit out of range, or a kind not in the list, named in the message).",
+  ].join(" "),
+  parameters: {
+    limit: { kind: "integer", integer: ACTIVITY_PARAMETERS.limit },
+    cursor: { kind: "cursor" },
+    kind: { kind: "names", noun: "event kinds", values: ACTIVITY_KINDS },
+  },
+  tags: ["market"],
+  output: ActivitySchema,
+  outputTitle: "Activity",
+  errors: [400, 429, 500, 503],
+  cacheKey: "activity",
+  read: (context, { limit, cursor, kind }) => getActivity(context, { limit, cursor, kinds: kind }),
+});

@@ -1,8 +1,8 @@
-import { capsDepthClaim, getCampaignsForPools } from "../storage/campaigns";
+import { capsDepthClaim, listCampaignRecordsForPools, type CampaignRecord } from "../storage/campaigns";
 import { utcDay } from "../storage/poolDaily";
 import { listPools as listPoolRows } from "../storage/pools";
-import type { Campaign } from "../storage/schema";
 import type { ReadContext } from "./context";
+import { defineSurface } from "./defineSurface";
 import { checkParameter, type IntegerParameter } from "./internal/checkInteger";
 import { compareText } from "./internal/compareText";
 import {
@@ -13,21 +13,11 @@ import {
   type PoolDimensions,
   type StaleEntry,
 } from "./internal/poolDimensions";
+import { LiquidityMapSchema } from "./schemas/liquidityMap";
+import { AS_OF, UNITS, freshnessRule } from "./sentences";
 
-/** A campaign as the expiry calendar lists it (Merkl's fields; never joined to the yields feed). */
-export type CalendarCampaign = {
-  /** Merkl's campaign id: unique per `distributionChainId` only, the pair is the campaign's key. */
-  id: string;
-  /** The chain whose Merkl distributor pays the rewards (may differ from the pool's chain). */
-  distributionChainId: number;
-  name: string | null;
-  /** The opportunity's type, e.g. `UNISWAP_V2`, `AAVE_BORROW`; a borrow-side type never places the pool. */
-  type: string | null;
-  status: string | null;
-  /** Unix seconds; null when Merkl gave none. */
-  startsAt: number | null;
-  endsAt: number | null;
-};
+/** A campaign as the expiry calendar lists it: as the store gives it (Merkl's fields; never joined to the yields feed). */
+export type CalendarCampaign = CampaignRecord;
 
 /** One date of the expiry calendar: the pools whose last known depth campaign (not borrow-side) ends that day. */
 export type ExpiryDate = {
@@ -116,7 +106,7 @@ export async function getLiquidityMap(
   const withCampaigns = rows.flatMap((row, i) =>
     row.merkl_id === null ? [] : [{ pool: pools[i], chainId: Number(row.chain_id), merklId: row.merkl_id }],
   );
-  const campaigns = await getCampaignsForPools(db, withCampaigns);
+  const campaigns = await listCampaignRecordsForPools(db, withCampaigns);
 
   const chainIds = [...new Set(pools.map((pool) => pool.chainId))].sort((a, b) => a - b);
   const chains = chainIds.map((chainId) => {
@@ -144,21 +134,21 @@ export async function getLiquidityMap(
  * Each pool once, on the UTC day its last known campaign that can cap a depth claim ends ({@link capsDepthClaim}: not
  * a borrow-side one); pools without such a campaign with an end are left out.
  */
-function expiryCalendarOf(entries: { pool: PoolDimensions; campaigns: Campaign[] }[]): ExpiryDate[] {
+function expiryCalendarOf(entries: { pool: PoolDimensions; campaigns: CalendarCampaign[] }[]): ExpiryDate[] {
   const byDate = new Map<string, ExpiryDate["pools"]>();
   for (const { pool, campaigns } of entries) {
     const ends = campaigns
       .filter(capsDepthClaim)
-      .map((campaign) => campaign.end_ts)
+      .map((campaign) => campaign.endsAt)
       .filter((end): end is number => end !== null);
     if (ends.length === 0) continue;
-    const date = utcDay(Math.max(...ends.map(Number)));
+    const date = utcDay(Math.max(...ends));
     const list = byDate.get(date) ?? [];
     list.push({
       id: pool.id,
       depthUsd: pool.depthUsd,
       stale: pool.depthUsd !== null && !isFreshValue(pool, "depthUsd"),
-      campaigns: campaigns.map(toCalendarCampaign),
+      campaigns,
     });
     byDate.set(date, list);
   }
@@ -171,14 +161,31 @@ function expiryCalendarOf(entries: { pool: PoolDimensions; campaigns: Campaign[]
     });
 }
 
-function toCalendarCampaign(row: Campaign): CalendarCampaign {
-  return {
-    id: row.id,
-    distributionChainId: Number(row.distribution_chain_id),
-    name: row.name,
-    type: row.type,
-    status: row.status,
-    startsAt: row.start_ts === null ? null : Number(row.start_ts),
-    endsAt: row.end_ts === null ? null : Number(row.end_ts),
-  };
-}
+/** The surface, declared once: `GET /api/v1/liquidity-map` and the MCP tool `get_liquidity_map` are derived from it. */
+export const surface = defineSurface({
+  title: "Liquidity map",
+  label: "Liquidity map",
+  description: ({ freshnessWindowS }) =>
+    [
+      "Per chain (`chains`): the total fresh depth in USD and its pools with four dimensions each: depthUsd, volume24hUsd (AMM),",
+      "yieldPct (APY in percent) and exitabilityUsd (lending: supplied − borrowed), each with its own observation time",
+      "and judged stale on its own (`staleFields`); null means not measured, never zero. A lending reserve also has",
+      "`lending` (supplyAprPct, borrowAprPct, utilisation; null for AMMs). Also the campaign expiry",
+      "calendar (`expiryCalendar`: each pool once, on the UTC date its last known incentive campaign ends) and every stale value",
+      `beside the totals. No composite score. ${UNITS} ${freshnessRule(freshnessWindowS)}`,
+      "Bounded: each chain lists `limit` pools from `offset`, by id; `poolsTotal` says how many it tracks (page with",
+      "offset); totals, the calendar and `stale` always cover every pool. Errors: INVALID_PARAMETER.",
+      AS_OF,
+    ].join(" "),
+  parameters: {
+    chainId: { kind: "integer", integer: LIQUIDITY_MAP_PARAMETERS.chainId },
+    limit: { kind: "integer", integer: LIQUIDITY_MAP_PARAMETERS.limit },
+    offset: { kind: "integer", integer: LIQUIDITY_MAP_PARAMETERS.offset },
+  },
+  tags: ["market"],
+  output: LiquidityMapSchema,
+  outputTitle: "LiquidityMap",
+  errors: [400, 429, 500, 503],
+  cacheKey: "liquidity-map",
+  read: (context, { chainId, limit, offset }) => getLiquidityMap(context, { chainId, limit, offset }),
+});

@@ -5,10 +5,13 @@ import { getLatestAttestation } from "../storage/attestations";
 import { getPool } from "../storage/pools";
 import type { AttestationRow, Pool } from "../storage/schema";
 import type { ReadContext } from "./context";
+import { defineSurface } from "./defineSurface";
 import { claimTerms } from "./internal/claimTerms";
 import { explainNoAttestation } from "./internal/explainNoAttestation";
 import { getClaimEvidence, type ClaimEvidence } from "./internal/getClaimEvidence";
 import { resolvePool } from "./resolvePool";
+import { AttestationSchema } from "./schemas/attestation";
+import { PIN_ATTESTER, UNITS } from "./sentences";
 
 export type GetPoolAttestationParameters = {
   /** The pool, in any of the three id shapes. */
@@ -131,3 +134,27 @@ function toAttestationBody(
     evidence,
   };
 }
+
+/** The surface, declared once: `GET /api/v1/pool/{pool}` and the MCP tool `get_attestation` are derived from it. */
+export const surface = defineSurface({
+  title: "Get a pool's signed attestation",
+  label: "Get a pool's signed attestation",
+  description: [
+    "The latest signed attestation of one pool, exactly as the service stored it (it never re-signs). Signed",
+    "(EIP-191 over a canonical JSON message): chainId, confidence (0 to 1, two decimals), expiry and issuedAt (Unix",
+    "seconds), horizon (days), pool (lower-case address); `signature` is 65 bytes hex. Not signed: symbol,",
+    "protocol, attester (informational only), outcome (always pending), the optional eip712 block (v2, for the",
+    "on-chain AttestationRegistry), the claim (depth stays at or above floor × depthAtIssuanceUsd for `horizon`",
+    `days) and the evidence observed inside the claim's window so far. ${UNITS} ${PIN_ATTESTER}`,
+    "Pass the whole object to verify_attestation, or verify it offline (`npx attest verify --attester <pinned>`).",
+    "Errors: INVALID_POOL_ID, POOL_NOT_FOUND, AMBIGUOUS_POOL (a bare address on several chains: name the chain),",
+    "NO_ATTESTATION (with the reason).",
+  ].join(" "),
+  parameters: { pool: { kind: "pool" } },
+  tags: ["attestations"],
+  output: AttestationSchema,
+  outputTitle: "Attestation",
+  errors: [400, 404, 409, 429, 500],
+  cacheKey: "pool",
+  read: (context, { pool }) => getPoolAttestation(context, { id: pool }),
+});

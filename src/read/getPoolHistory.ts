@@ -1,6 +1,5 @@
 import { listAttestationsOverlapping, listFirstDepthsByDay } from "../storage/attestations";
-import { getDailyHistory, utcDay } from "../storage/poolDaily";
-import type { PoolDaily } from "../storage/schema";
+import { getDailyLows, utcDay, type DailyLow } from "../storage/poolDaily";
 import type { ReadContext } from "./context";
 import { defineSurface } from "./defineSurface";
 import { PoolHistorySchema } from "./schemas/poolHistory";
@@ -79,12 +78,12 @@ export async function getPoolHistory(
   const today = utcDay(context.now());
   const dates = dayRange(addDays(today, -1), days);
   const pool = { chainId: resolved.chainId, address: resolved.address };
-  const [rows, attestations, depths] = await Promise.all([
-    getDailyHistory(context.db, pool.chainId, pool.address, { from: dates[0], to: dates[dates.length - 1] }),
+  const [lows, attestations, depths] = await Promise.all([
+    getDailyLows(context.db, pool.chainId, pool.address, { from: dates[0], to: dates[dates.length - 1] }),
     listAttestationsOverlapping(context.db, { ...pool, from: dayStart(dates[0]), to: context.now() + 1 }),
     listFirstDepthsByDay(context.db, { pool, from: dayStart(dates[0]), to: dayStart(today) }),
   ]);
-  const byDay = new Map(rows.map((row) => [row.day, row]));
+  const byDay = new Map(lows.map((low) => [low.day, low]));
   const depthByDay = new Map(depths.map((entry) => [entry.day, entry.depthUsd]));
   return {
     pool: resolved.id,
@@ -93,14 +92,10 @@ export async function getPoolHistory(
   };
 }
 
-/** A day of the list from its stored row, if any: a row without a block was backfilled from the feed. */
-function historyDay(date: string, row: PoolDaily | undefined): Omit<PoolHistoryDay, "depthUsd"> {
-  if (row === undefined) return { date, lowestDepthUsd: null, source: "observed" };
-  return {
-    date,
-    lowestDepthUsd: Number(row.min_depth_usd),
-    source: row.min_block === null ? "feed-daily" : "observed",
-  };
+/** A day of the list from its stored low, if any. */
+function historyDay(date: string, low: DailyLow | undefined): Omit<PoolHistoryDay, "depthUsd"> {
+  if (low === undefined) return { date, lowestDepthUsd: null, source: "observed" };
+  return { date, lowestDepthUsd: low.lowestDepthUsd, source: low.source };
 }
 
 /** The surface, declared once: `GET /api/v1/pool/{pool}/history` and the MCP tool `get_pool_history` are derived from it. */

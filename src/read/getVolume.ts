@@ -4,10 +4,13 @@ import { listPools as listPoolRows } from "../storage/pools";
 import { sumFreshVolumeByVenueChainDay, sumVolumeByPool } from "../storage/poolVolume";
 import { isStale } from "../model/freshness";
 import { toNumberOrNull, type ReadContext } from "./context";
+import { defineSurface } from "./defineSurface";
 import { compareText } from "./internal/compareText";
 import { isFreshValue, poolDimensions, type PoolDimensions } from "./internal/poolDimensions";
 import { checkParameter, type IntegerParameter } from "./internal/checkInteger";
 import { addDays, dayRange, dayStart } from "./internal/utcDays";
+import { VolumeSchema } from "./schemas/volume";
+import { AS_OF, UNITS, freshnessRule } from "./sentences";
 
 export type GetVolumeParameters = {
   /** Complete UTC days in the window, ending yesterday: 1–365, default 30. */
@@ -295,3 +298,29 @@ function feedFigures(
   }
   return { figures, stale };
 }
+
+/** The surface, declared once: `GET /api/v1/volume` and the MCP tool `get_volume` are derived from it. */
+export const surface = defineSurface({
+  title: "Swap volume",
+  label: "Swap volume",
+  description: ({ freshnessWindowS }) =>
+    [
+      "On-chain swap volume in USD, read from the pools' own Swap logs: a daily series over `days` complete UTC days",
+      "ending yesterday (`window` says which; today's partial day is in `today`, never summed), a venue × day heatmap,",
+      "totals by chain and by venue (`byChain`, `byVenue`), and pools by turnover (24 h volume / depth, highest first). null means no data, never zero.",
+      "DefiLlama's dex-volume feed is published beside them in `feed`, as separate figures. Pools whose volume is",
+      `stale are held out of every total and listed in \`stale\` with what they would have added. ${UNITS}`,
+      `${freshnessRule(freshnessWindowS)} Bounded: byTurnover lists at most turnoverLimit pools`,
+      `(byTurnoverTotal says of how many). ${AS_OF} Errors: INVALID_PARAMETER.`,
+    ].join(" "),
+  parameters: {
+    days: { kind: "integer", integer: VOLUME_PARAMETERS.days },
+    turnoverLimit: { kind: "integer", integer: VOLUME_PARAMETERS.turnoverLimit },
+  },
+  tags: ["market"],
+  output: VolumeSchema,
+  outputTitle: "Volume",
+  errors: [400, 429, 500, 503],
+  cacheKey: "volume",
+  read: (context, { days, turnoverLimit }) => getVolume(context, { days, turnoverLimit }),
+});

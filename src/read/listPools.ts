@@ -2,8 +2,11 @@ import { isStale } from "../model/freshness";
 import { listLatestClaims } from "../storage/attestations";
 import { listPools as listPoolRows } from "../storage/pools";
 import { toNumberOrNull, type ReadContext } from "./context";
+import { defineSurface } from "./defineSurface";
 import { storedNoAttestationReason } from "./internal/explainNoAttestation";
 import { poolIdentity, type PoolIdentity } from "./internal/poolIdentity";
+import { PoolsSchema } from "./schemas/pools";
+import { AS_OF, UNITS, freshnessRule } from "./sentences";
 
 /** One tracked pool as every surface lists it. */
 export type PoolListItem = PoolIdentity & {
@@ -85,3 +88,24 @@ export async function listPools({ db, freshnessWindowS, now }: ReadContext): Pro
 function sum(values: number[]): number {
   return values.reduce((total, value) => total + value, 0);
 }
+
+/** The surface, declared once: `GET /api/v1/pools` and the MCP tool `list_pools` are derived from it. */
+export const surface = defineSurface({
+  title: "List tracked pools",
+  label: "List tracked pools",
+  description: ({ freshnessWindowS }) =>
+    [
+      "Every pool the service tracks (id eip155:<chainId>:<address>, chain, address, symbol, venue, kind amm or",
+      "lending) with its current depth in USD, when that depth was observed and whether it is stale, and the horizon",
+      "(days), confidence (0 to 1) and expiry of its latest attestation (null when none); `total` sums the",
+      "fresh depths and `heldOut` lists the stale ones beside it. Start here: pass a pool's `id` to get_attestation or",
+      `compare_pools. ${UNITS} ${freshnessRule(freshnessWindowS)}`,
+      AS_OF,
+    ].join(" "),
+  parameters: {},
+  tags: ["pools"],
+  output: PoolsSchema,
+  errors: [429, 500],
+  cacheKey: "pools",
+  read: (context) => listPools(context),
+});

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
-import type { AlertAttempt, Database } from "./schema";
+import type { AlertAttempt } from "./alertTables";
+import type { Database } from "./schema";
 
 /** The record of every delivery attempt: one row per (outbox row, attempt number), never two. */
 

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import { ALERT_TEST_KIND } from "../model/activityKinds";
-import type { ActivityEvent, AlertOutboxRow, Database } from "./schema";
+import type { AlertOutboxRow } from "./alertTables";
+import type { ActivityEvent, Database } from "./schema";
 import { lockForTransaction } from "./transactionLock";
 
 /**

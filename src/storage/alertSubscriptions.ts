@@ -1,7 +1,8 @@
 import type { ExpressionBuilder, Kysely } from "kysely";
 import { CONFIG_KEY_OWNER, madeWithRevokedKey } from "./apiKeys";
 import { KEY_REVOKED_REASON } from "./migrations/007_alert_accounts";
-import type { AlertSubscription, Database } from "./schema";
+import type { AlertSubscription } from "./alertTables";
+import type { Database } from "./schema";
 
 /**
  * Alert subscriptions and the kinds each wants. Every read and change is scoped by the caller: an API key

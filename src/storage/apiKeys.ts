@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { sql, type ExpressionBuilder, type Kysely } from "kysely";
 import { KEY_REVOKED_REASON } from "./migrations/007_alert_accounts";
 import { lockForTransaction } from "./transactionLock";
-import type { ApiKey, Database } from "./schema";
+import type { ApiKey } from "./accountTables";
+import type { Database } from "./schema";
 
 /**
  * API keys, by the SHA-256 of the key (hex): the key itself is never stored. An owner is `env` for the keys the

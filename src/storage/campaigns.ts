@@ -81,6 +81,41 @@ export async function getCampaignsForPools(
   );
 }
 
+/** A campaign as the readers take it: Merkl's fields, camelCase, numbers as numbers (never joined to the yields feed). */
+export type CampaignRecord = {
+  /** Merkl's campaign id: unique per `distributionChainId` only, the pair is the campaign's key. */
+  id: string;
+  /** The chain whose Merkl distributor pays the rewards (may differ from the pool's chain). */
+  distributionChainId: number;
+  name: string | null;
+  /** The opportunity's type, e.g. `UNISWAP_V2`, `AAVE_BORROW`; a borrow-side type never caps a depth claim. */
+  type: string | null;
+  status: string | null;
+  /** Unix seconds; null when Merkl gave none. */
+  startsAt: number | null;
+  endsAt: number | null;
+};
+
+/** {@link getCampaignsForPools} as {@link CampaignRecord}s, in the same order. */
+export async function listCampaignRecordsForPools(
+  db: Kysely<Database>,
+  pools: readonly { chainId: number; merklId: string }[],
+): Promise<CampaignRecord[][]> {
+  return (await getCampaignsForPools(db, pools)).map((campaigns) => campaigns.map(toCampaignRecord));
+}
+
+function toCampaignRecord(row: Campaign): CampaignRecord {
+  return {
+    id: row.id,
+    distributionChainId: Number(row.distribution_chain_id),
+    name: row.name,
+    type: row.type,
+    status: row.status,
+    startsAt: row.start_ts === null ? null : Number(row.start_ts),
+    endsAt: row.end_ts === null ? null : Number(row.end_ts),
+  };
+}
+
 /**
  * Whether a campaign can cap a pool's depth claim: not when its opportunity type rewards borrowing (a type name
  * containing `BORROW`, any case, e.g. `AAVE_BORROW`, `MORPHOBORROW`). One Merkl identifier (a lending reserve) can carry

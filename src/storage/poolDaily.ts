@@ -141,6 +141,37 @@ export async function backfillDailyDepths(
   return written;
 }
 
+/** A pool's stored low of one UTC day, as the readers take it. */
+export type DailyLow = {
+  /** UTC day, `YYYY-MM-DD`. */
+  day: string;
+  /** USD: the day's lowest observed depth. */
+  lowestDepthUsd: number;
+  /** Unix seconds: when that low was observed. */
+  observedAt: number;
+  /** `observed` (read on chain), or `feed-daily` (backfilled from DefiLlama's daily chart: a row without a block). */
+  source: "observed" | "feed-daily";
+};
+
+/** {@link getDailyHistory} as {@link DailyLow}s, oldest day first. */
+export async function getDailyLows(
+  db: Kysely<Database>,
+  chainId: number,
+  address: string,
+  days?: { from: string; to: string },
+): Promise<DailyLow[]> {
+  return (await getDailyHistory(db, chainId, address, days)).map(toDailyLow);
+}
+
+function toDailyLow(row: PoolDaily): DailyLow {
+  return {
+    day: row.day,
+    lowestDepthUsd: Number(row.min_depth_usd),
+    observedAt: Number(row.min_observed_at),
+    source: row.min_block === null ? "feed-daily" : "observed",
+  };
+}
+
 /** The pool's daily history, oldest day first: every row, or the UTC days `[from, to]` (`YYYY-MM-DD`, inclusive). */
 export async function getDailyHistory(
   db: Kysely<Database>,
@@ -213,8 +244,8 @@ export async function countDailyHistoryDays(
 export async function getDailyLowsBetween(
   db: Kysely<Database>,
   parameters: { chainId: number; address: string; from: number; to: number },
-): Promise<PoolDaily[]> {
-  return db
+): Promise<DailyLow[]> {
+  const rows = await db
     .selectFrom("pool_daily")
     .selectAll()
     .where("chain_id", "=", parameters.chainId)
@@ -223,6 +254,7 @@ export async function getDailyLowsBetween(
     .where("min_observed_at", "<=", parameters.to)
     .orderBy("day")
     .execute();
+  return rows.map(toDailyLow);
 }
 
 /**

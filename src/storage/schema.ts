@@ -1,4 +1,12 @@
-import type { ColumnType, Insertable, Selectable, Updateable } from "kysely";
+import type { Insertable, Selectable, Updateable } from "kysely";
+import type { ApiKeysTable, IdempotencyKeysTable, SessionsTable, SiweNoncesTable } from "./accountTables";
+import type {
+  AlertAttemptsTable,
+  AlertOutboxTable,
+  AlertSubscriptionKindsTable,
+  AlertSubscriptionsTable,
+} from "./alertTables";
+import type { Generated } from "./columns";
 
 /**
  * The database schema: the one contract between ingestion (writes) and the API (reads).
@@ -7,6 +15,8 @@ import type { ColumnType, Insertable, Selectable, Updateable } from "kysely";
  * `0x…` text; block numbers and raw token amounts are decimal strings (they exceed 2^53). Every value that is
  * published carries the time it was observed, so freshness is decided at read time and never by deleting data.
  * A pass only ever writes the columns it has new values for: a failed or missed pass leaves stored values alone.
+ * The tables of the market and its ingestion are below; the keyed-write and sign-in tables are in
+ * `./accountTables.ts`, the alert delivery tables in `./alertTables.ts`.
  */
 export interface Database {
   pools: PoolsTable;
@@ -294,28 +304,6 @@ export interface TokenPricesTable {
   source: string;
 }
 
-/** API keys for the keyed writes: only the SHA-256 of a key is stored. */
-export interface ApiKeysTable {
-  id: string;
-  key_sha256: string;
-  /** `env` (from API_KEYS) or the wallet address that created it. */
-  owner: string;
-  label: string | null;
-  created_at: number;
-  revoked_at: number | null;
-}
-
-/** The first answer to a keyed write with an `Idempotency-Key`, replayed for a retry. */
-export interface IdempotencyKeysTable {
-  api_key_id: string;
-  idempotency_key: string;
-  /** SHA-256 of the request body: the same key with another body is refused. */
-  request_sha256: string;
-  status: number;
-  response_json: string;
-  created_at: number;
-}
-
 /** Which campaign events were written: each campaign's start and end are announced once, keyed like `campaigns`. */
 export interface CampaignAnnouncementsTable {
   distribution_chain_id: number;
@@ -325,7 +313,6 @@ export interface CampaignAnnouncementsTable {
   at: number;
 }
 
-/** Graded claims. Empty: nothing grades a claim yet, and no code path writes here. */
 /**
  * The accuracy record (docs/model.md#grading): one graded claim per pool and UTC day (the day's first attestation),
  * written once by the leader's pass, never updated.
@@ -352,100 +339,6 @@ export interface AccuracyRecordsTable {
   graded_at: number;
 }
 
-/** An alert subscription (docs/alerts.md): a target URL that receives the activity events of the kinds it names. */
-export interface AlertSubscriptionsTable {
-  id: string;
-  /** `key:<api_keys.id>` (the keyed routes) or `wallet:<lower-case address>` (the dapp). */
-  owner: string;
-  /**
-   * The account its caps and delivery share count in: `wallet:<address>` for a wallet's own and for those
-   * of every key the wallet created; `key:<id>` (the owner) for a configured key's.
-   */
-  account: string;
-  /** The target, as normalized by the WHATWG URL parser. */
-  url: string;
-  /** `whsec_` + base64 of 32 random bytes, shown once. Stored as is: delivery signs with it (HMAC). */
-  secret: string;
-  /**
-   * `active`, or `paused` (a delivery reached the failed state, or its API key was revoked; nothing is sent or queued
-   * until resumed).
-   */
-  state: "active" | "paused";
-  created_at: number;
-  paused_at: number | null;
-  paused_reason: string | null;
-  /** The last failed attempt's error and time (Unix seconds). */
-  last_error: string | null;
-  last_error_at: number | null;
-  last_delivered_at: number | null;
-}
-
-/** The kinds a subscription wants, one row each (`position` keeps the order given). */
-export interface AlertSubscriptionKindsTable {
-  kind: string;
-  subscription_id: string;
-  position: number;
-}
-
-/**
- * The outbox: one row per (activity event, subscription), inserted in the event's own transaction. The `webhook-id`
- * is derived from the pair, so it is the same on every attempt. Times are Unix milliseconds.
- */
-export interface AlertOutboxTable {
-  id: Generated<number>;
-  subscription_id: string;
-  event_id: number;
-  /** `pending` (to send or to retry), `delivered` (a 2xx), `failed` (the retry schedule ran out). */
-  status: "pending" | "delivered" | "failed";
-  /** Attempts finished (each has its `alert_attempts` row). */
-  attempts: number;
-  /** Not sent before this time (0: at once). */
-  next_attempt_at_ms: number;
-  /** The worker's claim: a token and when it lapses (a crashed worker's claim lapses; another worker takes over). */
-  lease_token: string | null;
-  lease_expires_at_ms: number | null;
-  last_status: number | null;
-  last_error: string | null;
-  delivered_at_ms: number | null;
-}
-
-/** One delivery attempt of an outbox row. */
-export interface AlertAttemptsTable {
-  id: Generated<number>;
-  outbox_id: number;
-  /** 1, 2, …: unique per outbox row. */
-  attempt: number;
-  started_at_ms: number;
-  duration_ms: number;
-  /** The HTTP status, or null when no response came (refused target, network error, timeout). */
-  status_code: number | null;
-  /** 1 for a 2xx, else 0. */
-  ok: number;
-  error: string | null;
-  /** The worker that made the attempt. */
-  worker: string;
-}
-
-/** Sign-In with Ethereum nonces the service issued: single use (deleted when a sign-in names one), expiring. */
-export interface SiweNoncesTable {
-  /** Letters and digits from `crypto.randomBytes`. */
-  nonce: string;
-  created_at: number;
-  expires_at: number;
-}
-
-/** The dapp's server-side sessions (migration 004). Deleting a row ends the session for every copy of its cookie. */
-export interface SessionsTable {
-  /** SHA-256 (hex) of the cookie's random id: the id itself is never stored. */
-  id_sha256: string;
-  /** The signed-in wallet, lower case. */
-  address: string;
-  /** The chain id of the signed message. */
-  chain_id: number;
-  created_at: number;
-  expires_at: number;
-}
-
 export type Pool = Selectable<PoolsTable>;
 export type NewPool = Insertable<PoolsTable>;
 export type PoolUpdate = Updateable<PoolsTable>;
@@ -463,12 +356,6 @@ export type PoolVolumeHour = Selectable<PoolVolumeHourlyTable>;
 export type LogCursor = Selectable<LogCursorsTable>;
 export type TokenPrice = Selectable<TokenPricesTable>;
 export type LiquidityRequest = Selectable<LiquidityRequestsTable>;
-export type ApiKey = Selectable<ApiKeysTable>;
-export type AlertSubscription = Selectable<AlertSubscriptionsTable>;
-export type AlertOutboxRow = Selectable<AlertOutboxTable>;
-export type AlertAttempt = Selectable<AlertAttemptsTable>;
-/** A column the database fills (an auto-increment id): optional on insert. */
-export type Generated<T> = ColumnType<T, T | undefined, never>;
 
 /** The latest walk-forward evaluation of one model version (`evaluation_json` is a `ModelEvaluation`). */
 export interface ModelEvaluationsTable {

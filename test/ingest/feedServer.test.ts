@@ -1,12 +1,7 @@
 import { expect } from "chai";
 import type { Address } from "viem";
-import {
-  demoDefillamaId,
-  demoMerklId,
-  demoPoolConfigs,
-  startFeedServer,
-  type FeedServer,
-} from "../../src/demo/feedServer";
+import { demoDefillamaId, demoMerklId } from "../../src/demo/feedBodies";
+import { demoPoolConfigs, startFeedServer, type FeedServer } from "../../src/demo/feedServer";
 import { FeedRequestError, FeedValidationError } from "../../src/errors/feeds";
 import { fetchDexOverview } from "../../src/ingest/feeds/defillamaDexVolumes";
 import { fetchDefillamaChart, fetchDefillamaPools } from "../../src/ingest/feeds/defillamaYields";

@@ -1,7 +1,8 @@
 import { expect } from "chai";
 import { privateKeyToAddress } from "viem/accounts";
 import type { Address, Hex } from "viem";
-import { demoDefillamaId, demoPoolConfigs, startFeedServer, type FeedServer } from "../../src/demo/feedServer";
+import { demoDefillamaId } from "../../src/demo/feedBodies";
+import { demoPoolConfigs, startFeedServer, type FeedServer } from "../../src/demo/feedServer";
 import { runIngestionPass } from "../../src/ingest/runIngestionPass";
 import type { PoolConfig } from "../../src/model/poolConfig";
 import { verifyAttestation } from "../../src/lib/verifyAttestation";

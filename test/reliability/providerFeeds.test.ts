@@ -1,5 +1,6 @@
 import { expect } from "chai";
-import { demoDefillamaId, demoPoolConfigs, startFeedServer, type FeedServer } from "../../src/demo/feedServer";
+import { demoDefillamaId } from "../../src/demo/feedBodies";
+import { demoPoolConfigs, startFeedServer, type FeedServer } from "../../src/demo/feedServer";
 import { createLocalSigner } from "../../src/attest/signer";
 import { processHostBlocks } from "../../src/ingest/feeds/hostBlocks";
 import type { FeedUrls } from "../../src/ingest/readSources";

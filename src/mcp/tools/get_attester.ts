@@ -2,7 +2,8 @@ import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server
 import { AttesterSchema } from "../../read/schemas/attester";
 import type { McpDeps } from "../deps";
 import { answer } from "../internal/answer";
-import { PIN_ATTESTER, READ_ONLY, sameJsonAs } from "../internal/descriptions";
+import { PIN_ATTESTER } from "../../read/sentences";
+import { READ_ONLY, sameJsonAs } from "../internal/descriptions";
 
 /** `get_attester`: the expected signer, and the registry if any (`GET /api/v1/attester`). */
 export function registerTool(server: McpServer, deps: McpDeps): RegisteredTool {

@@ -4,7 +4,8 @@ import { verifyAgainstAttester } from "../../read/verifyAgainstAttester";
 import { VerifySchema } from "../../read/schemas/verify";
 import type { McpDeps } from "../deps";
 import { answer } from "../internal/answer";
-import { PIN_ATTESTER, READ_ONLY, sameJsonAs } from "../internal/descriptions";
+import { PIN_ATTESTER } from "../../read/sentences";
+import { READ_ONLY, sameJsonAs } from "../internal/descriptions";
 import * as z from "zod/v4";
 
 /** `verify_attestation`: checks an attestation against the service's attester (`POST /api/v1/verify`). */

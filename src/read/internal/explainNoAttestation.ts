@@ -1,6 +1,6 @@
 import { isStale } from "../../model/freshness";
 import { computeHorizon } from "../../model/horizon";
-import { getDailyHistory } from "../../storage/poolDaily";
+import { getDailyLows } from "../../storage/poolDaily";
 import type { Pool } from "../../storage/schema";
 import { toNumberOrNull, type ReadContext } from "../context";
 
@@ -35,12 +35,12 @@ export async function explainNoAttestation({ db, freshnessWindowS, now }: ReadCo
   const isOld = isStale({ observedAt, now: now(), windowS: freshnessWindowS });
   const stored = storedNoAttestationReason(pool, isOld);
   if (stored !== null) return stored;
-  const daily = await getDailyHistory(db, Number(pool.chain_id), pool.address);
+  const daily = await getDailyLows(db, Number(pool.chain_id), pool.address);
   const stale = isOld ? " Its last depth observation is older than the freshness window." : "";
   let verdict: string;
   try {
     const result = computeHorizon({
-      daily: daily.map((row) => ({ day: row.day, minDepthUsd: Number(row.min_depth_usd) })),
+      daily: daily.map((low) => ({ day: low.day, minDepthUsd: low.lowestDepthUsd })),
       depthNow: Number(pool.depth_usd),
     });
     verdict =

@@ -32,16 +32,15 @@ export async function getClaimEvidence({ db, now }: ReadContext, row: Attestatio
     to: end,
   });
   let lowest: (typeof lows)[number] | undefined;
-  for (const low of lows)
-    if (lowest === undefined || Number(low.min_depth_usd) < Number(lowest.min_depth_usd)) lowest = low;
+  for (const low of lows) if (lowest === undefined || low.lowestDepthUsd < lowest.lowestDepthUsd) lowest = low;
   return {
     windowStart: start,
     windowEnd: end,
     windowStartDate: utcDay(start),
     windowEndDate: utcDay(end),
     waiting: now() < end,
-    lowestDepthUsd: lowest ? Number(lowest.min_depth_usd) : null,
-    lowestDepthObservedAt: lowest ? Number(lowest.min_observed_at) : null,
+    lowestDepthUsd: lowest ? lowest.lowestDepthUsd : null,
+    lowestDepthObservedAt: lowest ? lowest.observedAt : null,
     lowestDepthDay: lowest ? lowest.day : null,
     daysObserved: lows.length,
     note: "Evidence only: this settles nothing, and no outcome is graded.",

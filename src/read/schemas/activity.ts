@@ -1,5 +1,4 @@
 import * as z from "zod/v4";
-import type { GetActivityReturnType } from "../getActivity";
 import { nullable, uint } from "./common";
 
 /** `get_activity` (`GET /api/v1/activity`). */
@@ -17,4 +16,4 @@ export const ActivitySchema = z.strictObject({
     )
     .describe("newest first"),
   next: nullable(z.string(), "cursor of the next (older) page: pass it as `cursor`, unchanged; null at the oldest"),
-}) satisfies z.ZodType<GetActivityReturnType>;
+});

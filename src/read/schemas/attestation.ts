@@ -1,5 +1,4 @@
 import * as z from "zod/v4";
-import type { GetPoolAttestationReturnType, SignedAttestation } from "../getPoolAttestation";
 import { uint } from "./common";
 
 /** The v2 block as stored and served: integers as decimal strings, `types` without `EIP712Domain`. */
@@ -38,9 +37,7 @@ const signedFields = {
 /** An attestation exactly as signed: the v1 fields, the signature, the signer, and the v2 block when stored. */
 export const SignedAttestationSchema = z
   .strictObject({ ...signedFields, eip712: Eip712Schema.optional() })
-  .describe(
-    "the attestation as issued and signed (verify it as GET /api/v1/pool/{pool}'s)",
-  ) satisfies z.ZodType<SignedAttestation>;
+  .describe("the attestation as issued and signed (verify it as GET /api/v1/pool/{pool}'s)");
 
 /** `get_attestation` (`GET /api/v1/pool/{pool}`): the pre-signed attestation, its v2 block, the claim, the evidence. */
 export const AttestationSchema = z.strictObject({
@@ -78,4 +75,4 @@ export const AttestationSchema = z.strictObject({
     daysObserved: z.int().min(0),
     note: z.string(),
   }),
-}) satisfies z.ZodType<GetPoolAttestationReturnType>;
+});

@@ -1,5 +1,4 @@
 import * as z from "zod/v4";
-import type { ComparePoolsReturnType } from "../comparePools";
 import { PoolDimensionsSchema, StaleEntrySchema, poolId, uint } from "./common";
 
 const ids = z.array(poolId());
@@ -13,4 +12,4 @@ export const CompareSchema = z.strictObject({
     .strictObject({ depthUsd: ids, volume24hUsd: ids, yieldPct: ids, exitabilityUsd: ids })
     .describe("per field, the pool(s) with the largest fresh value (ties list all; [] when none is fresh)"),
   stale: z.array(StaleEntrySchema).describe("the compared pools' stale values, held out of `largest`"),
-}) satisfies z.ZodType<ComparePoolsReturnType>;
+});

@@ -1,5 +1,4 @@
 import * as z from "zod/v4";
-import type { GetLiquidityMapReturnType } from "../getLiquidityMap";
 import { PoolDimensionsSchema, StaleEntrySchema, nullable, poolId, uint, utcDate } from "./common";
 
 /** `get_liquidity_map` (`GET /api/v1/liquidity-map`). */
@@ -45,4 +44,4 @@ export const LiquidityMapSchema = z.strictObject({
     )
     .describe("by date, oldest first; each pool appears once"),
   stale: z.array(StaleEntrySchema).describe("every stale value of the payload"),
-}) satisfies z.ZodType<GetLiquidityMapReturnType>;
+});

@@ -1,5 +1,4 @@
 import * as z from "zod/v4";
-import type { ListPoolsReturnType } from "../listPools";
 import { uint } from "./common";
 
 const PoolRowSchema = z.strictObject({
@@ -36,4 +35,4 @@ export const PoolsSchema = z.strictObject({
   }),
   freshnessWindowS: uint("seconds"),
   asOf: uint("Unix seconds"),
-}) satisfies z.ZodType<ListPoolsReturnType>;
+});

@@ -1,5 +1,4 @@
 import * as z from "zod/v4";
-import type { GetVolumeReturnType } from "../getVolume";
 import { nullable, poolId, uint, utcDate } from "./common";
 
 const swapLogs = z.literal("swap-logs").describe("the pools' own Swap logs, read on chain");
@@ -92,4 +91,4 @@ export const VolumeSchema = z.strictObject({
       source: z.union([swapLogs, dexFeed]),
     }),
   ),
-}) satisfies z.ZodType<GetVolumeReturnType>;
+});

@@ -1,15 +1,9 @@
 import type { TSchema } from "@sinclair/typebox";
-import { declaredSurface } from "../../../src/read/defineSurface";
+import { declaredSurface, type SurfaceParameter } from "../../../src/read/defineSurface";
 import { READ_SURFACES } from "../../../src/read/surfaces";
 import { declaredResponseSchema } from "../../../src/service/declaredRoutes";
-import { ActivityResponseSchema } from "../../../src/service/schemas/activity";
 import { AttesterResponseSchema } from "../../../src/service/schemas/attester";
-import { CompareResponseSchema } from "../../../src/service/schemas/compare";
-import { LiquidityMapResponseSchema } from "../../../src/service/schemas/liquidityMap";
-import { AttestationResponseSchema } from "../../../src/service/schemas/pool";
-import { PoolsResponseSchema } from "../../../src/service/schemas/pools";
 import { VerifyResponseSchema } from "../../../src/service/schemas/verify";
-import { VolumeResponseSchema } from "../../../src/service/schemas/volume";
 import type { ToolName } from "../../../src/read/surfaces";
 import { IDS, M } from "../read/seedMarket";
 import { POOLS } from "../service/app";
@@ -30,14 +24,8 @@ export const REST_SCHEMAS: Record<ToolName, TSchema> = {
     ToolName,
     TSchema
   >),
-  list_pools: PoolsResponseSchema,
-  get_attestation: AttestationResponseSchema,
   verify_attestation: VerifyResponseSchema,
   get_attester: AttesterResponseSchema,
-  get_volume: VolumeResponseSchema,
-  get_activity: ActivityResponseSchema,
-  get_liquidity_map: LiquidityMapResponseSchema,
-  compare_pools: CompareResponseSchema,
 };
 
 /** The service fixture's pool with a v2 block (chain 1). */
@@ -80,9 +68,13 @@ export const GET_CASES: GetCase[] = [
     args: { pools: `${IDS.e}, ${IDS.f},${IDS.h}` },
     url: `/api/v1/compare?pools=${IDS.e},${IDS.f},${IDS.h}`,
   },
-  // A declared surface without a path parameter, called with no argument (its defaults): the tool answers what its
-  // route answers.
-  ...DECLARED.filter(({ url }) => !url.includes(":")).map(({ tool, url }) => ({ tool, args: {}, url })),
+  // A declared surface without a required parameter (a pool, a list of pools), called with no argument (its
+  // defaults): the tool answers what its route answers.
+  ...DECLARED.filter(({ surface }) =>
+    Object.values(surface.parameters as Record<string, SurfaceParameter>).every(
+      (parameter) => parameter.kind !== "pool" && parameter.kind !== "pools",
+    ),
+  ).map(({ tool, url }) => ({ tool, args: {}, url })),
 ];
 
 /** A bad call, the code it answers, and (when the route answers the same error) the GET that must match it. */

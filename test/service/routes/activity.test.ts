@@ -1,12 +1,16 @@
 import { expect } from "chai";
 import type { FastifyInstance } from "fastify";
-import { ActivityResponseSchema } from "../../../src/service/schemas/activity";
+import { surface as getActivitySurface } from "../../../src/read/getActivity";
+import { declaredResponseSchema } from "../../../src/service/declaredRoutes";
 import { appendActivity } from "../../../src/storage/activity";
 import type { Store } from "../../../src/storage/openStore";
 import { openTempStore } from "../../helpers/service/app";
 import { buildMarketApp, expectError, expectSchema, useMarketApp } from "../../helpers/read/marketApp";
 import { IDS, MARKET_NOW } from "../../helpers/read/seedMarket";
 import { scoreKeys } from "../../helpers/read/walk";
+
+/** The route answers its declaration's shape. */
+const ActivityResponseSchema = declaredResponseSchema(getActivitySurface);
 
 describe("activity route (real SQLite)", function () {
   const api = useMarketApp();

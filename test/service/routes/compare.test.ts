@@ -1,8 +1,12 @@
 import { expect } from "chai";
-import { CompareResponseSchema } from "../../../src/service/schemas/compare";
+import { surface as comparePoolsSurface } from "../../../src/read/comparePools";
+import { declaredResponseSchema } from "../../../src/service/declaredRoutes";
 import { expectError, expectSchema, useMarketApp } from "../../helpers/read/marketApp";
 import { IDS, M } from "../../helpers/read/seedMarket";
 import { scoreKeys } from "../../helpers/read/walk";
+
+/** The route answers its declaration's shape. */
+const CompareResponseSchema = declaredResponseSchema(comparePoolsSurface);
 
 describe("compare route (real SQLite)", function () {
   const api = useMarketApp();

@@ -1,8 +1,12 @@
 import { expect } from "chai";
-import { LiquidityMapResponseSchema } from "../../../src/service/schemas/liquidityMap";
+import { surface as getLiquidityMapSurface } from "../../../src/read/getLiquidityMap";
+import { declaredResponseSchema } from "../../../src/service/declaredRoutes";
 import { expectSchema, useMarketApp } from "../../helpers/read/marketApp";
 import { IDS } from "../../helpers/read/seedMarket";
 import { scoreKeys } from "../../helpers/read/walk";
+
+/** The route answers its declaration's shape. */
+const LiquidityMapResponseSchema = declaredResponseSchema(getLiquidityMapSurface);
 
 describe("liquidity-map route (real SQLite)", function () {
   const api = useMarketApp();

@@ -1,8 +1,12 @@
 import { expect } from "chai";
-import { VolumeResponseSchema } from "../../../src/service/schemas/volume";
+import { surface as getVolumeSurface } from "../../../src/read/getVolume";
+import { declaredResponseSchema } from "../../../src/service/declaredRoutes";
 import { expectError, expectSchema, useMarketApp } from "../../helpers/read/marketApp";
 import { IDS, M } from "../../helpers/read/seedMarket";
 import { scoreKeys } from "../../helpers/read/walk";
+
+/** The route answers its declaration's shape. */
+const VolumeResponseSchema = declaredResponseSchema(getVolumeSurface);
 
 describe("volume route (real SQLite)", function () {
   const api = useMarketApp();
