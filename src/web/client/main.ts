@@ -2,6 +2,7 @@ import { initAlerts } from "./alerts";
 import { initApiKeys } from "./apiKeys";
 import { initCompare } from "./compare";
 import { initCopyButtons } from "./copy";
+import { initCrosshairs } from "./crosshair";
 import { initLayout } from "./layout";
 import { initLiquidityRequestForm } from "./liquidityRequestForm";
 import { initSignIn } from "./signIn";
@@ -16,6 +17,7 @@ import { initVerifyPool } from "./verifyPool";
 function start(): void {
   initSignOut();
   initLayout();
+  initCrosshairs();
   const page = document.body.dataset.page;
   if (page === "sign-in") initSignIn();
   if (page === "pools" && document.body.dataset.poolId !== undefined) void initVerifyPool();

@@ -1,0 +1,187 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { expect } from "chai";
+import type { Page } from "playwright-core";
+import type { GetPoolHistoryReturnType } from "../../src/read/getPoolHistory";
+import { formatUsd } from "../../src/web/format";
+import { IDS } from "../helpers/read/seedMarket";
+import type { BrowserContext } from "playwright-core";
+import { SCREENSHOTS, signInWithWallet, useDappInChromium } from "../helpers/web/browser";
+import { WALLET } from "../helpers/web/webApp";
+
+/** A screenshot of the viewport once `selector` is scrolled to the top. */
+async function sectionShot(page: Page, selector: string, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page
+    .locator(selector)
+    .first()
+    .evaluate((element) => element.scrollIntoView());
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}
+
+/** Where point `index` of the history chart is on screen (its day's SVG x, mapped through the SVG's box). */
+async function pointOnScreen(page: Page, index: number): Promise<{ x: number; y: number }> {
+  return page.locator("figure.history").evaluate((figure, i) => {
+    const data = JSON.parse(figure.querySelector("script[data-crosshair]")!.textContent!) as {
+      points: [number, number | null, string, string][];
+    };
+    const svg = figure.querySelector("svg")!;
+    const box = svg.getBoundingClientRect();
+    const [x, y] = data.points[i < 0 ? data.points.length + i : i];
+    const scale = box.width / svg.viewBox.baseVal.width;
+    return { x: box.left + x * scale, y: box.top + (y ?? 150) * scale };
+  }, index);
+}
+
+/** The text the chart's aria-live region holds. */
+const live = (page: Page, figure = "figure.history") => page.locator(`${figure} [aria-live="polite"]`).textContent();
+
+/**
+ * The charts of issue 33 in Debian's Chromium at 1280 and 390 px: a crosshair on every time-series chart by mouse,
+ * touch and keyboard, its values announced in an aria-live region, the server-rendered SVG unchanged without JS.
+ */
+describe("charts in a real browser (Chromium): the crosshair, at 1280 and 390 px", function () {
+  this.timeout(180_000);
+  const web = useDappInChromium();
+  let history: GetPoolHistoryReturnType;
+  let cookies: Awaited<ReturnType<BrowserContext["cookies"]>>;
+  /** A signed-in tab at `width` (the pages are wallet-gated): the session cookie of the suite's one sign-in. */
+  const tab = async (width: number) => {
+    const opened = await web.tab({ width });
+    await opened.context.addCookies(cookies);
+    opened.page.setDefaultTimeout(15_000);
+    return opened;
+  };
+  /** A bare signed-in context (touch, no JavaScript). */
+  const bare = async (options: Parameters<typeof web.context>[0]) => {
+    const context = await web.context(options);
+    await context.addCookies(cookies);
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    return { context, page };
+  };
+
+  before(async function () {
+    const signIn = await web.tab({ wallet: { account: WALLET }, width: 1280 });
+    await signInWithWallet(signIn.page, "/app/pools");
+    cookies = await signIn.context.cookies();
+    history = (await (await fetch(`${web.base}/api/v1/pool/${IDS.e}/history`)).json()) as GetPoolHistoryReturnType;
+  });
+
+  for (const width of [1280, 390]) {
+    it(`at ${width} px: the mouse's crosshair shows the nearest day with its year and value`, async function () {
+      const { page } = await tab(width);
+      await page.goto(`/app/pools/${IDS.e}`);
+      const last = history.days[history.days.length - 1];
+      await page.locator("figure.history svg").evaluate((svg) => svg.scrollIntoView({ block: "center" }));
+      const at = await pointOnScreen(page, -1);
+      await page.mouse.move(at.x, at.y);
+      const figure = page.locator("figure.history");
+      expect(await figure.getAttribute("data-crosshair-index")).to.equal(String(history.days.length - 1));
+      const tip = figure.locator(".crosshair-tip");
+      expect(await tip.isVisible()).to.equal(true);
+      const text = (await tip.textContent())!;
+      expect(text).to.match(new RegExp(`^${last.date}: `));
+      expect(text).to.include(last.lowestDepthUsd === null ? "no data" : formatUsd(last.lowestDepthUsd));
+      // The readout stays inside the viewport (no sideways scroll on a phone).
+      const box = (await tip.boundingBox())!;
+      expect(box.x).to.be.at.least(0);
+      expect(box.x + box.width).to.be.at.most(width);
+      // The crosshair's line sits on the day's x.
+      const lineX = await figure.locator(".crosshair line").getAttribute("x1");
+      const points = JSON.parse((await figure.locator("script[data-crosshair]").textContent())!) as {
+        points: [number][];
+      };
+      expect(Number(lineX)).to.equal(points.points[points.points.length - 1][0]);
+      // Moving to the first day moves it there.
+      const first = await pointOnScreen(page, 0);
+      await page.mouse.move(first.x, first.y);
+      expect(await tip.textContent()).to.match(new RegExp(`^${history.days[0].date}: `));
+      await page.locator("figure.history").evaluate((figure) => figure.scrollIntoView());
+      const shown = await pointOnScreen(page, -8);
+      await page.mouse.move(shown.x, shown.y);
+      expect(await tip.textContent()).to.match(new RegExp(`^${history.days[history.days.length - 8].date}: `));
+      await page.screenshot({ path: join(SCREENSHOTS, `charts-crosshair-mouse-${width}.png`) });
+      // Leaving the chart hides it.
+      await page.mouse.move(2, 2);
+      expect(await tip.isVisible()).to.equal(false);
+    });
+
+    it(`at ${width} px: the keyboard moves the crosshair day by day and the aria-live region says each day`, async function () {
+      const { page } = await tab(width);
+      await page.goto(`/app/pools/${IDS.e}`);
+      const svg = page.locator("figure.history svg");
+      expect(await svg.getAttribute("tabindex")).to.equal("0");
+      const hint = await svg.getAttribute("aria-describedby");
+      expect(await page.locator(`#${hint}`).textContent()).to.include("Left and Right arrow keys");
+      await svg.focus();
+      const n = history.days.length;
+      const said = (i: number) => new RegExp(`^${history.days[i].date}: `);
+      expect(await live(page)).to.match(said(n - 1));
+      await page.keyboard.press("ArrowLeft");
+      expect(await live(page)).to.match(said(n - 2));
+      await page.keyboard.press("ArrowLeft");
+      expect(await live(page)).to.match(said(n - 3));
+      await page.keyboard.press("ArrowRight");
+      expect(await live(page)).to.match(said(n - 2));
+      await page.keyboard.press("Home");
+      expect(await live(page)).to.match(said(0));
+      await page.keyboard.press("ArrowLeft");
+      expect(await live(page), "Left at the first day stays there").to.match(said(0));
+      await page.keyboard.press("End");
+      const lastText = (await live(page))!;
+      expect(lastText).to.match(said(n - 1));
+      // The claim whose window covers the latest day is read out with its floor.
+      const covering = history.attestations.filter(
+        (c) => c.issuedAt < Date.parse(`${history.days[n - 1].date}T00:00:00Z`) / 1000 + 86_400,
+      );
+      if (covering.length > 0)
+        expect(lastText).to.include(`floor ${formatUsd(covering[covering.length - 1].floorUsd)}`);
+      expect(await page.locator("figure.history .crosshair-tip").isVisible()).to.equal(true);
+      await sectionShot(page, "figure.history", `charts-crosshair-keyboard-${width}`);
+      // The volume page's bar chart has one too.
+      await page.goto("/app/volume");
+      await page.locator("figure.has-crosshair svg").first().focus();
+      expect(await live(page, "figure.has-crosshair")).to.match(/^\d{4}-\d{2}-\d{2}: (swap volume \$|no data)/);
+    });
+
+    it(`at ${width} px: a tap and a sideways drag on a touch screen move the crosshair`, async function () {
+      const { context, page } = await bare({ viewport: { width, height: 900 }, hasTouch: true, isMobile: width < 500 });
+      await page.goto(`/app/pools/${IDS.e}`);
+      await page.locator("figure.history svg").evaluate((svg) => svg.scrollIntoView({ block: "center" }));
+      const first = await pointOnScreen(page, 0);
+      await page.touchscreen.tap(first.x, first.y);
+      const figure = page.locator("figure.history");
+      expect(await figure.getAttribute("data-crosshair-index")).to.equal("0");
+      expect(await live(page)).to.match(new RegExp(`^${history.days[0].date}: `));
+      // A drag towards the latest day (touch events, as a finger sends them).
+      const last = await pointOnScreen(page, -1);
+      const cdp = await context.newCDPSession(page);
+      const touch = (type: "touchStart" | "touchMove" | "touchEnd", x: number) =>
+        cdp.send("Input.dispatchTouchEvent", {
+          type,
+          touchPoints: type === "touchEnd" ? [] : [{ x, y: first.y }],
+        });
+      await touch("touchStart", first.x);
+      for (let step = 1; step <= 10; step++) await touch("touchMove", first.x + ((last.x - first.x) * step) / 10);
+      await touch("touchEnd", last.x);
+      expect(await figure.getAttribute("data-crosshair-index")).to.equal(String(history.days.length - 1));
+      expect(await live(page)).to.match(new RegExp(`^${history.days[history.days.length - 1].date}: `));
+      expect(await figure.locator(".crosshair-tip").isVisible(), "the readout stays after the finger lifts").to.equal(
+        true,
+      );
+      await sectionShot(page, "figure.history", `charts-crosshair-touch-${width}`);
+    });
+  }
+
+  it("leaves the server-rendered chart as it is without JavaScript (no focus stop, no readout, the caption and points)", async function () {
+    const { page } = await bare({ javaScriptEnabled: false, viewport: { width: 390, height: 900 } });
+    await page.goto(`/app/pools/${IDS.e}`);
+    const svg = page.locator("figure.history svg");
+    expect(await svg.getAttribute("tabindex")).to.equal(null);
+    expect(await page.locator("figure.history .crosshair-tip").count()).to.equal(0);
+    expect(await page.locator("figure.history .days > *").count()).to.equal(history.days.length);
+    expect(await page.locator("#history-caption").textContent()).to.include("Daily lowest depth");
+    expect(await page.locator("script[data-crosshair]").first().isVisible()).to.equal(false);
+  });
+});
