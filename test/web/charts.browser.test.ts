@@ -185,3 +185,102 @@ describe("charts in a real browser (Chromium): the crosshair, at 1280 and 390 px
     expect(await page.locator("script[data-crosshair]").first().isVisible()).to.equal(false);
   });
 });
+
+/**
+ * The pool history's range toggles in Chromium at 1280, 390 and 360 px: links that the server renders (they work
+ * without JavaScript), swapped in place with JavaScript; each range plots its days, the latest day in view.
+ */
+describe("charts in a real browser (Chromium): the history's range toggles", function () {
+  this.timeout(180_000);
+  const web = useDappInChromium();
+  let cookies: Awaited<ReturnType<BrowserContext["cookies"]>>;
+  const expected: Record<string, number> = { "7d": 7, "30d": 30, "90d": 90, "1y": 365 };
+
+  before(async function () {
+    const signIn = await web.tab({ wallet: { account: WALLET }, width: 1280 });
+    await signInWithWallet(signIn.page, "/app/pools");
+    cookies = await signIn.context.cookies();
+  });
+
+  /** The history's plotted days, the latest one's right edge, and how far the document scrolls sideways. */
+  const plotted = (page: Page) =>
+    page.locator("figure.history").evaluate((figure) => {
+      const days = figure.querySelectorAll(".days > *");
+      const last = days[days.length - 1].getBoundingClientRect();
+      const root = document.documentElement;
+      return {
+        days: days.length,
+        lastRight: last.right,
+        lastLeft: last.left,
+        viewport: root.clientWidth,
+        overflow: root.scrollWidth - root.clientWidth,
+        lastTitle: days[days.length - 1].querySelector("title")!.textContent!.trim(),
+      };
+    });
+
+  for (const width of [1280, 390, 360]) {
+    it(`at ${width} px: each toggle plots its range, swapped in place, with the latest day in view`, async function () {
+      const { page, context } = await web.tab({ width });
+      await context.addCookies(cookies);
+      page.setDefaultTimeout(15_000);
+      await page.goto(`/app/pools/${IDS.e}`);
+      const api = (await (
+        await fetch(`${web.base}/api/v1/pool/${IDS.e}/history?days=730`)
+      ).json()) as GetPoolHistoryReturnType;
+      const latest = api.days[api.days.length - 1].date;
+      const firstStored = api.days.find((d) => d.lowestDepthUsd !== null)!.date;
+      const allDays = api.days.length - api.days.findIndex((d) => d.lowestDepthUsd !== null);
+      const toggles = page.getByRole("navigation", { name: "History range" });
+      expect(await toggles.getByRole("link").allTextContents()).to.deep.equal([
+        "7 days",
+        "30 days",
+        "90 days",
+        "1 year",
+        "All",
+      ]);
+      expect(await toggles.locator("a[aria-current]").textContent()).to.equal("90 days");
+      // A mark on the window: it survives only if the toggles swap the section in place (no page load).
+      await page.evaluate(() => ((window as unknown as { kept: boolean }).kept = true));
+      for (const [label, range] of [
+        ["7 days", "7d"],
+        ["1 year", "1y"],
+        ["All", "all"],
+        ["30 days", "30d"],
+      ]) {
+        await toggles.getByRole("link", { name: label }).click();
+        await page.waitForURL(`**range=${range}*`);
+        await page.locator(`nav.range-toggles a[data-range="${range}"][aria-current]`).waitFor();
+        const shown = await plotted(page);
+        expect(shown.days, range).to.equal(range === "all" ? allDays : expected[range]);
+        expect(shown.lastTitle, "the last point is the latest day").to.match(new RegExp(`^${latest}`));
+        expect(shown.lastRight, `${range}: the latest day's point is in view`).to.be.at.most(shown.viewport);
+        expect(shown.lastLeft).to.be.at.least(0);
+        expect(shown.overflow, `${range}: no sideways scroll`).to.be.at.most(0);
+        if (range === "all") {
+          const first = await page.locator("figure.history text.xlabel").first().textContent();
+          expect(first, "All starts at the first stored day, with its year").to.equal(firstStored);
+        }
+        await page.locator("#history-heading").evaluate((heading) => heading.scrollIntoView());
+        await page.screenshot({ path: join(SCREENSHOTS, `charts-range-${range}-${width}.png`) });
+      }
+      expect(await page.evaluate(() => (window as unknown as { kept?: boolean }).kept)).to.equal(true);
+      // The crosshair works on the swapped-in chart.
+      await page.locator("figure.history svg").focus();
+      expect(await live(page)).to.match(new RegExp(`^${latest}: `));
+      // Back returns to the previous range.
+      await page.goBack();
+      await page.locator('nav.range-toggles a[data-range="all"][aria-current]').waitFor();
+    });
+  }
+
+  it("works without JavaScript: a toggle is a link the server renders", async function () {
+    const context = await web.context({ javaScriptEnabled: false, viewport: { width: 390, height: 900 } });
+    await context.addCookies(cookies);
+    const page = await context.newPage();
+    await page.goto(`/app/pools/${IDS.e}`);
+    await page.getByRole("navigation", { name: "History range" }).getByRole("link", { name: "7 days" }).click();
+    await page.waitForURL("**range=7d*");
+    expect(await page.locator("figure.history .days > *").count()).to.equal(7);
+    expect(await page.locator("#history-heading").textContent()).to.include("the last 7 days");
+  });
+});

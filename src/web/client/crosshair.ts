@@ -10,8 +10,8 @@ const SVG = "http://www.w3.org/2000/svg";
  * chart takes focus (the latest day is shown), Left/Right move a day, Home/End go to the first/latest day, Escape
  * hides it. Without JavaScript none of it exists: the SVG, its caption and its table are the chart's text.
  */
-export function initCrosshairs(): void {
-  for (const block of Array.from(document.querySelectorAll<HTMLScriptElement>("script[data-crosshair]"))) {
+export function initCrosshairs(root: ParentNode = document): void {
+  for (const block of Array.from(root.querySelectorAll<HTMLScriptElement>("script[data-crosshair]"))) {
     const figure = block.closest("figure");
     const svg = figure?.querySelector("svg");
     if (!figure || !svg) continue;

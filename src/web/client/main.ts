@@ -3,6 +3,7 @@ import { initApiKeys } from "./apiKeys";
 import { initCompare } from "./compare";
 import { initCopyButtons } from "./copy";
 import { initCrosshairs } from "./crosshair";
+import { initHistoryRange } from "./historyRange";
 import { initLayout } from "./layout";
 import { initLiquidityRequestForm } from "./liquidityRequestForm";
 import { initSignIn } from "./signIn";
@@ -21,6 +22,7 @@ function start(): void {
   const page = document.body.dataset.page;
   if (page === "sign-in") initSignIn();
   if (page === "pools" && document.body.dataset.poolId !== undefined) void initVerifyPool();
+  if (document.querySelector("nav.range-toggles") !== null) initHistoryRange();
   if (page === "compare") initCompare();
   if (page === "keys" || page === "alerts") initCopyButtons();
   if (page === "keys") initApiKeys();

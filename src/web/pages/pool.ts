@@ -22,8 +22,39 @@ import { DEFAULT_CANDIDATES } from "../../model/horizon";
 import { html, type Html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
 
-/** The history windows the page links to (the reader takes any 1–730 days). */
-export const HISTORY_WINDOWS = [30, 90, 365] as const;
+/**
+ * The history's range toggles (`?range=`), each a number of complete UTC days for the reader (which takes any 1–730):
+ * `all` asks for the reader's longest, 730 days, and the page starts at the first day with data.
+ */
+export const HISTORY_RANGES = { "7d": 7, "30d": 30, "90d": 90, "1y": 365, all: 730 } as const;
+export type HistoryRange = keyof typeof HISTORY_RANGES;
+const RANGE_LABELS: Record<HistoryRange, string> = {
+  "7d": "7 days",
+  "30d": "30 days",
+  "90d": "90 days",
+  "1y": "1 year",
+  all: "All",
+};
+
+/** The range a number of days is (for the toggle marked current), or null for another count (`?days=60`). */
+export function rangeOfDays(days: number): HistoryRange | null {
+  const found = (Object.keys(HISTORY_RANGES) as HistoryRange[]).find((range) => HISTORY_RANGES[range] === days);
+  return found === undefined || found === "all" ? null : found;
+}
+
+/**
+ * The history the page draws for `all`: the reader's 730 days from the first with a stored low (the days before the
+ * pool was tracked are no data, not a range to scroll through); at least 7 days are kept. Other ranges are as read.
+ */
+export function historyForRange(
+  history: GetPoolHistoryReturnType,
+  range: HistoryRange | null,
+): GetPoolHistoryReturnType {
+  if (range !== "all") return history;
+  const first = history.days.findIndex((day) => day.lowestDepthUsd !== null);
+  const start = first === -1 ? history.days.length - 7 : Math.min(first, history.days.length - 7);
+  return start <= 0 ? history : { ...history, days: history.days.slice(start) };
+}
 
 export type PoolPageParameters = {
   /** The pool's last values (the `comparePools` reader of `GET /api/v1/compare?pools=<id>`, for this one pool). */
@@ -41,6 +72,8 @@ export type PoolPageParameters = {
   /** The expected signer: what `GET /api/v1/attester` serves (never the payload's `attester` field). */
   attester: string;
   now: number;
+  /** The range toggle the history was asked with (`?range=`); null for `?days=N` (then a toggle of N days is current). */
+  range?: HistoryRange | null;
 };
 
 /**
@@ -51,7 +84,9 @@ export type PoolPageParameters = {
  * its claims, newest first, each with its grade, floor and the low that decided it.
  */
 export function renderPoolPage(parameters: PoolPageParameters, chrome: PageChrome): string {
-  const { pool, attestation, noAttestation, history, record } = parameters;
+  const { pool, attestation, noAttestation, record } = parameters;
+  const range = parameters.range ?? rangeOfDays(parameters.history.days.length);
+  const history = historyForRange(parameters.history, range);
   const body = html`<p class="lead">
       ${protocolName(pool.protocol)} · ${pool.kind} · ${chainLabel(pool.chainId)}<br /><code class="id"
         >${pool.id}</code
@@ -59,7 +94,7 @@ export function renderPoolPage(parameters: PoolPageParameters, chrome: PageChrom
     </p>
     ${lastValues(parameters)}
     ${attestation === null ? noAttestationSection(noAttestation ?? "") : attestationSections(parameters, attestation)}
-    ${historySection(history, pool.symbol, record)} ${trackRecordSection(record)}`;
+    ${historySection(history, pool.symbol, record, range)} ${trackRecordSection(record)}`;
   return renderPage({
     page: "pools",
     title: pool.symbol,
@@ -238,14 +273,34 @@ function attestationSections(parameters: PoolPageParameters, a: GetPoolAttestati
     </section>`;
 }
 
-/** The history: the window links, the chart, and the days as a table (the chart's data, exact amounts). */
-function historySection(history: GetPoolHistoryReturnType, symbol: string, record: GetPoolClaimsReturnType): Html {
-  const n = history.days.length;
-  const windows = HISTORY_WINDOWS.map((days) =>
-    days === n
-      ? html`<li><a aria-current="true" href="?days=${days}">${days} days</a></li>`
-      : html`<li><a href="?days=${days}">${days} days</a></li>`,
+/** The range toggles: links (`?range=`), so they work without JavaScript; the current one is marked. */
+function rangeToggles(current: HistoryRange | null): Html {
+  const items = (Object.keys(HISTORY_RANGES) as HistoryRange[]).map(
+    (range) =>
+      html`<li>
+        <a
+          href="?range=${range}#history-heading"
+          data-range="${range}"
+          ${range === current ? html`aria-current="true"` : ""}
+          >${RANGE_LABELS[range]}</a
+        >
+      </li>`,
   );
+  return html`<nav aria-label="History range" class="range-toggles">
+    <ul>
+      ${items}
+    </ul>
+  </nav>`;
+}
+
+/** The history: the range toggles, the chart, and the days as a table (the chart's data, exact amounts). */
+function historySection(
+  history: GetPoolHistoryReturnType,
+  symbol: string,
+  record: GetPoolClaimsReturnType,
+  range: HistoryRange | null,
+): Html {
+  const n = history.days.length;
   const rows = history.days.map((day) => {
     const claims = claimsOnDay(history, day.date);
     return html`<tr${day.source === "feed-daily" ? html` class="feed-daily"` : ""}>
@@ -255,14 +310,11 @@ function historySection(history: GetPoolHistoryReturnType, symbol: string, recor
       <td data-label="Claims">${claims.length === 0 ? html`<span class="muted">none</span>` : claims.map((c, i) => html`${i > 0 ? html`<br />` : ""}floor ${formatUsd(c.floorUsd)} <span class="muted">(issued ${formatDay(c.issuedAt)})</span>`)}</td>
     </tr>`;
   });
-  return html`<section aria-labelledby="history-heading">
-    <h2 id="history-heading">History: the last ${n} days</h2>
-    <nav aria-label="History window">
-      <ul class="inline-links">
-        ${windows}
-      </ul>
-    </nav>
-    ${historyChart(history, symbol, record)}
+  return html`<section aria-labelledby="history-heading" data-history>
+    <h2 id="history-heading" tabindex="-1">
+      History: ${range === "all" ? html`all ${n} days stored` : html`the last ${n} days`}
+    </h2>
+    ${rangeToggles(range)} ${historyChart(history, symbol, record)}
     <details class="history-table">
       <summary>The ${n} days as a table (the chart's data)</summary>
       ${scrollTable(

@@ -7,7 +7,7 @@ import { getPoolClaims } from "../../../../read/getPoolClaims";
 import { getPoolHistory } from "../../../../read/getPoolHistory";
 import { listPools } from "../../../../read/listPools";
 import type { ReadContext } from "../../../../read/context";
-import { renderPoolPage } from "../../../../web/pages/pool";
+import { HISTORY_RANGES, renderPoolPage, type HistoryRange } from "../../../../web/pages/pool";
 import { renderPoolsPage, type PoolsView } from "../../../../web/pages/pools";
 import { pageRoutes } from "../../../pageRoutes";
 import { PoolPageParamsSchema, PoolPageQuerySchema, PoolsPageQuerySchema } from "../../../schemas/appPages";
@@ -15,7 +15,7 @@ import { PoolPageParamsSchema, PoolPageQuerySchema, PoolsPageQuerySchema } from 
 /**
  * `GET /app/pools?sort=&order=&chain=&protocol=`: every tracked pool with its stale flag (`listPools`, the reader of
  * `GET /api/v1/pools`), sorted and filtered on the server.
- * `GET /app/pools/{pool}?days=N`: any tracked pool's page, attested or not, stale or fresh: its last values
+ * `GET /app/pools/{pool}?range=7d|30d|90d|1y|all` (or `?days=N`): any tracked pool's page, attested or not, stale or fresh: its last values
  * (`comparePools` for the one pool, the reader of `GET /api/v1/compare`), its attestation when it has one
  * (`getPoolAttestation`, the reader of `GET /api/v1/pool/{pool}`; else the reader's reason), verified in the browser
  * against the attester `GET /api/v1/attester` serves, its history (`getPoolHistory`, the reader of
@@ -43,10 +43,12 @@ const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
     async function poolPage(request, chrome) {
       const id = request.params.pool;
       parsePoolId({ id });
+      const range = (request.query.range ?? null) as HistoryRange | null;
+      const days = range === null ? request.query.days : HISTORY_RANGES[range];
       // The one pool's last values first: an unknown pool is the reader's 404 before anything else is read.
       const current = await comparePools(readContext, { pools: [id], field: "pool" });
       const [history, latest, record] = await Promise.all([
-        getPoolHistory(readContext, { pool: id, days: request.query.days }),
+        getPoolHistory(readContext, { pool: id, days }),
         latestAttestation(readContext, id),
         getPoolClaims(readContext, { id }),
       ]);
@@ -60,6 +62,7 @@ const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
           // An attestation in the store names the attester, so it is known whenever one is shown.
           attester: latest.attestation === null ? "" : (await fastify.attester()).attester,
           now: readContext.now(),
+          range,
         },
         chrome,
       );
