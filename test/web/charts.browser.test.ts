@@ -284,3 +284,62 @@ describe("charts in a real browser (Chromium): the history's range toggles", fun
     expect(await page.locator("#history-heading").textContent()).to.include("the last 7 days");
   });
 });
+
+/**
+ * The pool page's volume chart (the history reader's Swap-log `volumeUsd`) and the APY split it cannot show, in
+ * Chromium at 1280 and 390 px.
+ */
+describe("charts in a real browser (Chromium): a pool's volume chart and the APY split", function () {
+  this.timeout(180_000);
+  const web = useDappInChromium();
+  let cookies: Awaited<ReturnType<BrowserContext["cookies"]>>;
+
+  before(async function () {
+    const signIn = await web.tab({ wallet: { account: WALLET }, width: 1280 });
+    await signInWithWallet(signIn.page, "/app/pools");
+    cookies = await signIn.context.cookies();
+  });
+
+  for (const width of [1280, 390]) {
+    it(`at ${width} px: an AMM pool's daily swap volume, read by the crosshair, the latest day in view`, async function () {
+      const { page, context } = await web.tab({ width });
+      await context.addCookies(cookies);
+      page.setDefaultTimeout(15_000);
+      const api = (await (
+        await fetch(`${web.base}/api/v1/pool/${IDS.a}/history?days=30`)
+      ).json()) as GetPoolHistoryReturnType & { days: { volumeUsd: number | null }[] };
+      const stored = api.days.filter((d) => d.volumeUsd !== null);
+      expect(stored.length, "the fixture stores Swap-log volume for pool a").to.be.greaterThan(0);
+      await page.goto(`/app/pools/${IDS.a}?range=30d`);
+      const figure = page.locator("figure:has(#pool-volume-caption)");
+      expect(await figure.locator("svg rect.bar").count()).to.equal(stored.length);
+      await figure.locator("svg").focus();
+      const last = api.days[api.days.length - 1];
+      const said = (await figure.locator('[aria-live="polite"]').textContent())!;
+      expect(said).to.equal(
+        `${last.date}: ${last.volumeUsd === null ? "no data (not zero)" : `swap volume ${formatUsd(last.volumeUsd)}`}`,
+      );
+      await page.keyboard.press("Home");
+      const first = api.days[0];
+      expect(await figure.locator('[aria-live="polite"]').textContent()).to.match(new RegExp(`^${first.date}: `));
+      await page.keyboard.press("End");
+      const bar = (await figure.locator("svg > g").last().boundingBox())!;
+      const viewport = await page.evaluate(() => document.documentElement.clientWidth);
+      expect(bar.x + bar.width, "the latest day's bar is in view").to.be.at.most(viewport);
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+      ).to.equal(0);
+      // The APY split: said to be unavailable, no number invented.
+      const split = (await page.locator("[data-apy-split]").textContent())!;
+      expect(split).to.include("Base and reward APY: not stored");
+      expect(split).not.to.match(/\d+(\.\d+)? ?%/);
+      await page.locator("#pool-volume-heading").evaluate((heading) => heading.scrollIntoView());
+      await page.screenshot({ path: join(SCREENSHOTS, `charts-pool-volume-${width}.png`) });
+      // A lending reserve: no volume, and the page says why.
+      await page.goto(`/app/pools/${IDS.e}`);
+      expect(await page.locator("#pool-volume-caption").count()).to.equal(0);
+      expect(await page.locator("[data-no-volume]").textContent()).to.include("Not measured: a lending reserve");
+      expect(await page.locator("[data-apy-split]").count()).to.equal(0);
+    });
+  }
+});

@@ -2,6 +2,7 @@ import type { GetPoolAttestationReturnType } from "../../read/getPoolAttestation
 import type { GetPoolClaimsReturnType, PoolClaim } from "../../read/getPoolClaims";
 import type { GetPoolHistoryReturnType } from "../../read/getPoolHistory";
 import type { PoolDimensions } from "../../read/internal/poolDimensions";
+import { barChart } from "../charts/barChart";
 import { evidenceChart } from "../charts/evidenceChart";
 import { claimsOnDay, historyChart } from "../charts/historyChart";
 import { chainLabel, freshnessTag, notice, observed, scrollTable } from "../components";
@@ -94,7 +95,7 @@ export function renderPoolPage(parameters: PoolPageParameters, chrome: PageChrom
     </p>
     ${lastValues(parameters)}
     ${attestation === null ? noAttestationSection(noAttestation ?? "") : attestationSections(parameters, attestation)}
-    ${historySection(history, pool.symbol, record, range)} ${trackRecordSection(record)}`;
+    ${historySection(history, pool, record, range)} ${trackRecordSection(record)}`;
   return renderPage({
     page: "pools",
     title: pool.symbol,
@@ -177,6 +178,15 @@ function lastValues(parameters: PoolPageParameters): Html {
       "Nothing measured yet.",
       true,
     )}
+    ${
+      pool.kind === "amm"
+        ? html`<p class="muted apy-split" data-apy-split>
+            Base and reward APY: not stored. The yield above is the yields feed's APY, base and reward together; this
+            service keeps only that sum, so it shows neither part rather than guess one. Incentive campaigns (the reward
+            side) are listed by end date on <a href="/app/liquidity-map">the liquidity map</a>.
+          </p>`
+        : ""
+    }
   </section>`;
 }
 
@@ -296,10 +306,11 @@ function rangeToggles(current: HistoryRange | null): Html {
 /** The history: the range toggles, the chart, and the days as a table (the chart's data, exact amounts). */
 function historySection(
   history: GetPoolHistoryReturnType,
-  symbol: string,
+  pool: PoolDimensions,
   record: GetPoolClaimsReturnType,
   range: HistoryRange | null,
 ): Html {
+  const { symbol } = pool;
   const n = history.days.length;
   const rows = history.days.map((day) => {
     const claims = claimsOnDay(history, day.date);
@@ -330,8 +341,44 @@ function historySection(
         true,
       )}
     </details>
-    ${claimsTable(history)}
+    ${claimsTable(history)} ${volumeSection(history, pool)}
   </section>`;
+}
+
+/**
+ * The pool's daily swap volume over the same days (the history reader's `volumeUsd`, from the pool's own `Swap` logs):
+ * a bar chart with a crosshair, or why there is none. Fees are not stored, so no fee chart is drawn.
+ */
+function volumeSection(history: GetPoolHistoryReturnType, pool: PoolDimensions): Html {
+  const days = history.days;
+  const stored = days.filter((d) => d.volumeUsd !== null);
+  const first = days[0].date;
+  const last = days[days.length - 1].date;
+  const body =
+    pool.kind !== "amm"
+      ? html`<p class="muted" data-no-volume>
+          Not measured: a lending reserve has no swaps, so no volume is stored for it.
+        </p>`
+      : stored.length === 0
+        ? html`<p class="muted" data-no-volume>
+            No swap volume is stored for these days (the pool's <code>Swap</code> logs were not read over them): nothing
+            is drawn rather than zeros.
+          </p>`
+        : html`${barChart({
+              id: "pool-volume",
+              caption: `Daily swap volume of ${pool.symbol}, ${first} to ${last}, summed from the pool's own Swap logs (${stored.length} of ${days.length} days stored; a dashed mark on the axis: no data, not zero).`,
+              labels: days.map((d) => d.date),
+              values: days.map((d) => d.volumeUsd),
+              valueTitle: "Swap volume of the day (USD)",
+              valueName: "swap volume",
+            })}
+            <p class="muted">
+              Total over the ${stored.length} days stored:
+              ${formatUsd(stored.reduce((sum, d) => sum + d.volumeUsd!, 0))}. Fees are not stored by this service, so no
+              fee chart is shown.
+            </p>`;
+  return html`<h3 id="pool-volume-heading">Daily swap volume</h3>
+    ${body}`;
 }
 
 /** The claims over the days shown: when issued, their terms and their floor. */
