@@ -33,6 +33,17 @@ export interface Database {
   alert_attempts: AlertAttemptsTable;
   model_evaluations: ModelEvaluationsTable;
   leases: LeasesTable;
+  watchlist: WatchlistTable;
+}
+
+/** A pool a signed-in wallet starred (migration 014): one row per wallet and pool. */
+export interface WatchlistTable {
+  /** The wallet, lower case (as `api_keys.owner`). */
+  owner: string;
+  chain_id: number;
+  /** Lower case. */
+  address: string;
+  created_at: number;
 }
 
 /** One tracked pool, keyed by (chain_id, address), with the latest observed value of every measured field. */

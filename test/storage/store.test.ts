@@ -308,6 +308,7 @@ describe("openStore", () => {
         "011_campaign_key",
         "012_model_claims",
         "013_accuracy_record",
+        "014_watchlist",
       ]);
       await again.close();
     });
@@ -367,6 +368,7 @@ describe("openStore", () => {
         "011_campaign_key",
         "012_model_claims",
         "013_accuracy_record",
+        "014_watchlist",
       ]);
       await store.close();
     });

@@ -7,7 +7,7 @@ import { formatUsd } from "../../src/web/format";
 import { IDS } from "../helpers/read/seedMarket";
 import type { BrowserContext } from "playwright-core";
 import { SCREENSHOTS, signInWithWallet, useDappInChromium } from "../helpers/web/browser";
-import { WALLET } from "../helpers/web/webApp";
+import { OTHER_WALLET, WALLET } from "../helpers/web/webApp";
 
 /** A screenshot of the viewport once `selector` is scrolled to the top. */
 async function sectionShot(page: Page, selector: string, name: string): Promise<void> {
@@ -342,4 +342,114 @@ describe("charts in a real browser (Chromium): a pool's volume chart and the APY
       expect(await page.locator("[data-apy-split]").count()).to.equal(0);
     });
   }
+});
+
+/**
+ * The pools list's search (a GET form, server-side) and the watchlist kept per signed-in wallet (star forms that POST,
+ * server-side storage), in Chromium at 1280 and 390 px.
+ */
+describe("the pools list in a real browser (Chromium): search and a watchlist per wallet", function () {
+  this.timeout(180_000);
+  const web = useDappInChromium();
+
+  /** The pools the list shows, by symbol. */
+  const listed = (page: Page) => page.locator("table tbody .pool-symbol").allTextContents();
+
+  for (const width of [1280, 390]) {
+    it(`at ${width} px: the search (a GET form the server answers) filters by token, protocol and chain`, async function () {
+      const { page } = await web.tab({ wallet: { account: WALLET }, width });
+      await signInWithWallet(page, "/app/pools");
+      const all = await listed(page);
+      expect(all).to.include.members(["WETH-USDC", "WBTC-USDC", "aUSDC", "ARB-USDC"]);
+      const search = async (q: string) => {
+        await page.getByRole("searchbox", { name: "Search" }).fill(q);
+        await page.getByRole("button", { name: "Show" }).click();
+        await page.waitForURL(`**q=${encodeURIComponent(q).replace(/%20/g, "+")}*`);
+        return listed(page);
+      };
+      // A token: every pool whose name has it, and no other.
+      const usdc = await search("usdc");
+      expect(usdc.length).to.be.greaterThan(0);
+      expect(usdc.every((symbol) => /usdc/i.test(symbol))).to.equal(true);
+      expect(usdc.length).to.be.lessThan(all.length);
+      // A protocol by its display name and a chain by its name, together.
+      const sushi = await search("sushi");
+      expect(sushi).to.deep.equal(["WBTC-USDC"]);
+      const arbitrum = await search("arbitrum usdc");
+      expect(arbitrum.length).to.be.greaterThan(0);
+      expect(arbitrum).not.to.include("WETH-USDC");
+      expect(await page.locator("p.muted", { hasText: "Showing" }).textContent()).to.include(
+        `Showing ${arbitrum.length} of`,
+      );
+      expect(await search("no-such-pool-xyz")).to.deep.equal([]);
+      expect(await page.getByText("No pool matches these filters.").count()).to.be.greaterThan(0);
+      await search("usdc");
+      await page.locator("form.filters").evaluate((form) => form.scrollIntoView());
+      await page.screenshot({ path: join(SCREENSHOTS, `pools-search-${width}.png`) });
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+      ).to.equal(0);
+    });
+  }
+
+  it("keeps a watchlist per wallet: starred on the list and the pool page, kept across a reload, never another wallet's", async function () {
+    const mine = await web.tab({ wallet: { account: WALLET }, width: 390 });
+    await signInWithWallet(mine.page, "/app/pools");
+    const { page } = mine;
+    // Star two pools: one from the list, one from its page (forms that POST, answered with a 303 back).
+    await page.getByRole("button", { name: "Watch WBTC-USDC" }).click();
+    await page.waitForURL("**/app/pools");
+    expect(await page.getByRole("button", { name: "Watch WBTC-USDC" }).getAttribute("aria-pressed")).to.equal("true");
+    await page.goto(`/app/pools/${IDS.e}`);
+    const star = page.locator("form.watch-toggle button");
+    expect(await star.getAttribute("aria-pressed")).to.equal("false");
+    await star.click();
+    await page.waitForURL(`**/app/pools/${encodeURIComponent(IDS.e)}`);
+    expect(await page.locator("form.watch-toggle button").getAttribute("aria-pressed")).to.equal("true");
+    await page.locator("form.watch-toggle").evaluate((form) => form.scrollIntoView());
+    await page.screenshot({ path: join(SCREENSHOTS, "pools-watch-pool-390.png") });
+    // The watchlist filter, after a reload.
+    await page.goto("/app/pools?watchlist=1");
+    await page.reload();
+    expect((await listed(page)).sort()).to.deep.equal(["WBTC-USDC", "aUSDC"]);
+    expect(await page.getByLabel(/Only my watchlist/).isChecked()).to.equal(true);
+    await page.screenshot({ path: join(SCREENSHOTS, "pools-watchlist-390.png"), fullPage: true });
+    // Unstar one from the list.
+    await page.getByRole("button", { name: "Watch WBTC-USDC" }).click();
+    await page.waitForURL("**/app/pools");
+    await page.goto("/app/pools?watchlist=1");
+    expect(await listed(page)).to.deep.equal(["aUSDC"]);
+
+    // Another wallet sees its own (empty) watchlist and no star pressed.
+    const other = await web.tab({ wallet: { account: OTHER_WALLET }, width: 1280 });
+    await signInWithWallet(other.page, "/app/pools");
+    expect(await other.page.locator('form.watch-toggle button[aria-pressed="true"]').count()).to.equal(0);
+    await other.page.goto("/app/pools?watchlist=1");
+    expect(await listed(other.page)).to.deep.equal([]);
+    expect(await other.page.getByText("Your watchlist is empty").count()).to.equal(1);
+    await other.page.goto(`/app/pools/${IDS.e}`);
+    expect(await other.page.locator("form.watch-toggle button").getAttribute("aria-pressed")).to.equal("false");
+    await other.page.goto("/app/pools?watchlist=1");
+    await other.page.screenshot({ path: join(SCREENSHOTS, "pools-watchlist-other-1280.png") });
+
+    // Without the session, or from another origin, the star's POST changes nothing.
+    const anonymous = await fetch(`${web.base}/app/pools/${encodeURIComponent(IDS.a)}/watch`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: web.base },
+      body: "",
+    });
+    expect(anonymous.status).to.equal(303);
+    expect(anonymous.headers.get("location")).to.match(/sign-in/);
+    const cookie = (await mine.context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+    const foreign = await fetch(`${web.base}/app/pools/${encodeURIComponent(IDS.a)}/watch`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: "http://evil.example", cookie },
+      body: "",
+    });
+    expect(foreign.status).to.equal(403);
+    await page.goto("/app/pools?watchlist=1");
+    expect(await listed(page)).to.deep.equal(["aUSDC"]);
+  });
 });

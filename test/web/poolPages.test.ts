@@ -164,9 +164,10 @@ describe("pool pages: history, stale and unattested pools, the list's sort and f
       const response = await getPage(web.app, `/app/pools${query}`, cookie);
       expect(response.statusCode, response.body.slice(0, 200)).to.equal(200);
       const rows = response.body.slice(response.body.indexOf("<tbody>"));
-      return [...rows.matchAll(/<tr[^>]*>\s*<th scope="row"><a class="pool-label" href="[^"]+" title="([^"]+)"/g)].map(
-        (m) => m[1],
-      );
+      // The row header: the watchlist's star (a form), then the pool's label.
+      const row =
+        /<tr[^>]*>\s*<th scope="row">(?:<form class="watch-toggle"[\s\S]*?<\/form>\s*)?<a class="pool-label" href="[^"]+" title="([^"]+)"/g;
+      return [...rows.matchAll(row)].map((m) => m[1]);
     }
 
     it("sorts on the server by depth, confidence and name, nulls last, with aria-sort on the sorted column", async function () {

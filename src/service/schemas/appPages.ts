@@ -34,6 +34,10 @@ export const PoolsPageQuerySchema = Type.Object({
   order: Type.Optional(Type.Union([Type.Literal(""), Type.Literal("asc"), Type.Literal("desc")])),
   chain: Type.Optional(Type.String({ pattern: "^[0-9]{0,12}$" })),
   protocol: Type.Optional(Type.String({ maxLength: 100 })),
+  /** Search: words the pool's name, tokens, protocol, chain or id contain. */
+  q: Type.Optional(Type.String({ maxLength: 100 })),
+  /** `1`: only the signed-in wallet's watchlist (the form's checkbox sends `1`, nothing when unchecked). */
+  watchlist: Type.Optional(Type.Union([Type.Literal(""), Type.Literal("1")])),
 });
 
 /** `GET /app/volume?days=N`. */

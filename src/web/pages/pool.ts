@@ -22,6 +22,7 @@ import { CLAIM_TARGET } from "../../attest/issueAttestations";
 import { DEFAULT_CANDIDATES } from "../../model/horizon";
 import { html, type Html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
+import { watchToggle } from "./pools";
 
 /**
  * The history's range toggles (`?range=`), each a number of complete UTC days for the reader (which takes any 1–730):
@@ -73,6 +74,8 @@ export type PoolPageParameters = {
   /** The expected signer: what `GET /api/v1/attester` serves (never the payload's `attester` field). */
   attester: string;
   now: number;
+  /** Whether the pool is on the signed-in wallet's watchlist (`listWalletWatchlist`). */
+  watched?: boolean;
   /** The range toggle the history was asked with (`?range=`); null for `?days=N` (then a toggle of N days is current). */
   range?: HistoryRange | null;
 };
@@ -93,7 +96,7 @@ export function renderPoolPage(parameters: PoolPageParameters, chrome: PageChrom
         >${pool.id}</code
       >
     </p>
-    ${lastValues(parameters)}
+    ${watchToggle(pool, parameters.watched === true, "pool")} ${lastValues(parameters)}
     ${attestation === null ? noAttestationSection(noAttestation ?? "") : attestationSections(parameters, attestation)}
     ${historySection(history, pool, record, range)} ${trackRecordSection(record)}`;
   return renderPage({
@@ -102,6 +105,8 @@ export function renderPoolPage(parameters: PoolPageParameters, chrome: PageChrom
     chrome,
     body,
     data: attestation === null ? {} : { "pool-id": pool.id, attester: parameters.attester },
+    // The star button POSTs a form here: its `Origin` (the CSRF rule) needs the same-origin referrer policy.
+    referrerPolicy: "same-origin",
   });
 }
 

@@ -6,6 +6,9 @@ import { getPoolAttestation, type GetPoolAttestationReturnType } from "../../../
 import { getPoolClaims } from "../../../../read/getPoolClaims";
 import { getPoolHistory } from "../../../../read/getPoolHistory";
 import { listPools } from "../../../../read/listPools";
+import { listWalletWatchlist } from "../../../../read/listWalletWatchlist";
+import { setWatchlist } from "../../../../write/setWatchlist";
+import { confirmedChange } from "../../../confirmedChange";
 import type { ReadContext } from "../../../../read/context";
 import { HISTORY_RANGES, renderPoolPage, type HistoryRange } from "../../../../web/pages/pool";
 import { renderPoolsPage, type PoolsView } from "../../../../web/pages/pools";
@@ -27,15 +30,44 @@ const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
   const page = pageRoutes(fastify);
 
   page("/", { querystring: PoolsPageQuerySchema }, async function poolsPage(request, chrome) {
-    const { sort, order, chain, protocol } = request.query;
+    const { sort, order, chain, protocol, q, watchlist } = request.query;
+    const search = q?.trim();
     const view: PoolsView = {
       ...(sort ? { sort } : {}),
       ...(sort && order ? { order } : {}),
       ...(chain ? { chain: Number(chain) } : {}),
       ...(protocol ? { protocol } : {}),
+      ...(search ? { q: search } : {}),
+      ...(watchlist === "1" ? { watchlist: true } : {}),
     };
-    return renderPoolsPage(await listPools(readContext), chrome, view);
+    const [pools, watched] = await Promise.all([
+      listPools(readContext),
+      listWalletWatchlist(readContext, { address: request.session.address }),
+    ]);
+    return {
+      html: renderPoolsPage(pools, chrome, view, new Set(watched.pools)),
+      status: 200,
+      referrerPolicy: "same-origin",
+    };
   });
+
+  // The star toggles (forms that POST, so they work without JavaScript): session and same Origin, then 303 back.
+  for (const watched of [true, false]) {
+    confirmedChange(
+      fastify,
+      `/:pool/${watched ? "watch" : "unwatch"}`,
+      PoolPageParamsSchema,
+      async function watchPoolConfirmed(request) {
+        const id = await setWatchlist(readContext, {
+          address: request.session.address,
+          pool: request.params.pool,
+          watched,
+        });
+        const back = (request.query as { back?: string }).back === "list";
+        return { location: back ? "/app/pools" : `/app/pools/${encodeURIComponent(id)}` };
+      },
+    );
+  }
 
   page(
     "/:pool",
@@ -47,12 +79,13 @@ const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
       const days = range === null ? request.query.days : HISTORY_RANGES[range];
       // The one pool's last values first: an unknown pool is the reader's 404 before anything else is read.
       const current = await comparePools(readContext, { pools: [id], field: "pool" });
-      const [history, latest, record] = await Promise.all([
+      const [history, latest, record, watchlist] = await Promise.all([
         getPoolHistory(readContext, { pool: id, days }),
         latestAttestation(readContext, id),
         getPoolClaims(readContext, { id }),
+        listWalletWatchlist(readContext, { address: request.session.address }),
       ]);
-      return renderPoolPage(
+      const html = renderPoolPage(
         {
           pool: current.pools[0],
           freshnessWindowS: current.freshnessWindowS,
@@ -63,9 +96,11 @@ const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
           attester: latest.attestation === null ? "" : (await fastify.attester()).attester,
           now: readContext.now(),
           range,
+          watched: watchlist.pools.includes(current.pools[0].id),
         },
         chrome,
       );
+      return { html, status: 200, referrerPolicy: "same-origin" };
     },
   );
 };
