@@ -224,28 +224,6 @@ function viewForm(pools: readonly PoolListItem[], view: PoolsView, watchedCount:
     view.q !== undefined ||
     view.watchlist === true;
   return html`<form class="inline filters" method="get" action="/app/pools">
-    <span class="filter search">
-      <label for="filter-q">Search</label>
-      <input
-        id="filter-q"
-        type="search"
-        name="q"
-        value="${view.q ?? ""}"
-        maxlength="100"
-        placeholder="name, token, protocol or chain"
-        autocomplete="off"
-      />
-    </span>
-    <span class="filter watch">
-      <input
-        id="filter-watchlist"
-        type="checkbox"
-        name="watchlist"
-        value="1"
-        ${view.watchlist === true ? html`checked` : ""}
-      />
-      <label for="filter-watchlist">Only my watchlist (${countOf(watchedCount, "pool")})</label>
-    </span>
     <span class="filter">
       <label for="filter-chain">Chain</label>
       <select id="filter-chain" name="chain">
@@ -273,6 +251,28 @@ function viewForm(pools: readonly PoolListItem[], view: PoolsView, watchedCount:
         ${option("", "Default", order === undefined)} ${option("asc", "Ascending", order === "asc")}
         ${option("desc", "Descending", order === "desc")}
       </select>
+    </span>
+    <span class="filter search">
+      <label for="filter-q">Search</label>
+      <input
+        id="filter-q"
+        type="search"
+        name="q"
+        value="${view.q ?? ""}"
+        maxlength="100"
+        placeholder="name, token, protocol or chain"
+        autocomplete="off"
+      />
+    </span>
+    <span class="filter watch">
+      <input
+        id="filter-watchlist"
+        type="checkbox"
+        name="watchlist"
+        value="1"
+        ${view.watchlist === true ? html`checked` : ""}
+      />
+      <label for="filter-watchlist">Only my watchlist (${countOf(watchedCount, "pool")})</label>
     </span>
     <button type="submit">Show</button>
     ${clear ? html`<a href="/app/pools">Clear</a>` : ""}
