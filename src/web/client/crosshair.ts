@@ -1,7 +1,5 @@
 import type { CrosshairData } from "../charts/crosshair";
 
-const SVG = "http://www.w3.org/2000/svg";
-
 /**
  * A crosshair on every time-series chart that carries its data (`<script type="application/json" data-crosshair>`,
  * written by `charts/crosshair.ts`): a vertical line and a marker on the nearest day, a readout with the day (its year
@@ -28,13 +26,15 @@ function setUp(figure: HTMLElement, svg: SVGSVGElement, data: CrosshairData): vo
   if (points.length === 0) return;
   const hintId = `${svg.getAttribute("aria-labelledby") ?? "chart"}-crosshair-hint`;
 
-  const group = document.createElementNS(SVG, "g");
+  // The chart's own namespace (the bundle names no URL).
+  const SVG = svg.namespaceURI;
+  const group = document.createElementNS(SVG, "g") as SVGGElement;
   group.setAttribute("class", "crosshair");
   group.setAttribute("aria-hidden", "true");
-  const line = document.createElementNS(SVG, "line");
+  const line = document.createElementNS(SVG, "line") as SVGLineElement;
   line.setAttribute("y1", String(data.top));
   line.setAttribute("y2", String(data.bottom));
-  const dot = document.createElementNS(SVG, "circle");
+  const dot = document.createElementNS(SVG, "circle") as SVGCircleElement;
   dot.setAttribute("r", "5");
   group.append(line, dot);
   group.style.display = "none";

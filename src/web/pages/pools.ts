@@ -260,7 +260,7 @@ function viewForm(pools: readonly PoolListItem[], view: PoolsView, watchedCount:
         name="q"
         value="${view.q ?? ""}"
         maxlength="100"
-        placeholder="name, token, protocol or chain"
+        placeholder="token, protocol, chain"
         autocomplete="off"
       />
     </span>
