@@ -92,6 +92,12 @@ export interface PoolsTable {
   issue_checked_at: number | null;
   /** When `apy_percent` was last reported with a value (a row without one does not refresh it). Migration 003. */
   apy_observed_at: number | null;
+  /**
+   * The yields feed's `apyBase` and `apyReward` (percent), written with `apy_percent` from the same feed row (null when
+   * that row lacks one). Migration 015.
+   */
+  apy_base_percent: number | null;
+  apy_reward_percent: number | null;
   /** When `exitable_usd` was observed on chain. Migration 003. */
   exitable_observed_at: number | null;
   /** `"fresh"` or `"stale"` as of the last pass (null before): a change writes pool.fresh / pool.stale. Migration 003. */

@@ -309,6 +309,7 @@ describe("openStore", () => {
         "012_model_claims",
         "013_accuracy_record",
         "014_watchlist",
+        "015_apy_split",
       ]);
       await again.close();
     });
@@ -369,6 +370,7 @@ describe("openStore", () => {
         "012_model_claims",
         "013_accuracy_record",
         "014_watchlist",
+        "015_apy_split",
       ]);
       await store.close();
     });

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { expect } from "chai";
 import type { Page } from "playwright-core";
 import type { GetPoolHistoryReturnType } from "../../src/read/getPoolHistory";
-import { formatUsd } from "../../src/web/format";
+import { formatRate, formatUsd } from "../../src/web/format";
 import { IDS } from "../helpers/read/seedMarket";
 import type { BrowserContext } from "playwright-core";
 import { SCREENSHOTS, signInWithWallet, useDappInChromium } from "../helpers/web/browser";
@@ -295,6 +295,13 @@ describe("charts in a real browser (Chromium): a pool's volume chart and the APY
   let cookies: Awaited<ReturnType<BrowserContext["cookies"]>>;
 
   before(async function () {
+    // Pool a's feed row split its APY (as a yields pass with apyBase and apyReward writes it); pool b's did not.
+    await web.store.db
+      .updateTable("pools")
+      .set({ apy_base_percent: 1.25, apy_reward_percent: 3.25 })
+      .where("chain_id", "=", 1)
+      .where("address", "=", IDS.a.split(":")[2])
+      .execute();
     const signIn = await web.tab({ wallet: { account: WALLET }, width: 1280 });
     await signInWithWallet(signIn.page, "/app/pools");
     cookies = await signIn.context.cookies();
@@ -329,12 +336,26 @@ describe("charts in a real browser (Chromium): a pool's volume chart and the APY
       expect(
         await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
       ).to.equal(0);
-      // The APY split: said to be unavailable, no number invented.
-      const split = (await page.locator("[data-apy-split]").textContent())!;
-      expect(split).to.include("Base and reward APY: not stored");
-      expect(split).not.to.match(/\d+(\.\d+)? ?%/);
+      // The APY split as the feed gave it, observed with the yield; the compare API gives the same.
+      const row = (name: string) =>
+        page.locator("table tr", { has: page.locator(`th[scope="row"]`, { hasText: new RegExp(`^${name}$`) }) });
+      expect(await row("Base APY").locator("td").first().textContent()).to.equal(formatRate(1.25, "APY"));
+      expect(await row("Reward APY").locator("td").first().textContent()).to.equal(formatRate(3.25, "APY"));
+      const compare = (await (await fetch(`${web.base}/api/v1/compare?pools=${IDS.a}`)).json()) as {
+        pools: { yieldSplit: unknown }[];
+      };
+      expect(compare.pools[0].yieldSplit).to.deep.equal({ basePct: 1.25, rewardPct: 3.25 });
+      expect(await page.locator("[data-apy-split]").textContent()).to.include("Base APY is the pool's own yield");
       await page.locator("#pool-volume-heading").evaluate((heading) => heading.scrollIntoView());
       await page.screenshot({ path: join(SCREENSHOTS, `charts-pool-volume-${width}.png`) });
+      await page.locator("#now-heading").evaluate((heading) => heading.scrollIntoView());
+      await page.screenshot({ path: join(SCREENSHOTS, `charts-apy-split-${width}.png`) });
+      // A pool whose feed row gave no split: said so, no number invented.
+      await page.goto(`/app/pools/${IDS.b}`);
+      expect(await page.locator('th[scope="row"]', { hasText: /^Base APY$/ }).count()).to.equal(0);
+      const split = (await page.locator("[data-apy-split]").textContent())!;
+      expect(split).to.include("Base and reward APY: not given");
+      expect(split).not.to.match(/\d+(\.\d+)? ?%/);
       // A lending reserve: no volume, and the page says why.
       await page.goto(`/app/pools/${IDS.e}`);
       expect(await page.locator("#pool-volume-caption").count()).to.equal(0);

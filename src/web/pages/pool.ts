@@ -155,6 +155,15 @@ function lastValues(parameters: PoolPageParameters): Html {
       valueRow("24 h volume", usdAmount(pool.volume24hUsd), at.volume24hUsd, staleOf("volume24hUsd"), now),
       valueRow("Yield", formatRate(pool.yieldPct, "APY"), at.yieldPct, staleOf("yieldPct"), now),
     );
+    if (pool.yieldSplit !== null) {
+      const { basePct, rewardPct } = pool.yieldSplit;
+      const part = (value: number | null) =>
+        value === null ? html`<span class="muted">not given</span>` : formatRate(value, "APY");
+      rows.push(
+        valueRow("Base APY", part(basePct), at.yieldPct, staleOf("yieldPct"), now),
+        valueRow("Reward APY", part(rewardPct), at.yieldPct, staleOf("yieldPct"), now),
+      );
+    }
   } else {
     rows.push(valueRow("Supply rate", formatLendingRate(pool.yieldPct), at.yieldPct, staleOf("yieldPct"), now));
     if (lending !== null) {
@@ -186,9 +195,16 @@ function lastValues(parameters: PoolPageParameters): Html {
     ${
       pool.kind === "amm"
         ? html`<p class="muted apy-split" data-apy-split>
-            Base and reward APY: not stored. The yield above is the yields feed's APY, base and reward together; this
-            service keeps only that sum, so it shows neither part rather than guess one. Incentive campaigns (the reward
-            side) are listed by end date on <a href="/app/liquidity-map">the liquidity map</a>.
+            ${
+              pool.yieldSplit === null
+                ? html`Base and reward APY: not given. The yield above is the yields feed's APY, base and reward
+                  together, and the feed's row gave no split for this pool (or it was stored before the service kept
+                  one), so neither part is shown rather than guessed.`
+                : html`Base APY is the pool's own yield (trading fees); reward APY is incentives, both as the yields
+                  feed splits the yield above, from the same row and observed with it.`
+            }
+            Incentive campaigns (the reward side) are listed by end date on
+            <a href="/app/liquidity-map">the liquidity map</a>.
           </p>`
         : ""
     }
