@@ -1,5 +1,6 @@
 import { listAttestationsOverlapping, listFirstDepthsByDay } from "../storage/attestations";
 import { getDailyLows, utcDay, type DailyLow } from "../storage/poolDaily";
+import { listDailyVolume } from "../storage/poolVolume";
 import type { ReadContext } from "./context";
 import { defineSurface } from "./defineSurface";
 import { PoolHistorySchema } from "./schemas/poolHistory";
@@ -38,6 +39,12 @@ export type PoolHistoryDay = {
    * `floor` × this, and the model evaluation anchors the claim of the day on it. Null when none was issued that day.
    */
   depthUsd: number | null;
+  /**
+   * The day's swap volume in USD, summed from the pool's own `Swap` logs (`pool_volume_daily`, the rows
+   * `GET /api/v1/volume` sums); null when no row is stored for the day (a lending reserve, or a day not read): no data,
+   * never zero.
+   */
+  volumeUsd: number | null;
 };
 
 /** An issued attestation's claim: depth stays at or above `floorUsd` from `issuedAt` until `settlesAt`. */
@@ -58,7 +65,8 @@ export type GetPoolHistoryReturnType = {
  * settling after the first day began: the current claim, issued today, included), so each claim's floor can be drawn
  * over the lows it covers. Each day also gives the depth its first attestation states (`depthUsd`), so every floor the
  * model evaluation publishes is checkable here. A tracked pool without an attestation still has a history (its
- * `attestations` is empty, every `depthUsd` null). Three queries after the pool is resolved, whatever `days` is.
+ * `attestations` is empty, every `depthUsd` null), and each day's swap volume from the pool's own `Swap` logs
+ * (`volumeUsd`, null where none is stored). Four queries after the pool is resolved, whatever `days` is.
  *
  * @param context the {@link ReadContext}.
  * @param {@link GetPoolHistoryParameters}
@@ -78,22 +86,28 @@ export async function getPoolHistory(
   const today = utcDay(context.now());
   const dates = dayRange(addDays(today, -1), days);
   const pool = { chainId: resolved.chainId, address: resolved.address };
-  const [lows, attestations, depths] = await Promise.all([
+  const [lows, attestations, depths, volumes] = await Promise.all([
     getDailyLows(context.db, pool.chainId, pool.address, { from: dates[0], to: dates[dates.length - 1] }),
     listAttestationsOverlapping(context.db, { ...pool, from: dayStart(dates[0]), to: context.now() + 1 }),
     listFirstDepthsByDay(context.db, { pool, from: dayStart(dates[0]), to: dayStart(today) }),
+    listDailyVolume(context.db, { fromDay: dates[0], toDay: dates[dates.length - 1], ...pool }),
   ]);
+  const volumeByDay = new Map(volumes.map((row) => [row.day, Number(row.volume_usd)]));
   const byDay = new Map(lows.map((low) => [low.day, low]));
   const depthByDay = new Map(depths.map((entry) => [entry.day, entry.depthUsd]));
   return {
     pool: resolved.id,
-    days: dates.map((date) => ({ ...historyDay(date, byDay.get(date)), depthUsd: depthByDay.get(date) ?? null })),
+    days: dates.map((date) => ({
+      ...historyDay(date, byDay.get(date)),
+      depthUsd: depthByDay.get(date) ?? null,
+      volumeUsd: volumeByDay.get(date) ?? null,
+    })),
     attestations: attestations.map(claimTerms),
   };
 }
 
 /** A day of the list from its stored low, if any. */
-function historyDay(date: string, low: DailyLow | undefined): Omit<PoolHistoryDay, "depthUsd"> {
+function historyDay(date: string, low: DailyLow | undefined): Omit<PoolHistoryDay, "depthUsd" | "volumeUsd"> {
   if (low === undefined) return { date, lowestDepthUsd: null, source: "observed" };
   return { date, lowestDepthUsd: low.lowestDepthUsd, source: low.source };
 }
@@ -106,7 +120,7 @@ export const surface = defineSurface({
     "The evidence behind a pool's horizon over time: its lowest observed depth of each complete UTC day (oldest",
     "first, ending yesterday; null where nothing was observed, never zero; `source` feed-daily where the day came",
     "from DefiLlama's daily chart rather than an on-chain read; depthUsd: the depth the day's first attestation",
-    "states, null when none, so each floor is checkable), and the claims of its issued attestations whose",
+    "states, null when none, so each floor is checkable; volumeUsd: the day's swap volume from the pool's own Swap logs, null where none is stored, e.g. a lending reserve), and the claims of its issued attestations whose",
     "window reaches into those days or beyond, the current one included (issuedAt, horizon in days, confidence 0 to 1, floorUsd, settlesAt), to draw each",
     "floor over the lows it covers. A tracked pool without an attestation still has a history. Amounts are USD; times are Unix seconds; days are UTC days (YYYY-MM-DD).",
     "Errors: INVALID_POOL_ID, POOL_NOT_FOUND, AMBIGUOUS_POOL, INVALID_PARAMETER.",

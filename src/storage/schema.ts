@@ -43,6 +43,17 @@ export interface Database {
   alert_attempts: AlertAttemptsTable;
   model_evaluations: ModelEvaluationsTable;
   leases: LeasesTable;
+  watchlist: WatchlistTable;
+}
+
+/** A pool a signed-in wallet starred (migration 014): one row per wallet and pool. */
+export interface WatchlistTable {
+  /** The wallet, lower case (as `api_keys.owner`). */
+  owner: string;
+  chain_id: number;
+  /** Lower case. */
+  address: string;
+  created_at: number;
 }
 
 /** One tracked pool, keyed by (chain_id, address), with the latest observed value of every measured field. */
@@ -91,6 +102,12 @@ export interface PoolsTable {
   issue_checked_at: number | null;
   /** When `apy_percent` was last reported with a value (a row without one does not refresh it). Migration 003. */
   apy_observed_at: number | null;
+  /**
+   * The yields feed's `apyBase` and `apyReward` (percent), written with `apy_percent` from the same feed row (null when
+   * that row lacks one). Migration 015.
+   */
+  apy_base_percent: number | null;
+  apy_reward_percent: number | null;
   /** When `exitable_usd` was observed on chain. Migration 003. */
   exitable_observed_at: number | null;
   /** `"fresh"` or `"stale"` as of the last pass (null before): a change writes pool.fresh / pool.stale. Migration 003. */

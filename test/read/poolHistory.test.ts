@@ -6,6 +6,7 @@ import type { ReadContext } from "../../src/read/context";
 import { getPoolHistory, POOL_HISTORY_PARAMETERS } from "../../src/read/getPoolHistory";
 import { PoolHistorySchema } from "../../src/read/schemas/poolHistory";
 import { backfillDailyDepth, recordDailyDepth } from "../../src/storage/poolDaily";
+import { addDailyVolumes } from "../../src/storage/poolVolume";
 import type { Store } from "../../src/storage/openStore";
 import type { Database } from "../../src/storage/schema";
 import { insertAttestation, insertPool } from "../helpers/service/app";
@@ -44,6 +45,19 @@ async function seedHistory(store: Store): Promise<void> {
   const points = ["2026-01-11", "2026-01-12"].map((day) => ({ day, depthUsd: 1_000, observedAt: at(day, 86_000) }));
   await backfillDailyDepth(store.db, { chainId: 1, address: P, points });
   await observe(N, "2026-01-13", 42, 60);
+  // Swap-log volume: 01-10 read twice (summed), 01-12 read with no swap (a zero, not a gap), 01-15 today (never listed).
+  const swap = (day: string, volumeUsd: number, swaps: number) => ({
+    chainId: 1,
+    address: P,
+    day,
+    firstBlock: 1n,
+    lastBlock: 2n,
+    observedAt: at(day, 86_399),
+    volumeUsd,
+    swaps,
+  });
+  await addDailyVolumes(store.db, [swap("2026-01-10", 1_200, 3)]);
+  await addDailyVolumes(store.db, [swap("2026-01-10", 300, 1), swap("2026-01-12", 0, 0), swap("2026-01-15", 99, 1)]);
   const attest = (issuedAt: number, horizonDays: number, confidenceHundredths: number) =>
     insertAttestation(store, {
       chainId: 1,
@@ -75,13 +89,13 @@ function poolHistory(openFresh: OpenFresh) {
     const history = await getPoolHistory(context, { pool: `eip155:1:${P}`, days: 6 });
     expect(history.pool).to.equal(`eip155:1:${P}`);
     expect(history.days).to.deep.equal([
-      { date: "2026-01-09", lowestDepthUsd: null, source: "observed", depthUsd: null },
-      { date: "2026-01-10", lowestDepthUsd: 700, source: "observed", depthUsd: null },
-      { date: "2026-01-11", lowestDepthUsd: 1_000, source: "feed-daily", depthUsd: null },
+      { date: "2026-01-09", lowestDepthUsd: null, source: "observed", depthUsd: null, volumeUsd: null },
+      { date: "2026-01-10", lowestDepthUsd: 700, source: "observed", depthUsd: null, volumeUsd: 1_500 },
+      { date: "2026-01-11", lowestDepthUsd: 1_000, source: "feed-daily", depthUsd: null, volumeUsd: null },
       // The attestation issued that day states a depth of $1M (its floor $500k).
-      { date: "2026-01-12", lowestDepthUsd: 650, source: "observed", depthUsd: 1_000_000 },
-      { date: "2026-01-13", lowestDepthUsd: null, source: "observed", depthUsd: null },
-      { date: "2026-01-14", lowestDepthUsd: 600, source: "observed", depthUsd: null },
+      { date: "2026-01-12", lowestDepthUsd: 650, source: "observed", depthUsd: 1_000_000, volumeUsd: 0 },
+      { date: "2026-01-13", lowestDepthUsd: null, source: "observed", depthUsd: null, volumeUsd: null },
+      { date: "2026-01-14", lowestDepthUsd: 600, source: "observed", depthUsd: null, volumeUsd: null },
     ]);
     expect(() => PoolHistorySchema.parse(history)).not.to.throw();
   });
@@ -122,7 +136,7 @@ function poolHistory(openFresh: OpenFresh) {
     expect(byDefault.days).to.have.length(90);
     expect([byDefault.days[0].date, byDefault.days[89].date]).to.deep.equal(["2025-10-17", "2026-01-14"]);
     expect((await getPoolHistory(context, { pool: P, days: 1 })).days).to.deep.equal([
-      { date: "2026-01-14", lowestDepthUsd: 600, source: "observed", depthUsd: null },
+      { date: "2026-01-14", lowestDepthUsd: 600, source: "observed", depthUsd: null, volumeUsd: null },
     ]);
     const longest = await getPoolHistory(context, { pool: P, days: 730 });
     expect(longest.days).to.have.length(730);
@@ -189,8 +203,8 @@ function poolHistory(openFresh: OpenFresh) {
     expect(await getPoolHistory(context, { pool: `1:${N}`, days: 2 })).to.deep.equal({
       pool: `eip155:1:${N}`,
       days: [
-        { date: "2026-01-13", lowestDepthUsd: 42, source: "observed", depthUsd: null },
-        { date: "2026-01-14", lowestDepthUsd: null, source: "observed", depthUsd: null },
+        { date: "2026-01-13", lowestDepthUsd: 42, source: "observed", depthUsd: null, volumeUsd: null },
+        { date: "2026-01-14", lowestDepthUsd: null, source: "observed", depthUsd: null, volumeUsd: null },
       ],
       attestations: [],
     });
@@ -215,8 +229,9 @@ function poolHistory(openFresh: OpenFresh) {
     await getPoolHistory(short.context, { pool: P, days: 1 });
     const long = counted();
     await getPoolHistory(long.context, { pool: P, days: 730 });
-    // resolvePool's lookup, then the daily rows, the attestations and the first depth of each day: one query each.
-    expect(short.queries()).to.equal(4);
+    // resolvePool's lookup, then the daily rows, the attestations, the first depth of each day and the daily volume:
+    // one query each.
+    expect(short.queries()).to.equal(5);
     expect(long.queries()).to.equal(short.queries());
   });
 }

@@ -308,6 +308,8 @@ describe("openStore", () => {
         "011_campaign_key",
         "012_model_claims",
         "013_accuracy_record",
+        "014_watchlist",
+        "015_apy_split",
       ]);
       await again.close();
     });
@@ -367,6 +369,8 @@ describe("openStore", () => {
         "011_campaign_key",
         "012_model_claims",
         "013_accuracy_record",
+        "014_watchlist",
+        "015_apy_split",
       ]);
       await store.close();
     });

@@ -85,6 +85,12 @@ describe("pool pages: history, stale and unattested pools, the list's sort and f
       expect(unknown.statusCode).to.equal(404);
       expect(unknown.body).to.include("POOL_NOT_FOUND");
       expect((await getPage(web.app, `/app/pools/${IDS.e}?days=0`, cookie)).statusCode).to.equal(400);
+      expect((await getPage(web.app, `/app/pools/${IDS.e}?range=2w`, cookie)).statusCode).to.equal(400);
+      // A range asks the history reader for its days; `range` wins over `days`.
+      const week = (await getPage(web.app, `/app/pools/${IDS.e}?range=7d&days=60`, cookie)).body;
+      expect(week.match(/<circle\s+class="(obs|feed)"|<rect\s+class="nodata"/g)?.length ?? 0).to.equal(7);
+      expect(week).to.match(/href="\?range=7d#history-heading"\s+data-range="7d"\s+aria-current="true"/);
+      expect(week).to.include('<script type="application/json" data-crosshair>');
     });
 
     it("draws the history chart and lists its table with the history API's numbers (daily lows, claims' floors)", async function () {
@@ -164,9 +170,10 @@ describe("pool pages: history, stale and unattested pools, the list's sort and f
       const response = await getPage(web.app, `/app/pools${query}`, cookie);
       expect(response.statusCode, response.body.slice(0, 200)).to.equal(200);
       const rows = response.body.slice(response.body.indexOf("<tbody>"));
-      return [...rows.matchAll(/<tr[^>]*>\s*<th scope="row"><a class="pool-label" href="[^"]+" title="([^"]+)"/g)].map(
-        (m) => m[1],
-      );
+      // The row header: the watchlist's star (a form), then the pool's label.
+      const row =
+        /<tr[^>]*>\s*<th scope="row">(?:<form class="watch-toggle"[\s\S]*?<\/form>\s*)?<a class="pool-label" href="[^"]+" title="([^"]+)"/g;
+      return [...rows.matchAll(row)].map((m) => m[1]);
     }
 
     it("sorts on the server by depth, confidence and name, nulls last, with aria-sort on the sorted column", async function () {

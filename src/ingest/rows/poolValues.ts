@@ -60,6 +60,9 @@ export function poolValues(parameters: PoolValuesParameters): PoolValues {
     if (finite(llama.apy)) {
       values.apy_percent = llama.apy;
       values.apy_observed_at = feedsObservedAt;
+      // The split, from the same row (so it never outlives the sum it splits); null when the row lacks a part.
+      values.apy_base_percent = finite(llama.apyBase) ? llama.apyBase : null;
+      values.apy_reward_percent = finite(llama.apyReward) ? llama.apyReward : null;
     }
   }
   return values;

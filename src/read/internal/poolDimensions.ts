@@ -55,6 +55,11 @@ export type PoolDimensions = PoolIdentity & {
   stale: boolean;
   /** Lending: the reserve's supply and borrow rates and utilisation; AMM: null. */
   lending: LendingRates | null;
+  /**
+   * AMM: the yields feed's split of `yieldPct` into base (the pool's own yield) and reward (incentives) APY, percent,
+   * from the same feed row as `yieldPct` (so observed with it); null when the feed gave neither part, and for lending.
+   */
+  yieldSplit: { basePct: number | null; rewardPct: number | null } | null;
 };
 
 /** Each dimension's stored value and the column holding its own observation time. */
@@ -92,7 +97,16 @@ export function poolDimensions(row: Pool, { now, windowS }: { now: number; windo
     staleFields,
     stale: staleFields.length > 0,
     lending: row.kind === "lending" ? lendingRates(row, { now, windowS }) : null,
+    yieldSplit: yieldSplit(row),
   };
+}
+
+/** An AMM row's stored APY split, or null when the feed gave neither part (or the pool lends). */
+function yieldSplit(row: Pool): PoolDimensions["yieldSplit"] {
+  if (row.kind !== "amm" || toNumberOrNull(row.apy_percent) === null) return null;
+  const basePct = toNumberOrNull(row.apy_base_percent ?? null);
+  const rewardPct = toNumberOrNull(row.apy_reward_percent ?? null);
+  return basePct === null && rewardPct === null ? null : { basePct, rewardPct };
 }
 
 /** A lending row's rates: the supply rate column, and the borrow rate and totals its stored on-chain state holds. */

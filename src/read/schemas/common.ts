@@ -78,4 +78,11 @@ export const PoolDimensionsSchema = z.strictObject({
     }),
     "lending: the reserve's rates (Aave's annual rates as read, APR) and utilisation; AMM: null",
   ),
+  yieldSplit: nullable(
+    z.strictObject({
+      basePct: nullable(z.number(), "base APY in percent (the pool's own yield, e.g. trading fees)"),
+      rewardPct: nullable(z.number(), "reward APY in percent (incentives)"),
+    }),
+    "AMM: the yields feed's split of yieldPct, from the same feed row (observed with it); null when the feed gave neither part, and for lending",
+  ),
 }) satisfies z.ZodType<PoolDimensions>;

@@ -13,6 +13,10 @@ const PoolHistoryDaySchema = z.strictObject({
     z.number(),
     "USD: the depth the first attestation issued that UTC day states (its floor is floor × this; the model evaluation anchors that day's claim on it); null: none issued that day",
   ),
+  volumeUsd: nullable(
+    z.number(),
+    "USD: the day's swap volume from the pool's own Swap logs; null: none stored for the day (a lending reserve, or a day not read), never zero",
+  ),
 });
 
 const PoolHistoryAttestationSchema = z.strictObject({

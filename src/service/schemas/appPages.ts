@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { POOL_HISTORY_PARAMETERS } from "../../read/getPoolHistory";
+import { HISTORY_RANGES } from "../../web/pages/pool";
 import { POOL_SORTS } from "../../web/pages/pools";
 
 /**
@@ -15,8 +16,14 @@ export const SignInQuerySchema = Type.Object({
 /** `GET /app/pools/{pool}`: any of the three pool id shapes. */
 export const PoolPageParamsSchema = Type.Object({ pool: Type.String({ maxLength: 500 }) });
 
-/** `GET /app/pools/{pool}?days=N`: the history's days, as `GET /api/v1/pool/{pool}/history` takes them. */
-export const PoolPageQuerySchema = Type.Object({ days: Type.Integer(POOL_HISTORY_PARAMETERS.days) });
+/**
+ * `GET /app/pools/{pool}?range=7d|30d|90d|1y|all` (the range toggles) or `?days=N` (the history's days, as
+ * `GET /api/v1/pool/{pool}/history` takes them); `range` wins when both are given.
+ */
+export const PoolPageQuerySchema = Type.Object({
+  days: Type.Integer(POOL_HISTORY_PARAMETERS.days),
+  range: Type.Optional(Type.Union(Object.keys(HISTORY_RANGES).map((range) => Type.Literal(range)))),
+});
 
 /**
  * `GET /app/pools?sort=&order=&chain=&protocol=`: the list's sort and filters. The filter form sends every field, so
@@ -27,6 +34,10 @@ export const PoolsPageQuerySchema = Type.Object({
   order: Type.Optional(Type.Union([Type.Literal(""), Type.Literal("asc"), Type.Literal("desc")])),
   chain: Type.Optional(Type.String({ pattern: "^[0-9]{0,12}$" })),
   protocol: Type.Optional(Type.String({ maxLength: 100 })),
+  /** Search: words the pool's name, tokens, protocol, chain or id contain. */
+  q: Type.Optional(Type.String({ maxLength: 100 })),
+  /** `1`: only the signed-in wallet's watchlist (the form's checkbox sends `1`, nothing when unchecked). */
+  watchlist: Type.Optional(Type.Union([Type.Literal(""), Type.Literal("1")])),
 });
 
 /** `GET /app/volume?days=N`. */

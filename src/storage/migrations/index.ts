@@ -12,6 +12,8 @@ import { cursorHash } from "./010_cursor_hash";
 import { campaignKey } from "./011_campaign_key";
 import { modelClaims } from "./012_model_claims";
 import { accuracyRecord } from "./013_accuracy_record";
+import { watchlist } from "./014_watchlist";
+import { apySplit } from "./015_apy_split";
 
 /** Versioned migrations, applied in key order by Kysely's Migrator. Never edit one that has shipped: add another. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +30,6 @@ export const migrations: Record<string, Migration> = {
   "011_campaign_key": campaignKey,
   "012_model_claims": modelClaims,
   "013_accuracy_record": accuracyRecord,
+  "014_watchlist": watchlist,
+  "015_apy_split": apySplit,
 };

@@ -1,6 +1,7 @@
-import { formatUsdCompact } from "../format";
+import { formatUsd, formatUsdCompact } from "../format";
 import { html, type Html } from "../html";
 import { axisTitles } from "./axisTitles";
+import { crosshairData } from "./crosshair";
 import { dayLabels, isMinorLabel, px, yearSpan } from "./scale";
 import { usdAxis } from "./usdAxis";
 
@@ -17,6 +18,8 @@ export type BarChartParameters = {
   partial?: ReadonlySet<string>;
   /** The value axis's title, in words with its unit (e.g. `Volume (USD)`). The labels are UTC days. */
   valueTitle: string;
+  /** What a bar's value is, in words before the amount (the crosshair's readout): e.g. `volume`. */
+  valueName?: string;
 };
 
 const W = 640;
@@ -27,7 +30,15 @@ const M = { top: 34, right: 16, bottom: 58, left: 80 };
  * A bar chart of USD values in SVG (`role="img"`, titled by its caption). Its text equivalent is the table the page
  * shows beside it: the chart only draws what that table lists.
  */
-export function barChart({ id, caption, labels, values, partial = new Set(), valueTitle }: BarChartParameters): Html {
+export function barChart({
+  id,
+  caption,
+  labels,
+  values,
+  partial = new Set(),
+  valueTitle,
+  valueName = "value",
+}: BarChartParameters): Html {
   const max = Math.max(0, ...values.map((v) => v ?? 0));
   const { y, grid } = usdAxis(max, { left: M.left, right: W - M.right, top: M.top, bottom: H - M.bottom });
   const band = (W - M.left - M.right) / Math.max(1, labels.length);
@@ -85,6 +96,21 @@ export function barChart({ id, caption, labels, values, partial = new Set(), val
             })
       }
     </svg>
+    ${crosshairData(
+      { top: M.top, bottom: H - M.bottom },
+      labels.map((label, i) => {
+        const value = values[i];
+        return {
+          x: M.left + i * band + band / 2,
+          y: value === null ? null : y(value),
+          date: label,
+          text:
+            value === null
+              ? "no data (not zero)"
+              : `${valueName} ${formatUsd(value)}${partial.has(label) ? " (day not complete)" : ""}`,
+        };
+      }),
+    )}
     <figcaption id="${id}-caption">${caption}</figcaption>
   </figure>`;
 }

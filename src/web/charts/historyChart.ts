@@ -4,6 +4,7 @@ import { dayStart } from "../../read/internal/utcDays";
 import { formatConfidence, formatDay, formatUsd, formatUsdCompact } from "../format";
 import { html, type Html } from "../html";
 import { axisTitles } from "./axisTitles";
+import { crosshairData } from "./crosshair";
 import { dayLabels, isMinorLabel, linearScale, px, yearSpan } from "./scale";
 import { usdAxis } from "./usdAxis";
 
@@ -176,6 +177,15 @@ export function historyChart(history: GetPoolHistoryReturnType, symbol: string, 
         y: "Lowest depth of the day (USD)",
       })}
     </svg>
+    ${crosshairData(
+      { top: M.top, bottom: H - M.bottom },
+      days.map((d) => ({
+        x: mid(d.date),
+        y: d.lowestDepthUsd === null ? null : y(d.lowestDepthUsd),
+        date: d.date,
+        text: dayReadout(history, d, markOf),
+      })),
+    )}
     <figcaption id="history-caption">${historyCaption(history, symbol, from, to, markOf)}</figcaption>
   </figure>`;
 }
@@ -228,6 +238,23 @@ function historyCaption(
       ${drawn.has("failed") ? html`<li><span class="swatch fail" aria-hidden="true"></span>A failed claim's first failing day, at its low</li>` : ""}
       ${claims.length === 0 ? html`<li>No claim was issued over these days.</li>` : claims}
     </ul>`;
+}
+
+/** A day's values in words, as the crosshair reads them out: the day's low and every floor covering the day. */
+function dayReadout(
+  history: GetPoolHistoryReturnType,
+  day: GetPoolHistoryReturnType["days"][number],
+  markOf: (claim: PoolHistoryAttestation) => ClaimMark,
+): string {
+  const low =
+    day.lowestDepthUsd === null
+      ? "no data (not zero)"
+      : `lowest depth ${formatUsd(day.lowestDepthUsd)}${day.source === "feed-daily" ? " (the feed's end-of-day value)" : ""}`;
+  const floors = claimsOnDay(history, day.date).map(
+    (claim) =>
+      `floor ${formatUsd(claim.floorUsd)} (claim issued ${formatDay(claim.issuedAt)}, ${markWord(markOf(claim))})`,
+  );
+  return [low, ...floors].join("; ");
 }
 
 /** A mark in words, as the caption's claim list ends each claim. */

@@ -2,6 +2,7 @@ import type { GetPoolAttestationReturnType } from "../../read/getPoolAttestation
 import type { GetPoolClaimsReturnType, PoolClaim } from "../../read/getPoolClaims";
 import type { GetPoolHistoryReturnType } from "../../read/getPoolHistory";
 import type { PoolDimensions } from "../../read/internal/poolDimensions";
+import { barChart } from "../charts/barChart";
 import { evidenceChart } from "../charts/evidenceChart";
 import { claimsOnDay, historyChart } from "../charts/historyChart";
 import { chainLabel, freshnessTag, notice, observed, scrollTable } from "../components";
@@ -21,9 +22,41 @@ import { CLAIM_TARGET } from "../../attest/issueAttestations";
 import { DEFAULT_CANDIDATES } from "../../model/horizon";
 import { html, type Html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
+import { watchToggle } from "./pools";
 
-/** The history windows the page links to (the reader takes any 1–730 days). */
-export const HISTORY_WINDOWS = [30, 90, 365] as const;
+/**
+ * The history's range toggles (`?range=`), each a number of complete UTC days for the reader (which takes any 1–730):
+ * `all` asks for the reader's longest, 730 days, and the page starts at the first day with data.
+ */
+export const HISTORY_RANGES = { "7d": 7, "30d": 30, "90d": 90, "1y": 365, all: 730 } as const;
+export type HistoryRange = keyof typeof HISTORY_RANGES;
+const RANGE_LABELS: Record<HistoryRange, string> = {
+  "7d": "7 days",
+  "30d": "30 days",
+  "90d": "90 days",
+  "1y": "1 year",
+  all: "All",
+};
+
+/** The range a number of days is (for the toggle marked current), or null for another count (`?days=60`). */
+export function rangeOfDays(days: number): HistoryRange | null {
+  const found = (Object.keys(HISTORY_RANGES) as HistoryRange[]).find((range) => HISTORY_RANGES[range] === days);
+  return found === undefined || found === "all" ? null : found;
+}
+
+/**
+ * The history the page draws for `all`: the reader's 730 days from the first with a stored low (the days before the
+ * pool was tracked are no data, not a range to scroll through); at least 7 days are kept. Other ranges are as read.
+ */
+export function historyForRange(
+  history: GetPoolHistoryReturnType,
+  range: HistoryRange | null,
+): GetPoolHistoryReturnType {
+  if (range !== "all") return history;
+  const first = history.days.findIndex((day) => day.lowestDepthUsd !== null);
+  const start = first === -1 ? history.days.length - 7 : Math.min(first, history.days.length - 7);
+  return start <= 0 ? history : { ...history, days: history.days.slice(start) };
+}
 
 export type PoolPageParameters = {
   /** The pool's last values (the `comparePools` reader of `GET /api/v1/compare?pools=<id>`, for this one pool). */
@@ -41,6 +74,10 @@ export type PoolPageParameters = {
   /** The expected signer: what `GET /api/v1/attester` serves (never the payload's `attester` field). */
   attester: string;
   now: number;
+  /** Whether the pool is on the signed-in wallet's watchlist (`listWalletWatchlist`). */
+  watched?: boolean;
+  /** The range toggle the history was asked with (`?range=`); null for `?days=N` (then a toggle of N days is current). */
+  range?: HistoryRange | null;
 };
 
 /**
@@ -51,21 +88,25 @@ export type PoolPageParameters = {
  * its claims, newest first, each with its grade, floor and the low that decided it.
  */
 export function renderPoolPage(parameters: PoolPageParameters, chrome: PageChrome): string {
-  const { pool, attestation, noAttestation, history, record } = parameters;
+  const { pool, attestation, noAttestation, record } = parameters;
+  const range = parameters.range ?? rangeOfDays(parameters.history.days.length);
+  const history = historyForRange(parameters.history, range);
   const body = html`<p class="lead">
       ${protocolName(pool.protocol)} · ${pool.kind} · ${chainLabel(pool.chainId)}<br /><code class="id"
         >${pool.id}</code
       >
     </p>
-    ${lastValues(parameters)}
+    ${watchToggle(pool, parameters.watched === true, "pool")} ${lastValues(parameters)}
     ${attestation === null ? noAttestationSection(noAttestation ?? "") : attestationSections(parameters, attestation)}
-    ${historySection(history, pool.symbol, record)} ${trackRecordSection(record)}`;
+    ${historySection(history, pool, record, range)} ${trackRecordSection(record)}`;
   return renderPage({
     page: "pools",
     title: pool.symbol,
     chrome,
     body,
     data: attestation === null ? {} : { "pool-id": pool.id, attester: parameters.attester },
+    // The star button POSTs a form here: its `Origin` (the CSRF rule) needs the same-origin referrer policy.
+    referrerPolicy: "same-origin",
   });
 }
 
@@ -114,6 +155,15 @@ function lastValues(parameters: PoolPageParameters): Html {
       valueRow("24 h volume", usdAmount(pool.volume24hUsd), at.volume24hUsd, staleOf("volume24hUsd"), now),
       valueRow("Yield", formatRate(pool.yieldPct, "APY"), at.yieldPct, staleOf("yieldPct"), now),
     );
+    if (pool.yieldSplit !== null) {
+      const { basePct, rewardPct } = pool.yieldSplit;
+      const part = (value: number | null) =>
+        value === null ? html`<span class="muted">not given</span>` : formatRate(value, "APY");
+      rows.push(
+        valueRow("Base APY", part(basePct), at.yieldPct, staleOf("yieldPct"), now),
+        valueRow("Reward APY", part(rewardPct), at.yieldPct, staleOf("yieldPct"), now),
+      );
+    }
   } else {
     rows.push(valueRow("Supply rate", formatLendingRate(pool.yieldPct), at.yieldPct, staleOf("yieldPct"), now));
     if (lending !== null) {
@@ -142,6 +192,22 @@ function lastValues(parameters: PoolPageParameters): Html {
       "Nothing measured yet.",
       true,
     )}
+    ${
+      pool.kind === "amm"
+        ? html`<p class="muted apy-split" data-apy-split>
+            ${
+              pool.yieldSplit === null
+                ? html`Base and reward APY: not given. The yield above is the yields feed's APY, base and reward
+                  together, and the feed's row gave no split for this pool (or it was stored before the service kept
+                  one), so neither part is shown rather than guessed.`
+                : html`Base APY is the pool's own yield (trading fees); reward APY is incentives, both as the yields
+                  feed splits the yield above, from the same row and observed with it.`
+            }
+            Incentive campaigns (the reward side) are listed by end date on
+            <a href="/app/liquidity-map">the liquidity map</a>.
+          </p>`
+        : ""
+    }
   </section>`;
 }
 
@@ -238,14 +304,35 @@ function attestationSections(parameters: PoolPageParameters, a: GetPoolAttestati
     </section>`;
 }
 
-/** The history: the window links, the chart, and the days as a table (the chart's data, exact amounts). */
-function historySection(history: GetPoolHistoryReturnType, symbol: string, record: GetPoolClaimsReturnType): Html {
-  const n = history.days.length;
-  const windows = HISTORY_WINDOWS.map((days) =>
-    days === n
-      ? html`<li><a aria-current="true" href="?days=${days}">${days} days</a></li>`
-      : html`<li><a href="?days=${days}">${days} days</a></li>`,
+/** The range toggles: links (`?range=`), so they work without JavaScript; the current one is marked. */
+function rangeToggles(current: HistoryRange | null): Html {
+  const items = (Object.keys(HISTORY_RANGES) as HistoryRange[]).map(
+    (range) =>
+      html`<li>
+        <a
+          href="?range=${range}#history-heading"
+          data-range="${range}"
+          ${range === current ? html`aria-current="true"` : ""}
+          >${RANGE_LABELS[range]}</a
+        >
+      </li>`,
   );
+  return html`<nav aria-label="History range" class="range-toggles">
+    <ul>
+      ${items}
+    </ul>
+  </nav>`;
+}
+
+/** The history: the range toggles, the chart, and the days as a table (the chart's data, exact amounts). */
+function historySection(
+  history: GetPoolHistoryReturnType,
+  pool: PoolDimensions,
+  record: GetPoolClaimsReturnType,
+  range: HistoryRange | null,
+): Html {
+  const { symbol } = pool;
+  const n = history.days.length;
   const rows = history.days.map((day) => {
     const claims = claimsOnDay(history, day.date);
     return html`<tr${day.source === "feed-daily" ? html` class="feed-daily"` : ""}>
@@ -255,14 +342,11 @@ function historySection(history: GetPoolHistoryReturnType, symbol: string, recor
       <td data-label="Claims">${claims.length === 0 ? html`<span class="muted">none</span>` : claims.map((c, i) => html`${i > 0 ? html`<br />` : ""}floor ${formatUsd(c.floorUsd)} <span class="muted">(issued ${formatDay(c.issuedAt)})</span>`)}</td>
     </tr>`;
   });
-  return html`<section aria-labelledby="history-heading">
-    <h2 id="history-heading">History: the last ${n} days</h2>
-    <nav aria-label="History window">
-      <ul class="inline-links">
-        ${windows}
-      </ul>
-    </nav>
-    ${historyChart(history, symbol, record)}
+  return html`<section aria-labelledby="history-heading" data-history>
+    <h2 id="history-heading" tabindex="-1">
+      History: ${range === "all" ? html`all ${n} days stored` : html`the last ${n} days`}
+    </h2>
+    ${rangeToggles(range)} ${historyChart(history, symbol, record)}
     <details class="history-table">
       <summary>The ${n} days as a table (the chart's data)</summary>
       ${scrollTable(
@@ -278,8 +362,44 @@ function historySection(history: GetPoolHistoryReturnType, symbol: string, recor
         true,
       )}
     </details>
-    ${claimsTable(history)}
+    ${claimsTable(history)} ${volumeSection(history, pool)}
   </section>`;
+}
+
+/**
+ * The pool's daily swap volume over the same days (the history reader's `volumeUsd`, from the pool's own `Swap` logs):
+ * a bar chart with a crosshair, or why there is none. Fees are not stored, so no fee chart is drawn.
+ */
+function volumeSection(history: GetPoolHistoryReturnType, pool: PoolDimensions): Html {
+  const days = history.days;
+  const stored = days.filter((d) => d.volumeUsd !== null);
+  const first = days[0].date;
+  const last = days[days.length - 1].date;
+  const body =
+    pool.kind !== "amm"
+      ? html`<p class="muted" data-no-volume>
+          Not measured: a lending reserve has no swaps, so no volume is stored for it.
+        </p>`
+      : stored.length === 0
+        ? html`<p class="muted" data-no-volume>
+            No swap volume is stored for these days (the pool's <code>Swap</code> logs were not read over them): nothing
+            is drawn rather than zeros.
+          </p>`
+        : html`${barChart({
+              id: "pool-volume",
+              caption: `Daily swap volume of ${pool.symbol}, ${first} to ${last}, summed from the pool's own Swap logs (${stored.length} of ${days.length} days stored; a dashed mark on the axis: no data, not zero).`,
+              labels: days.map((d) => d.date),
+              values: days.map((d) => d.volumeUsd),
+              valueTitle: "Swap volume of the day (USD)",
+              valueName: "swap volume",
+            })}
+            <p class="muted">
+              Total over the ${stored.length} days stored:
+              ${formatUsd(stored.reduce((sum, d) => sum + d.volumeUsd!, 0))}. Fees are not stored by this service, so no
+              fee chart is shown.
+            </p>`;
+  return html`<h3 id="pool-volume-heading">Daily swap volume</h3>
+    ${body}`;
 }
 
 /** The claims over the days shown: when issued, their terms and their floor. */

@@ -17,7 +17,38 @@ export type PoolsView = {
   chain?: number;
   /** Only this venue (the pool's `protocol`). */
   protocol?: string;
+  /**
+   * Search: only pools whose name (its tokens), protocol (id or display name), chain (name or id) or id contains every
+   * word of it, any case.
+   */
+  q?: string;
+  /** Only the pools on the signed-in wallet's watchlist. */
+  watchlist?: boolean;
 };
+
+/** The words a pool is found by: its symbol and tokens, protocol id and name, chain name and id, and its id. */
+function searchText(pool: PoolListItem): string {
+  return [
+    pool.symbol,
+    pool.protocol,
+    protocolName(pool.protocol),
+    chainName(pool.chainId),
+    String(pool.chainId),
+    pool.id,
+  ]
+    .join(" ")
+    .toLowerCase();
+}
+
+/** Whether a pool matches a search: every word of `q` is in its {@link searchText}. */
+export function matchesSearch(pool: PoolListItem, q: string): boolean {
+  const text = searchText(pool);
+  return q
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((word) => word !== "")
+    .every((word) => text.includes(word));
+}
 
 const SORT_LABELS: Record<PoolSort, string> = {
   name: "Name",
@@ -40,11 +71,17 @@ function figure(pool: PoolListItem, sort: Exclude<PoolSort, "name">): number | n
  * The pools of the list after the view's filters, in the view's order. Pools without the sorted figure come last in
  * either direction; ties keep the name, then the id.
  */
-export function viewPools(pools: readonly PoolListItem[], view: PoolsView): PoolListItem[] {
+export function viewPools(
+  pools: readonly PoolListItem[],
+  view: PoolsView,
+  watched: ReadonlySet<string> = new Set(),
+): PoolListItem[] {
   const shown = pools.filter(
     (pool) =>
       (view.chain === undefined || pool.chainId === view.chain) &&
-      (view.protocol === undefined || pool.protocol === view.protocol),
+      (view.protocol === undefined || pool.protocol === view.protocol) &&
+      (view.q === undefined || matchesSearch(pool, view.q)) &&
+      (view.watchlist !== true || watched.has(pool.id)),
   );
   const { sort } = view;
   if (sort === undefined) return shown;
@@ -66,6 +103,8 @@ export function poolsHref(view: PoolsView): string {
   if (view.sort !== undefined && view.order !== undefined) query.set("order", view.order);
   if (view.chain !== undefined) query.set("chain", String(view.chain));
   if (view.protocol !== undefined) query.set("protocol", view.protocol);
+  if (view.q !== undefined) query.set("q", view.q);
+  if (view.watchlist === true) query.set("watchlist", "1");
   const text = query.toString();
   return text === "" ? "/app/pools" : `/app/pools?${text}`;
 }
@@ -75,12 +114,17 @@ export function poolsHref(view: PoolsView): string {
  * horizon and confidence (the `listPools` reader of `GET /api/v1/pools`), the fresh total, and the stale depths held
  * out of it; sorted and filtered on the server by the query string (`sort`, `order`, `chain`, `protocol`).
  */
-export function renderPoolsPage(data: ListPoolsReturnType, chrome: PageChrome, view: PoolsView = {}): string {
-  const shown = viewPools(data.pools, view);
+export function renderPoolsPage(
+  data: ListPoolsReturnType,
+  chrome: PageChrome,
+  view: PoolsView = {},
+  watched: ReadonlySet<string> = new Set(),
+): string {
+  const shown = viewPools(data.pools, view, watched);
   // Horizon and confidence come first after the pool's name: on a phone's card they are the first thing read.
   const rows = shown.map(
     (pool) => html`<tr${pool.stale ? html` class="is-stale"` : ""}>
-<th scope="row">${poolLabel(pool, { idLine: true })}</th>
+<th scope="row">${watchToggle(pool, watched.has(pool.id), "list")} ${poolLabel(pool, { idLine: true })}</th>
 ${
   pool.noAttestationReason === null
     ? html`<td data-label="Horizon" class="num">${claimHorizon(pool, data.asOf)}</td>
@@ -95,7 +139,8 @@ ${
 <td data-label="Kind">${pool.kind}</td>
 </tr>`,
   );
-  const filtered = view.chain !== undefined || view.protocol !== undefined;
+  const filtered =
+    view.chain !== undefined || view.protocol !== undefined || view.q !== undefined || view.watchlist === true;
   const body = html`<p>
       Horizon and confidence are those of each pool's latest attestation; a pool without one says why. Depth is what
       each pool holds now. A depth observed longer ago than the freshness window
@@ -114,7 +159,7 @@ ${
         </dd>
       </div>
     </dl>
-    ${viewForm(data.pools, view)}
+    ${viewForm(data.pools, view, watched.size)}
     <p class="muted">
       ${filtered ? `Showing ${shown.length} of ${countOf(data.pools.length, "pool")}. ` : ""}${sortedBy(view)} The
       totals above cover every tracked pool.
@@ -129,10 +174,15 @@ ${
         <th scope="col">Kind</th>
       </tr>`,
       rows,
-      filtered ? "No pool matches these filters." : "No pool is tracked yet.",
+      view.watchlist === true && watched.size === 0
+        ? "Your watchlist is empty: star a pool (☆) to add it."
+        : filtered
+          ? "No pool matches these filters."
+          : "No pool is tracked yet.",
       true,
     )}`;
-  return renderPage({ page: "pools", title: "Pools", chrome, body });
+  // The star buttons POST forms here: their `Origin` (the CSRF rule) needs the same-origin referrer policy.
+  return renderPage({ page: "pools", title: "Pools", chrome, body, referrerPolicy: "same-origin" });
 }
 
 /** "Sorted by …" for the status line. */
@@ -160,14 +210,19 @@ function sortHeader(label: string, sort: PoolSort, view: PoolsView): Html {
 }
 
 /** The filters and the sort as a GET form (the phone's way to sort too: a stacked table hides its header). */
-function viewForm(pools: readonly PoolListItem[], view: PoolsView): Html {
+function viewForm(pools: readonly PoolListItem[], view: PoolsView, watchedCount: number): Html {
   const chains = [...new Set(pools.map((pool) => pool.chainId))].sort((a, b) => a - b);
   const protocols = [...new Set(pools.map((pool) => pool.protocol))].sort();
   const option = (value: string, label: string, selected: boolean) =>
     html`<option value="${value}" ${selected ? html` selected` : ""}>${label}</option>`;
   const sort = view.sort;
   const order = sort === undefined ? undefined : (view.order ?? defaultOrder(sort));
-  const clear = view.chain !== undefined || view.protocol !== undefined || sort !== undefined;
+  const clear =
+    view.chain !== undefined ||
+    view.protocol !== undefined ||
+    sort !== undefined ||
+    view.q !== undefined ||
+    view.watchlist === true;
   return html`<form class="inline filters" method="get" action="/app/pools">
     <span class="filter">
       <label for="filter-chain">Chain</label>
@@ -197,8 +252,49 @@ function viewForm(pools: readonly PoolListItem[], view: PoolsView): Html {
         ${option("desc", "Descending", order === "desc")}
       </select>
     </span>
+    <span class="filter search">
+      <label for="filter-q">Search</label>
+      <input
+        id="filter-q"
+        type="search"
+        name="q"
+        value="${view.q ?? ""}"
+        maxlength="100"
+        placeholder="token, protocol, chain"
+        autocomplete="off"
+      />
+    </span>
+    <span class="filter watch">
+      <input
+        id="filter-watchlist"
+        type="checkbox"
+        name="watchlist"
+        value="1"
+        ${view.watchlist === true ? html`checked` : ""}
+      />
+      <label for="filter-watchlist">Only my watchlist (${countOf(watchedCount, "pool")})</label>
+    </span>
     <button type="submit">Show</button>
     ${clear ? html`<a href="/app/pools">Clear</a>` : ""}
+  </form>`;
+}
+
+/** The path that stars (`watch`) or unstars (`unwatch`) a pool; `back=list` returns to the list, else to the pool. */
+export function watchPath(id: string, watched: boolean, back: "list" | "pool"): string {
+  return `/app/pools/${encodeURIComponent(id)}/${watched ? "unwatch" : "watch"}${back === "list" ? "?back=list" : ""}`;
+}
+
+/**
+ * The star toggle: a form that POSTs (works without JavaScript; the server answers 303 back), its button saying what
+ * it does and `aria-pressed` saying whether the pool is on the watchlist.
+ */
+export function watchToggle(pool: { id: string; symbol: string }, watched: boolean, back: "list" | "pool"): Html {
+  const title = watched ? `On your watchlist: press to remove ${pool.symbol}` : `Add ${pool.symbol} to your watchlist`;
+  const name = back === "list" ? html` aria-label="Watch ${pool.symbol}"` : "";
+  return html`<form class="watch-toggle" method="post" action="${watchPath(pool.id, watched, back)}">
+    <button type="submit" aria-pressed="${watched ? "true" : "false"}" title="${title}" ${name} data-watch>
+      <span aria-hidden="true">${watched ? "★" : "☆"}</span>${back === "pool" ? " Watch" : ""}
+    </button>
   </form>`;
 }
 

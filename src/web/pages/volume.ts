@@ -32,6 +32,7 @@ export function renderVolumePage(data: GetVolumeReturnType, chrome: PageChrome, 
         values: data.days.map((d) => d.volumeUsd),
         partial,
         valueTitle: "Swap volume of the day (USD)",
+        valueName: "swap volume",
       })}
       ${scrollTable(
         "Daily volume (the chart's data)",

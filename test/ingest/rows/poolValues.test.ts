@@ -85,10 +85,31 @@ describe("poolValues", () => {
       feed_observed_at: 2000,
       apy_percent: 4.2,
       apy_observed_at: 2000,
+      apy_base_percent: null,
+      apy_reward_percent: null,
     });
     expect(
       poolValues({ config, llama: { ...llama, apy: null, volumeUsd1d: undefined }, feedsObservedAt: 2000 }),
     ).to.deep.equal({ tvl_usd: 2_000_000, feed_observed_at: 2000 });
+  });
+
+  it("takes the feed's base and reward APY with the APY, from the same row, and never without it", () => {
+    expect(poolValues({ config, llama: { ...llama, apyBase: 1.5, apyReward: 2.7 }, feedsObservedAt: 2000 })).to.include(
+      { apy_percent: 4.2, apy_base_percent: 1.5, apy_reward_percent: 2.7, apy_observed_at: 2000 },
+    );
+    expect(
+      poolValues({ config, llama: { ...llama, apyBase: 4.2, apyReward: null }, feedsObservedAt: 2000 }),
+    ).to.include({
+      apy_base_percent: 4.2,
+      apy_reward_percent: null,
+    });
+    // A row without an APY leaves the stored sum and its split to age together.
+    const without = poolValues({
+      config,
+      llama: { ...llama, apy: null, apyBase: 1, apyReward: 1 },
+      feedsObservedAt: 2000,
+    });
+    expect(without).not.to.have.any.keys("apy_percent", "apy_base_percent", "apy_reward_percent");
   });
 
   it("takes the 24 h volume from the swap logs for an AMM pool only", () => {

@@ -220,6 +220,7 @@ describe("pool route (real SQLite)", function () {
         lowestDepthUsd: 950_000,
         source: "feed-daily",
         depthUsd: null,
+        volumeUsd: null,
       });
       const stored = body.days.filter((day: { lowestDepthUsd: number | null }) => day.lowestDepthUsd !== null);
       expect(stored.map((day: { date: string }) => day.date)).to.deep.equal(["2025-12-28", "2025-12-30", "2025-12-31"]);
