@@ -194,7 +194,12 @@ describe("dapp pages over app.inject (real SQLite, market fixture)", function ()
       expect(body.indexOf(`/app/pools/${encodeURIComponent(IDS.a)}"`)).to.be.lessThan(
         body.indexOf(`/app/pools/${encodeURIComponent(IDS.e)}"`),
       );
-      expect(body.match(/class="tag largest"/g)?.length).to.equal(4);
+      // a is an AMM pool, e a lending reserve: yield marks each kind's largest, named as such (5 tags, not 4).
+      expect(body.match(/class="tag largest"/g)?.length).to.equal(5);
+      expect(text(body)).to.include("4.50 % APY largest APY of the AMM pools");
+      expect(text(body)).to.match(/supply [\d.]+ % APY .*largest supply rate of the lending pools/);
+      // The product's own figures: each pool's horizon, confidence and floor (or why it has none).
+      expect(text(body)).to.match(/Horizon\s+Confidence\s+Floor/);
       const five = [IDS.a, IDS.b, IDS.c, IDS.e, IDS.h].map((id) => `pools=${id}`).join("&");
       const refused = await getPage(web.app, `/app/compare?${five}`, cookie);
       expect(refused.statusCode).to.equal(400);

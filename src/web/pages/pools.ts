@@ -168,7 +168,10 @@ function viewForm(pools: readonly PoolListItem[], view: PoolsView): Html {
   const sort = view.sort;
   const order = sort === undefined ? undefined : (view.order ?? defaultOrder(sort));
   const clear = view.chain !== undefined || view.protocol !== undefined || sort !== undefined;
-  return html`<form class="inline filters" method="get" action="/app/pools">
+  // Folded away unless a filter or a sort is on, so that on a phone the first pool starts on the first screen.
+  return html`<details class="filter view" ${clear ? html`open` : ""}>
+    <summary>Sort and filter</summary>
+    <form class="inline filters" method="get" action="/app/pools">
     <span class="filter">
       <label for="filter-chain">Chain</label>
       <select id="filter-chain" name="chain">
@@ -199,7 +202,8 @@ function viewForm(pools: readonly PoolListItem[], view: PoolsView): Html {
     </span>
     <button type="submit">Show</button>
     ${clear ? html`<a href="/app/pools">Clear</a>` : ""}
-  </form>`;
+    </form>
+  </details>`;
 }
 
 /** The latest claim's horizon in days, marked when its attestation has expired; a dash when none was issued. */
