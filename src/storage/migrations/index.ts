@@ -12,6 +12,7 @@ import { cursorHash } from "./010_cursor_hash";
 import { campaignKey } from "./011_campaign_key";
 import { modelClaims } from "./012_model_claims";
 import { accuracyRecord } from "./013_accuracy_record";
+import { alertPool } from "./014_alert_pool";
 
 /** Versioned migrations, applied in key order by Kysely's Migrator. Never edit one that has shipped: add another. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   "011_campaign_key": campaignKey,
   "012_model_claims": modelClaims,
   "013_accuracy_record": accuracyRecord,
+  "014_alert_pool": alertPool,
 };

@@ -3,7 +3,15 @@ import { clearFieldErrors, showFieldErrors, type FieldError } from "./fieldError
 import { appendServerRow, errorField, errorMessage, requestJson, say, type JsonResponse } from "./http";
 
 /** The answer of `POST /app/api/alert-subscriptions`: the secret (shown once) and the table row as the page renders it. */
-type Created = { id: string; url: string; kinds: string[]; secret: string; rowHtml: string };
+type Created = { id: string; url: string; kinds: string[]; pool: string | null; secret: string; rowHtml: string };
+
+/** What `GET /app/api/alert-subscriptions` tells of a subscription's deliveries. */
+type Deliveries = { pending: number; delivered: number; failed: number };
+type Listed = { subscriptions: { id: string; deliveries: Deliveries }[] };
+
+/** How often, and how long, the page asks again after a test event (it updates the row's deliveries cell). */
+const POLL_MS = 1000;
+const POLL_FOR_MS = 60_000;
 
 /** The answer of `POST /app/api/alert-subscriptions/{id}/test`. */
 type TestQueued = { webhookId: string };
@@ -45,6 +53,8 @@ function serverError(response: JsonResponse): FieldError | null {
     return { input: "alert-url", message };
   }
   if (field === "kinds") return { input: "alert-kinds", message: "Tick at least one event kind, each once." };
+  if (field === "pool" || code === "POOL_NOT_FOUND" || code === "AMBIGUOUS_POOL")
+    return { input: "alert-pool", message: errorMessage(response, "This pool cannot be chosen.") };
   return null;
 }
 
@@ -65,7 +75,12 @@ export function initAlerts(): void {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const data = new FormData(form);
-    const body = { url: (data.get("url") ?? "").toString().trim(), kinds: data.getAll("kinds").map(String) };
+    const pool = (data.get("pool") ?? "").toString();
+    const body = {
+      url: (data.get("url") ?? "").toString().trim(),
+      kinds: data.getAll("kinds").map(String),
+      pool: pool === "" ? null : pool,
+    };
     const errors = checkForm(body);
     if (errors.length > 0) {
       showFieldErrors(form, errors, status);
@@ -83,17 +98,20 @@ export function initAlerts(): void {
         return;
       }
       const created = response.body as Created;
+      appendServerRow(tbody, created.rowHtml);
+      form.reset();
+      say(status, "ok", "");
+      // The confirmation above the form, focused (a screen reader reads it; the page scrolls to it).
       if (shown !== null && value !== null) {
+        const title = shown.querySelector("[data-new-secret-title]");
+        const pool = created.pool === null ? "every pool" : `one pool (${created.pool})`;
+        if (title) title.textContent = `Subscribed ${created.url} to ${created.kinds.join(", ")}, for ${pool}.`;
         value.value = created.secret;
         shown.hidden = false;
         const copied = shown.querySelector("[data-copy-status]");
         if (copied) copied.textContent = "";
-        value.focus();
-        value.select();
+        shown.focus();
       }
-      appendServerRow(tbody, created.rowHtml);
-      form.reset();
-      say(status, "ok", `Subscribed ${created.url}. Copy the secret now: it is shown once.`);
     } catch (error) {
       say(status, "error", `The subscription was not created: ${(error as Error).message}`);
     } finally {
@@ -134,6 +152,35 @@ export function initAlerts(): void {
       return;
     }
     const { webhookId } = response.body as TestQueued;
-    say(rowStatus, "ok", `Test event queued (webhook-id ${webhookId}): it goes out like any other delivery.`);
+    say(
+      rowStatus,
+      "ok",
+      `Test event queued (webhook-id ${webhookId}): pending; its row's deliveries update here when it goes out.`,
+    );
+    void followDeliveries(button.dataset.subscriptionId ?? "", rowStatus);
   });
+}
+
+/**
+ * After a test event: asks `GET /app/api/alert-subscriptions` every second (for a minute at most) and writes the
+ * subscription's deliveries into its row, until nothing of it is pending; then says whether it was delivered.
+ */
+async function followDeliveries(id: string, rowStatus: Element | null): Promise<void> {
+  const cell = document.querySelector(`tr[data-subscription-id="${CSS.escape(id)}"] [data-deliveries-text]`);
+  if (cell === null) return;
+  // The counts the row showed before the test event (the server's rendering: "N pending, N delivered, N failed").
+  const [delivered, failed] = [/(\d+) delivered/, /(\d+) failed/].map((re) =>
+    Number(re.exec(cell.textContent ?? "")?.[1] ?? 0),
+  );
+  // Counted in tries, not by the clock (a page's clock may stand still).
+  for (let tries = 0; tries < POLL_FOR_MS / POLL_MS; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    const response = await requestJson("/app/api/alert-subscriptions", { method: "GET" }).catch(() => null);
+    const found = (response?.body as Listed | null)?.subscriptions?.find((s) => s.id === id);
+    if (found === undefined) return;
+    const d = found.deliveries;
+    cell.textContent = `${d.pending} pending, ${d.delivered} delivered, ${d.failed} failed`;
+    if (d.pending === 0 && d.delivered > delivered) return say(rowStatus, "ok", "Test event delivered.");
+    if (d.pending === 0 && d.failed > failed) return say(rowStatus, "error", "The test event failed.");
+  }
 }

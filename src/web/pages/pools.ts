@@ -172,36 +172,36 @@ function viewForm(pools: readonly PoolListItem[], view: PoolsView): Html {
   return html`<details class="filter view" ${clear ? html`open` : ""}>
     <summary>Sort and filter</summary>
     <form class="inline filters" method="get" action="/app/pools">
-    <span class="filter">
-      <label for="filter-chain">Chain</label>
-      <select id="filter-chain" name="chain">
-        ${option("", "All chains", view.chain === undefined)}
-        ${chains.map((id) => option(String(id), `${chainName(id)} (${id})`, view.chain === id))}
-      </select>
-    </span>
-    <span class="filter">
-      <label for="filter-protocol">Protocol</label>
-      <select id="filter-protocol" name="protocol">
-        ${option("", "All protocols", view.protocol === undefined)}
-        ${protocols.map((p) => option(p, protocolName(p), view.protocol === p))}
-      </select>
-    </span>
-    <span class="filter">
-      <label for="view-sort">Sort by</label>
-      <select id="view-sort" name="sort">
-        ${option("", "Chain, then address", sort === undefined)}
-        ${POOL_SORTS.map((s) => option(s, SORT_LABELS[s], sort === s))}
-      </select>
-    </span>
-    <span class="filter">
-      <label for="view-order">Order</label>
-      <select id="view-order" name="order">
-        ${option("", "Default", order === undefined)} ${option("asc", "Ascending", order === "asc")}
-        ${option("desc", "Descending", order === "desc")}
-      </select>
-    </span>
-    <button type="submit">Show</button>
-    ${clear ? html`<a href="/app/pools">Clear</a>` : ""}
+      <span class="filter">
+        <label for="filter-chain">Chain</label>
+        <select id="filter-chain" name="chain">
+          ${option("", "All chains", view.chain === undefined)}
+          ${chains.map((id) => option(String(id), `${chainName(id)} (${id})`, view.chain === id))}
+        </select>
+      </span>
+      <span class="filter">
+        <label for="filter-protocol">Protocol</label>
+        <select id="filter-protocol" name="protocol">
+          ${option("", "All protocols", view.protocol === undefined)}
+          ${protocols.map((p) => option(p, protocolName(p), view.protocol === p))}
+        </select>
+      </span>
+      <span class="filter">
+        <label for="view-sort">Sort by</label>
+        <select id="view-sort" name="sort">
+          ${option("", "Chain, then address", sort === undefined)}
+          ${POOL_SORTS.map((s) => option(s, SORT_LABELS[s], sort === s))}
+        </select>
+      </span>
+      <span class="filter">
+        <label for="view-order">Order</label>
+        <select id="view-order" name="order">
+          ${option("", "Default", order === undefined)} ${option("asc", "Ascending", order === "asc")}
+          ${option("desc", "Descending", order === "desc")}
+        </select>
+      </span>
+      <button type="submit">Show</button>
+      ${clear ? html`<a href="/app/pools">Clear</a>` : ""}
     </form>
   </details>`;
 }

@@ -1,4 +1,6 @@
 import { walletOwner } from "../../../../../alerts/subscriptionOwner";
+import { listPools } from "../../../../../read/listPools";
+import { poolNames } from "../../../../../web/components";
 import { alertSubscriptionRoutes } from "../../../../alertSubscriptionRoutes";
 import { createdSubscriptionRowHtml } from "../../../../createdRows";
 
@@ -25,5 +27,7 @@ export default alertSubscriptionRoutes((fastify) => ({
     test: { schema: hidden, errors: [400, 401, 403, 404, 409, 429, 503] },
   },
   createdHeaders: { "cache-control": "no-store" },
-  createdRowHtml: createdSubscriptionRowHtml,
+  // The row names its pool as the page does (the `listPools` reader).
+  createdRowHtml: async (created) =>
+    createdSubscriptionRowHtml(created, poolNames((await listPools(fastify.readContext)).pools)),
 }));
