@@ -104,7 +104,10 @@ export function initAlerts(): void {
       // The confirmation above the form, focused (a screen reader reads it; the page scrolls to it).
       if (shown !== null && value !== null) {
         const title = shown.querySelector("[data-new-secret-title]");
-        const pool = created.pool === null ? "every pool" : `one pool (${created.pool})`;
+        // The pool by its name, as the form's picker shows it (its id only when the picker does not list it).
+        const option =
+          created.pool === null ? null : form.querySelector(`#alert-pool option[value="${CSS.escape(created.pool)}"]`);
+        const pool = created.pool === null ? "every pool" : `only ${option?.textContent?.trim() ?? created.pool}`;
         if (title) title.textContent = `Subscribed ${created.url} to ${created.kinds.join(", ")}, for ${pool}.`;
         value.value = created.secret;
         shown.hidden = false;
