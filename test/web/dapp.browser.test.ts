@@ -147,10 +147,12 @@ describe("dapp in a real browser (Chromium, injected test wallet, real port)", f
       await page.getByRole("button", { name: "Compare" }).click();
       await page.waitForURL(/\/app\/compare\?pools=/);
       const table = page.locator("table", { has: page.locator("caption", { hasText: "Pools compared" }) });
-      expect(await table.locator("thead th").count()).to.equal(5);
-      const depth = table.locator("tbody tr", { hasText: "Depth" });
-      expect(await depth.locator("td.largest").count()).to.equal(1);
-      expect(await depth.locator("td.largest").textContent()).to.match(/\$18,000,000/);
+      // One row per pool; the columns: the pool, horizon, confidence and floor, then the four dimensions.
+      expect(await table.locator("thead th").count()).to.equal(8);
+      expect(await table.locator("tbody tr").count()).to.equal(4);
+      const depth = table.locator('td[data-label="Depth"]');
+      expect(await depth.and(page.locator(".largest")).count()).to.equal(1);
+      expect(await depth.and(page.locator(".largest")).textContent()).to.match(/\$18,000,000/);
       await screenshot(page, "compare");
     });
 
@@ -286,7 +288,11 @@ describe("dapp in a real browser (Chromium, injected test wallet, real port)", f
       await page.reload();
       const row = page.locator("tbody tr", { hasText: "http://127.0.0.1:9/hook" });
       expect(await row.evaluate((r) => r.outerHTML)).to.equal(insertedHtml);
-      expect(await row.locator("td").first().textContent()).to.equal("pool.stale, liquidity_request.created");
+      const kinds = row.locator("td").first();
+      expect((await kinds.evaluate((td) => td.firstChild!.textContent))!.trim()).to.equal(
+        "pool.stale, liquidity_request.created",
+      );
+      expect(await kinds.locator("[data-subscription-pool]").textContent()).to.equal("every pool");
       expect(await row.textContent()).to.match(/0 pending, 0 delivered, 0 failed/);
       await screenshot(page, "alerts");
       await page.getByRole("button", { name: "Delete the subscription to http://127.0.0.1:9/hook" }).click();
