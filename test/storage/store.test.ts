@@ -308,6 +308,7 @@ describe("openStore", () => {
         "011_campaign_key",
         "012_model_claims",
         "013_accuracy_record",
+        "014_alert_pool",
       ]);
       await again.close();
     });
@@ -367,6 +368,7 @@ describe("openStore", () => {
         "011_campaign_key",
         "012_model_claims",
         "013_accuracy_record",
+        "014_alert_pool",
       ]);
       await store.close();
     });
