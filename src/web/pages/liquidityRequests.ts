@@ -57,7 +57,9 @@ export function renderLiquidityRequestsPage(parameters: LiquidityRequestsPagePar
   const body = html`${confirmation}
     <section aria-labelledby="own-heading">
       <h2 id="own-heading">Your requests</h2>
-      <p>Requests written with any API key this wallet created (<a href="/app/keys">API keys</a>), newest first.</p>
+      <p>
+        Requests this wallet sent here, or with any API key it created (<a href="/app/keys">API keys</a>), newest first.
+      </p>
       ${scrollTable(
         "Your liquidity requests",
         html`<tr>
