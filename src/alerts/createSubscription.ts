@@ -4,6 +4,7 @@ import { AlertSubscriptionLimitError, InvalidAlertSubscriptionError } from "../e
 import { alertAccountOf, countAlertSubscriptions, insertAlertSubscription } from "../storage/alertSubscriptions";
 import type { Database } from "../storage/schema";
 import { lockForTransaction } from "../storage/transactionLock";
+import { kindConcernsPools, type ActivityKind } from "../model/activityKinds";
 import { resolvePool } from "../read/resolvePool";
 import { ALERT_KINDS, isAlertKind } from "./alertKinds";
 import { checkAlertTarget, type AlertTargetResolver } from "./checkAlertTarget";
@@ -84,6 +85,13 @@ export async function createSubscription(
     parameters.pool === undefined || parameters.pool === null || parameters.pool === ""
       ? null
       : await resolvePool({ db }, { id: String(parameters.pool), field: "pool" });
+  if (pool !== null && !kinds.some((kind) => kindConcernsPools(kind as ActivityKind))) {
+    // It would never receive anything: none of its kinds is ever about a pool.
+    throw new InvalidAlertSubscriptionError({
+      field: "kinds",
+      message: `None of these kinds is ever about a pool (ingest.pass and the registry's events are about none): with a pool, name at least one other kind, or leave the pool out.`,
+    });
+  }
   const target = await checkAlertTarget({ url: parameters.url as string, allowPrivateTargets, resolve });
   const account = await alertAccountOf(db, owner);
   const secret = generateWebhookSecret();

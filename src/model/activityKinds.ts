@@ -39,6 +39,14 @@ export const ACTIVITY_KINDS: readonly ActivityKind[] = [
 export const ALERT_TEST_KIND = "alert.test";
 
 /**
+ * Whether events of `kind` are ever about a pool: ingestion passes and the registry's events never are (their
+ * `poolId` is null), so a subscription limited to one pool cannot receive them.
+ */
+export function kindConcernsPools(kind: ActivityKind): boolean {
+  return kind !== "ingest.pass" && !kind.startsWith("registry.");
+}
+
+/**
  * Each {@link ActivityKind} in one plain line (the dapp's alerts and activity pages show it beside the kind's name;
  * docs/alerts.md lists the same). A `Record` over the kinds: a kind added without a description does not compile.
  */

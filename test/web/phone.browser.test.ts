@@ -230,6 +230,16 @@ describe("the dapp on a phone, in words, and its flows (Chromium, 1280 and 390 p
       }),
     });
     expect(unknown.status).to.equal(404);
+    // A pool with only kinds that are never about a pool would never receive anything: refused, naming the kinds.
+    const never = await fetch(`${web.base}/api/v1/alert-subscriptions`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ url: `${receiver.url}/keyed`, kinds: ["ingest.pass", "registry.Slashed"], pool: IDS.a }),
+    });
+    expect(never.status).to.equal(400);
+    const refusal = ((await never.json()) as { error: { field: string; message: string } }).error;
+    expect(refusal.field).to.equal("kinds");
+    expect(refusal.message).to.match(/^None of these kinds is ever about a pool/);
   });
 
   it("after 'Send a test event' the row's deliveries update without a reload", async function () {

@@ -42,7 +42,7 @@ function checkForm(body: { url: string; kinds: string[] }): FieldError[] {
 }
 
 /** A refusal of the API as a field error (the target rules' own sentence; a person's sentence for a schema's). */
-function serverError(response: JsonResponse): FieldError | null {
+function serverError(response: JsonResponse, withPool: boolean): FieldError | null {
   const field = errorField(response);
   const code = (response.body as { error?: { code?: unknown } } | null)?.error?.code;
   if (field === "url") {
@@ -52,7 +52,11 @@ function serverError(response: JsonResponse): FieldError | null {
         : "This is not a URL the service can send to: write it whole, with https:// and the host.";
     return { input: "alert-url", message };
   }
-  if (field === "kinds") return { input: "alert-kinds", message: "Tick at least one event kind, each once." };
+  if (field === "kinds") {
+    // With a pool, the service's own sentence: none of the kinds ticked is ever about a pool.
+    const fallback = "Tick at least one event kind, each once.";
+    return { input: "alert-kinds", message: withPool ? errorMessage(response, fallback) : fallback };
+  }
   if (field === "pool" || code === "POOL_NOT_FOUND" || code === "AMBIGUOUS_POOL")
     return { input: "alert-pool", message: errorMessage(response, "This pool cannot be chosen.") };
   return null;
@@ -92,7 +96,7 @@ export function initAlerts(): void {
     try {
       const response = await requestJson("/app/api/alert-subscriptions", { method: "POST", body });
       if (response.status !== 201) {
-        const error = serverError(response);
+        const error = serverError(response, body.pool !== null);
         if (error !== null) showFieldErrors(form, [error], status);
         else say(status, "error", errorMessage(response, "The subscription was not created"));
         return;

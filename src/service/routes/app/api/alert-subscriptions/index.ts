@@ -20,7 +20,7 @@ export default alertSubscriptionRoutes((fastify) => ({
   },
   owner: (request) => walletOwner(request.session!.address),
   docs: {
-    create: { schema: hidden, errors: [400, 401, 403, 409, 415, 429, 503] },
+    create: { schema: hidden, errors: [400, 401, 403, 404, 409, 415, 429, 503] },
     list: { schema: hidden, errors: [401, 429, 503] },
     delete: { schema: hidden, errors: [400, 401, 403, 404, 429, 503] },
     resume: { schema: hidden, errors: [400, 401, 403, 404, 409, 429, 503] },
