@@ -141,7 +141,20 @@ describe("accessibility: axe-core on every dapp page at 1280 and 390 px (Chromiu
           continue;
         }
         for (const line of await axeViolations(tab.page)) found.push(`${url}: ${line}`);
+        // On a phone, again with the Menu open (its links then in the page).
+        const menu = tab.page.locator("nav.pages summary");
+        if (width === 390 && (await menu.isVisible())) {
+          await menu.click();
+          for (const line of await axeViolations(tab.page)) found.push(`${url} (menu open): ${line}`);
+        }
       }
+      // The alerts page with a subscription's confirmation shown (the secret, its Copy button), and a test event sent.
+      await tab.page.goto("/app/alerts");
+      await tab.page.getByLabel("Target URL").fill(`http://127.0.0.1:9/a11y-${width}`);
+      await tab.page.getByRole("checkbox", { name: "pool.stale" }).check();
+      await tab.page.getByRole("button", { name: "Subscribe" }).click();
+      await tab.page.locator("[data-new-secret]").waitFor({ state: "visible" });
+      for (const line of await axeViolations(tab.page)) found.push(`/app/alerts (subscribed): ${line}`);
       // The sign-in page, signed out.
       const out = await web.tab({ width, bypassCSP: true });
       await out.page.goto("/app/sign-in");
