@@ -177,7 +177,7 @@ describe("the dapp on a phone, in words, and its flows (Chromium, 1280 and 390 p
       const form = (await page.locator("form[data-alert-form]").boundingBox())!;
       expect((await confirmation.boundingBox())!.y, "above the form").to.be.below(form.y);
       expect(await confirmation.locator("[data-new-secret-title]").textContent()).to.equal(
-        `Subscribed ${receiver.url}/one-pool-${width} to pool.stale, for only WETH-USDC · Uniswap V2 · Ethereum.`,
+        `Subscribed ${receiver.url}/one-pool-${width} to pool.stale, for WETH-USDC · Uniswap V2 · Ethereum only.`,
       );
       const row = page.locator("tbody tr", { hasText: `one-pool-${width}` });
       expect(await row.locator("[data-subscription-pool]").textContent()).to.match(

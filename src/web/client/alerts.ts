@@ -111,7 +111,7 @@ export function initAlerts(): void {
         // The pool by its name, as the form's picker shows it (its id only when the picker does not list it).
         const option =
           created.pool === null ? null : form.querySelector(`#alert-pool option[value="${CSS.escape(created.pool)}"]`);
-        const pool = created.pool === null ? "every pool" : `only ${option?.textContent?.trim() ?? created.pool}`;
+        const pool = created.pool === null ? "every pool" : `${option?.textContent?.trim() ?? created.pool} only`;
         if (title) title.textContent = `Subscribed ${created.url} to ${created.kinds.join(", ")}, for ${pool}.`;
         value.value = created.secret;
         shown.hidden = false;
