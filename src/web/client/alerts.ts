@@ -1,3 +1,4 @@
+import { deliveriesText } from "../format";
 import { onConfirmed } from "./confirm";
 import { clearFieldErrors, showFieldErrors, type FieldError } from "./fieldErrors";
 import { appendServerRow, errorField, errorMessage, requestJson, say, type JsonResponse } from "./http";
@@ -175,10 +176,9 @@ export function initAlerts(): void {
 async function followDeliveries(id: string, rowStatus: Element | null): Promise<void> {
   const cell = document.querySelector(`tr[data-subscription-id="${CSS.escape(id)}"] [data-deliveries-text]`);
   if (cell === null) return;
-  // The counts the row showed before the test event (the server's rendering: "N pending, N delivered, N failed").
-  const [delivered, failed] = [/(\d+) delivered/, /(\d+) failed/].map((re) =>
-    Number(re.exec(cell.textContent ?? "")?.[1] ?? 0),
-  );
+  // The counts the row showed before the test event (the page writes them in data attributes).
+  const delivered = Number(cell.getAttribute("data-delivered") ?? 0);
+  const failed = Number(cell.getAttribute("data-failed") ?? 0);
   // Counted in tries, not by the clock (a page's clock may stand still).
   for (let tries = 0; tries < POLL_FOR_MS / POLL_MS; tries++) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
@@ -186,7 +186,7 @@ async function followDeliveries(id: string, rowStatus: Element | null): Promise<
     const found = (response?.body as Listed | null)?.subscriptions?.find((s) => s.id === id);
     if (found === undefined) return;
     const d = found.deliveries;
-    cell.textContent = `${d.pending} pending, ${d.delivered} delivered, ${d.failed} failed`;
+    cell.textContent = deliveriesText(d);
     if (d.pending === 0 && d.delivered > delivered) return say(rowStatus, "ok", "Test event delivered.");
     if (d.pending === 0 && d.failed > failed) return say(rowStatus, "error", "The test event failed.");
   }

@@ -2,7 +2,7 @@ import type { SubscriptionView } from "../../alerts/listSubscriptions";
 import { ACTIVITY_KIND_DESCRIPTIONS, type ActivityKind } from "../../model/activityKinds";
 import type { PoolListItem } from "../../read/listPools";
 import { copyField, namedPool, notice, poolNames, scrollTable, type PoolNames } from "../components";
-import { chainName, formatTime, protocolName } from "../format";
+import { chainName, deliveriesText, formatTime, protocolName } from "../format";
 import { html, type Html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
 import { confirmDialog, confirmFirst, type ConfirmQuestion } from "./confirm";
@@ -53,7 +53,9 @@ function subscriptionRow(s: SubscriptionView, names: PoolNames): Html {
     </td>
     <td data-label="State">${state}</td>
     <td data-label="Deliveries" data-deliveries>
-      <span data-deliveries-text>${deliveriesText(s.deliveries)}</span>${lastError}
+      <span data-deliveries-text data-delivered="${s.deliveries.delivered}" data-failed="${s.deliveries.failed}"
+        >${deliveriesText(s.deliveries)}</span
+      >${lastError}
     </td>
     <td class="wide">
       <div class="actions">
@@ -108,11 +110,6 @@ export function newSubscriptionRow(
     },
     names,
   );
-}
-
-/** The deliveries cell's text of a subscription (the client bundle writes the same after a test event). */
-export function deliveriesText(d: SubscriptionView["deliveries"]): string {
-  return `${d.pending} pending, ${d.delivered} delivered, ${d.failed} failed`;
 }
 
 /**
