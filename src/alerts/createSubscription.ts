@@ -4,6 +4,8 @@ import { AlertSubscriptionLimitError, InvalidAlertSubscriptionError } from "../e
 import { alertAccountOf, countAlertSubscriptions, insertAlertSubscription } from "../storage/alertSubscriptions";
 import type { Database } from "../storage/schema";
 import { lockForTransaction } from "../storage/transactionLock";
+import { kindConcernsPools, type ActivityKind } from "../model/activityKinds";
+import { resolvePool } from "../read/resolvePool";
 import { ALERT_KINDS, isAlertKind } from "./alertKinds";
 import { checkAlertTarget, type AlertTargetResolver } from "./checkAlertTarget";
 import { generateWebhookSecret } from "./generateWebhookSecret";
@@ -26,6 +28,11 @@ export type CreateSubscriptionParameters = {
   url: unknown;
   /** The activity kinds wanted: 1 to 20 distinct names from {@link ALERT_KINDS}. */
   kinds: unknown;
+  /**
+   * The one tracked pool to limit the subscription to (any id shape), or null/absent: every pool. Limited, it receives
+   * only the events about that pool (an event about no pool, e.g. `ingest.pass` or a registry event, never).
+   */
+  pool?: unknown;
   /** `ALERTS_ALLOW_PRIVATE_TARGETS=1` (demo and tests only). Default false. */
   allowPrivateTargets?: boolean;
   resolve?: AlertTargetResolver;
@@ -37,13 +44,18 @@ export type CreateSubscriptionReturnType = {
   /** The target as normalized by the URL parser. */
   url: string;
   kinds: string[];
+  /** The pool it is limited to (`eip155:<chainId>:<address>`), or null: every pool. */
+  pool: string | null;
   /** `whsec_…`: shown this once; it signs every delivery and cannot be read back. */
   secret: string;
   state: "active";
   createdAt: number;
 };
 export type CreateSubscriptionErrorType =
-  InvalidAlertSubscriptionError | import("../errors/alerts").AlertTargetRefusedError | AlertSubscriptionLimitError;
+  | InvalidAlertSubscriptionError
+  | import("../errors/alerts").AlertTargetRefusedError
+  | AlertSubscriptionLimitError
+  | import("../read/resolvePool").ResolvePoolErrorType;
 
 /**
  * Creates an alert subscription for any owner (the keyed route passes `key:<id>`, the dapp `wallet:<address>`): checks
@@ -53,7 +65,8 @@ export type CreateSubscriptionErrorType =
  * @param {@link CreateSubscriptionParameters}
  * @returns {@link CreateSubscriptionReturnType}, the only time the secret is given out.
  * @throws {@link InvalidAlertSubscriptionError} (field `owner` or `kinds`), `AlertTargetRefusedError` (field `url`),
- * {@link AlertSubscriptionLimitError}.
+ * {@link AlertSubscriptionLimitError}, and for `pool` `InvalidPoolIdError` (field `pool`), `PoolNotFoundError`,
+ * `AmbiguousPoolError` (see `resolvePool`).
  * @example
  * import { createSubscription } from "./alerts/createSubscription";
  * import { walletOwner } from "./alerts/subscriptionOwner";
@@ -68,10 +81,21 @@ export async function createSubscription(
   const now = parameters.now ?? (() => Math.floor(Date.now() / 1000));
   const owner = normalizeAlertOwner(parameters.owner);
   const kinds = checkKinds(parameters.kinds);
+  const pool =
+    parameters.pool === undefined || parameters.pool === null || parameters.pool === ""
+      ? null
+      : await resolvePool({ db }, { id: String(parameters.pool), field: "pool" });
+  if (pool !== null && !kinds.some((kind) => kindConcernsPools(kind as ActivityKind))) {
+    // It would never receive anything: none of its kinds is ever about a pool.
+    throw new InvalidAlertSubscriptionError({
+      field: "kinds",
+      message: `None of these kinds is ever about a pool (ingest.pass and the registry's events are about none): with a pool, name at least one other kind, or leave the pool out.`,
+    });
+  }
   const target = await checkAlertTarget({ url: parameters.url as string, allowPrivateTargets, resolve });
   const account = await alertAccountOf(db, owner);
   const secret = generateWebhookSecret();
-  const row = { id: randomUUID(), owner, account, url: target.url.href, secret, kinds, now: now() };
+  const row = { id: randomUUID(), owner, account, url: target.url.href, secret, kinds, now: now(), pool };
   await db.transaction().execute(async (trx) => {
     // Serialized per account: two creates at once (with two of a wallet's keys, say) cannot both pass the count.
     await lockForTransaction(trx, `alert_subscriptions:${account}`);
@@ -80,7 +104,15 @@ export async function createSubscription(
     }
     await insertAlertSubscription(trx, row);
   });
-  return { id: row.id, url: row.url, kinds, secret: row.secret, state: "active", createdAt: row.now };
+  return {
+    id: row.id,
+    url: row.url,
+    kinds,
+    pool: pool?.id ?? null,
+    secret: row.secret,
+    state: "active",
+    createdAt: row.now,
+  };
 }
 
 /** 1 to {@link MAX_KINDS_PER_SUBSCRIPTION} distinct known kinds, in the order given. */

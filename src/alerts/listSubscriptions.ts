@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import { countAlertDeliveries } from "../storage/alertOutbox";
 import { listAlertSubscriptions } from "../storage/alertSubscriptions";
 import type { Database } from "../storage/schema";
+import { formatPoolId } from "../lib/formatPoolId";
 import { normalizeAlertOwner } from "./subscriptionOwner";
 
 /** A subscription as its owner sees it, with its delivery state (never its secret). */
@@ -9,6 +10,8 @@ export type SubscriptionView = {
   id: string;
   url: string;
   kinds: string[];
+  /** The one pool it is limited to (`eip155:<chainId>:<address>`), or null: every pool. */
+  pool: string | null;
   /**
    * `active`, or `paused` after a delivery failed for good or its API key was revoked (see `pausedReason`); resume to
    * deliver again (not while its key is revoked).
@@ -56,6 +59,10 @@ export async function listSubscriptions({ db, owner }: ListSubscriptionsParamete
     id: row.id,
     url: row.url,
     kinds: row.kinds,
+    pool:
+      row.pool_chain_id === null || row.pool_address === null
+        ? null
+        : formatPoolId({ chainId: Number(row.pool_chain_id), address: row.pool_address }),
     state: row.state,
     createdAt: Number(row.created_at),
     pausedAt: orNull(row.paused_at),

@@ -37,3 +37,36 @@ export const ACTIVITY_KINDS: readonly ActivityKind[] = [
  * only so that the outbox delivers it like any other event.
  */
 export const ALERT_TEST_KIND = "alert.test";
+
+/**
+ * Whether events of `kind` are ever about a pool: ingestion passes and the registry's events never are (their
+ * `poolId` is null), so a subscription limited to one pool cannot receive them.
+ */
+export function kindConcernsPools(kind: ActivityKind): boolean {
+  return kind !== "ingest.pass" && !kind.startsWith("registry.");
+}
+
+/**
+ * Each {@link ActivityKind} in one plain line (the dapp's alerts and activity pages show it beside the kind's name;
+ * docs/alerts.md lists the same). A `Record` over the kinds: a kind added without a description does not compile.
+ */
+export const ACTIVITY_KIND_DESCRIPTIONS: Readonly<Record<ActivityKind, string>> = {
+  "ingest.pass": "An ingestion pass read the chains and stored what it found.",
+  "attestation.issued": "A pool received a new signed attestation (a claim on its depth).",
+  "claim.graded": "A claim's window closed and it was graded: it held or it failed.",
+  "pool.stale": "A pool's depth was not observed within the freshness window: its figures are held out.",
+  "pool.fresh": "A stale pool's depth was observed again: its figures count once more.",
+  "campaign.started": "An incentive (rewards) campaign on a pool started.",
+  "campaign.ended": "An incentive (rewards) campaign on a pool ended.",
+  "liquidity_request.created": "Someone asked for an attestation on a pool (a liquidity request).",
+  "registry.BondAdded": "Ether was added to an attester's bond in the on-chain registry.",
+  "registry.Deregistered": "An attester was removed from the on-chain registry (its bond becomes withdrawable later).",
+  "registry.EIP712DomainChanged": "The registry's signing domain changed (signatures made before may not verify).",
+  "registry.OwnershipTransferStarted": "A transfer of the registry's ownership was proposed.",
+  "registry.OwnershipTransferred": "The registry's owner changed.",
+  "registry.Registered": "An attester key registered in the on-chain registry with a bond.",
+  "registry.Revoked": "An attester revoked one of its own signed attestations.",
+  "registry.Slashed": "The registry's owner took part or all of an attester's bond.",
+  "registry.UnbondRequested": "An attester asked to withdraw its bond; it backs nothing from then on.",
+  "registry.Withdrawn": "An attester's bond was paid out and its record cleared.",
+};

@@ -29,7 +29,11 @@ export type ComparePoolsReturnType = {
   freshnessWindowS: number;
   /** In the order asked. */
   pools: PoolDimensions[];
-  /** Per dimension, the pool(s) holding the largest FRESH value (ties list all; `[]` when no pool has a fresh one). */
+  /**
+   * Per dimension, the pool(s) holding the largest FRESH value (ties list all; `[]` when no pool has a fresh one).
+   * `yieldPct` compares like with like: the largest AMM APY and the largest lending supply rate each (an APY of fees and
+   * rewards and a lending supply rate are different kinds of yield), so it names one pool per kind compared.
+   */
   largest: Record<Dimension, string[]>;
   /** The compared pools' stale values, held out of `largest`. */
   stale: StaleEntry[];
@@ -70,8 +74,14 @@ export async function comparePools(
   const largest = {} as Record<Dimension, string[]>;
   for (const dimension of DIMENSIONS) {
     const fresh = pools.filter((pool) => isFreshValue(pool, dimension));
-    const top = Math.max(...fresh.map((pool) => pool[dimension] as number));
-    largest[dimension] = fresh.filter((pool) => pool[dimension] === top).map((pool) => pool.id);
+    const groups =
+      dimension === "yieldPct"
+        ? (["amm", "lending"] as const).map((kind) => fresh.filter((pool) => pool.kind === kind))
+        : [fresh];
+    const top = groups.map((group) => Math.max(...group.map((pool) => pool[dimension] as number)));
+    largest[dimension] = fresh
+      .filter((pool) => groups.some((group, g) => group.includes(pool) && pool[dimension] === top[g]))
+      .map((pool) => pool.id);
   }
   return {
     asOf: at,

@@ -48,7 +48,7 @@ export type AlertSubscriptionRoutesOptions = {
   /** Headers of the `201` that carries the signing secret (besides Fastify's own). */
   createdHeaders?: Record<string, string>;
   /** The dapp's: the page's table row of the new subscription, answered beside it as `rowHtml`. */
-  createdRowHtml?: (created: CreateSubscriptionReturnType) => string;
+  createdRowHtml?: (created: CreateSubscriptionReturnType) => string | Promise<string>;
 };
 
 /**
@@ -85,10 +85,11 @@ export function alertSubscriptionRoutes(
           owner: owner(request),
           url: request.body.url,
           kinds: request.body.kinds,
+          pool: request.body.pool,
           allowPrivateTargets: config.alerts.allowPrivateTargets,
           now: readContext.now,
         });
-        const body = createdRowHtml ? { ...created, rowHtml: createdRowHtml(created) } : created;
+        const body = createdRowHtml ? { ...created, rowHtml: await createdRowHtml(created) } : created;
         return reply.headers(createdHeaders).code(201).send(body);
       },
     );

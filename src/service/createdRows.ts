@@ -1,5 +1,6 @@
 import { Type, type TObject } from "@sinclair/typebox";
 import type { CreateSubscriptionReturnType } from "../alerts/createSubscription";
+import type { PoolNames } from "../web/components";
 import { newSubscriptionRow } from "../web/pages/alerts";
 import { apiKeyRow } from "../web/pages/apiKeys";
 import { CreatedAlertSubscriptionSchema } from "./schemas/alertSubscriptions";
@@ -26,7 +27,7 @@ export function createdApiKeyRowHtml(key: { id: string; label: string | null; cr
   return apiKeyRow({ id: key.id, label: key.label, createdAt: key.createdAt, revokedAt: null }).toString();
 }
 
-/** The alerts page's row of a subscription just created (active, nothing delivered yet). */
-export function createdSubscriptionRowHtml(created: CreateSubscriptionReturnType): string {
-  return newSubscriptionRow(created).toString();
+/** The alerts page's row of a subscription just created (active, nothing delivered yet), its pool named by `names`. */
+export function createdSubscriptionRowHtml(created: CreateSubscriptionReturnType, names: PoolNames): string {
+  return newSubscriptionRow(created, names).toString();
 }

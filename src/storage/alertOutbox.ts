@@ -22,8 +22,8 @@ export function webhookIdOf(eventId: number, subscriptionId: string): string {
 }
 
 /**
- * Inserts the outbox rows of events just appended: one per (event, active subscription that wants the event's kind),
- * due at once. Call it with the transaction that appended the events (`appendActivity` does), so the rows exist
+ * Inserts the outbox rows of events just appended: one per (event, active subscription that wants the event's kind
+ * and, when it is limited to one pool, is about that pool), due at once. Call it with the transaction that appended the events (`appendActivity` does), so the rows exist
  * exactly when the events do. A paused subscription gets no rows while it is paused.
  */
 export async function enqueueAlertDeliveries(db: Kysely<Database>, eventIds: readonly number[]): Promise<void> {
@@ -39,6 +39,12 @@ export async function enqueueAlertDeliveries(db: Kysely<Database>, eventIds: rea
           .innerJoin("alert_subscriptions as s", "s.id", "k.subscription_id")
           .where("e.id", "in", ids)
           .where("s.state", "=", "active")
+          .where((w) =>
+            w.or([
+              w("s.pool_chain_id", "is", null),
+              w.and([w("s.pool_chain_id", "=", w.ref("e.chain_id")), w("s.pool_address", "=", w.ref("e.address"))]),
+            ]),
+          )
           .select((s) => [
             "s.id",
             "e.id",

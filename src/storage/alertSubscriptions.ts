@@ -49,6 +49,8 @@ export async function insertAlertSubscription(
     secret: string;
     kinds: readonly string[];
     now: number;
+    /** The one pool it is limited to, or null (the default): every pool. */
+    pool?: { chainId: number; address: string } | null;
   },
 ): Promise<void> {
   await db
@@ -66,6 +68,8 @@ export async function insertAlertSubscription(
       last_error: null,
       last_error_at: null,
       last_delivered_at: null,
+      pool_chain_id: row.pool?.chainId ?? null,
+      pool_address: row.pool?.address.toLowerCase() ?? null,
     })
     .execute();
   await db
@@ -106,6 +110,8 @@ export async function listAlertSubscriptions(
       "last_error",
       "last_error_at",
       "last_delivered_at",
+      "pool_chain_id",
+      "pool_address",
     ])
     .where(scopedTo(owner))
     .orderBy("created_at")

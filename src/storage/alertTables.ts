@@ -32,6 +32,9 @@ export interface AlertSubscriptionsTable {
   last_error: string | null;
   last_error_at: number | null;
   last_delivered_at: number | null;
+  /** The one pool the subscription is limited to (chain and lower-case address), or both null: every pool. Migration 016. */
+  pool_chain_id: number | null;
+  pool_address: string | null;
 }
 
 /** The kinds a subscription wants, one row each (`position` keeps the order given). */

@@ -39,9 +39,15 @@ export async function listLiquidityRequests(
 /** A request with the label of the key that wrote it. */
 export type OwnedLiquidityRequest = LiquidityRequest & { key_label: string | null };
 
+/** The `api_key_id` of a request a signed-in wallet wrote in the dapp (`POST /app/api/liquidity-requests`), no key used. */
+export function walletWriterId(address: string): string {
+  return `wallet:${address.toLowerCase()}`;
+}
+
 /**
- * The requests written with any key `owner` holds (revoked keys included: the request stays theirs), newest first.
- * `owner` is an `api_keys.owner`: a lower-case wallet address for keys created in the dapp.
+ * The requests written with any key `owner` holds (revoked keys included: the request stays theirs), and those the
+ * wallet wrote itself in the dapp (`api_key_id` {@link walletWriterId}), newest first. `owner` is an `api_keys.owner`:
+ * a lower-case wallet address for keys created in the dapp.
  */
 export async function listLiquidityRequestsByKeyOwner(
   db: Kysely<Database>,
@@ -49,10 +55,15 @@ export async function listLiquidityRequestsByKeyOwner(
 ): Promise<OwnedLiquidityRequest[]> {
   const rows = await db
     .selectFrom("liquidity_requests")
-    .innerJoin("api_keys", "api_keys.id", "liquidity_requests.api_key_id")
+    .leftJoin("api_keys", "api_keys.id", "liquidity_requests.api_key_id")
     .selectAll("liquidity_requests")
     .select("api_keys.label as key_label")
-    .where("api_keys.owner", "=", parameters.owner)
+    .where((eb) =>
+      eb.or([
+        eb("api_keys.owner", "=", parameters.owner),
+        eb("liquidity_requests.api_key_id", "=", walletWriterId(parameters.owner)),
+      ]),
+    )
     .orderBy("liquidity_requests.created_at", "desc")
     .orderBy("liquidity_requests.id", "desc")
     .limit(parameters.limit)

@@ -84,7 +84,7 @@ export function notice(kind: "info" | "error" | "ok", body: Html | string): Html
  * shadow on the side that hides columns, and (with the client bundle) a line saying "Scroll sideways for more
  * columns". With `stack`, a phone shows each row as a block instead, every cell under its column's name (the cells
  * carry `data-label`; a cell of class `wide` spans the block's width). `variant` adds a class to the table (`events`:
- * the activity log's compact blocks, without the names).
+ * the activity log's compact blocks, without the names; `compare`: the compare page's rows, whose cells wrap).
  */
 export function scrollTable(
   caption: string,
@@ -92,7 +92,7 @@ export function scrollTable(
   rows: readonly Html[],
   empty = "Nothing to list.",
   stack = false,
-  variant: "events" | null = null,
+  variant: "events" | "compare" | null = null,
 ): Html {
   const classes = [stack ? "stack" : "", variant ?? ""].filter((c) => c !== "").join(" ");
   return html`<div class="table-wrap" role="region" aria-label="${caption}" tabindex="0">

@@ -142,3 +142,8 @@ export function countOf(count: number, singular: string, plural = `${singular}s`
 export function shortAddress(address: string): string {
   return address.length <= 13 ? address : `${address.slice(0, 6)}…${address.slice(-4)}`;
 }
+
+/** A subscription's deliveries in words, as its row says them: the page renders it, the client bundle rewrites it. */
+export function deliveriesText(d: { pending: number; delivered: number; failed: number }): string {
+  return `${d.pending} pending, ${d.delivered} delivered, ${d.failed} failed`;
+}

@@ -100,9 +100,15 @@ function navigation(current: PageId): Html {
     (item) =>
       html`<li><a href="${item.href}" ${item.id === current ? html` aria-current="page"` : ""}>${item.label}</a></li>`,
   );
+  const here = NAV_PAGES.find((item) => item.id === current);
+  // One list in a <details>: on a phone it is a "Menu" that opens without JavaScript (every link then in view, wrapped);
+  // on a wider screen the stylesheet hides the summary and always shows the list (`::details-content`).
   return html`<nav class="pages" aria-label="Pages">
-    <ul>
-      ${items}
-    </ul>
+    <details class="menu">
+      <summary>Menu${here === undefined ? "" : html`<span class="here"> · ${here.label}</span>`}</summary>
+      <ul>
+        ${items}
+      </ul>
+    </details>
   </nav>`;
 }

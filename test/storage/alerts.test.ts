@@ -69,6 +69,37 @@ function alertStorageSuite(open: () => Promise<Store>) {
       }
     });
 
+    it("queues a subscription limited to one pool only the events about that pool (any case of its address)", async () => {
+      const pool = { chainId: 1, address: "0xA000000000000000000000000000000000000001" };
+      await store.db.transaction().execute((trx) =>
+        insertAlertSubscription(trx, {
+          id: "s-one",
+          owner: "key:k1",
+          account: "key:k1",
+          url: "https://hooks.example.com/",
+          secret: "whsec_AAAA",
+          kinds: ["pool.stale", "ingest.pass"],
+          now: T,
+          pool,
+        }),
+      );
+      await subscribe(store, "s-all", ["pool.stale", "ingest.pass"]);
+      const other = { chainId: 1, address: "0xb000000000000000000000000000000000000002" };
+      const sameAddressOtherChain = { chainId: 8453, address: pool.address };
+      const ids = await store.db
+        .transaction()
+        .execute((trx) =>
+          appendActivity(trx, [
+            { ...event("pool.stale", 1), pool: other },
+            { ...event("pool.stale", 2), pool: { chainId: 1, address: pool.address.toLowerCase() } },
+            { ...event("pool.stale", 3), pool: sameAddressOtherChain },
+            event("ingest.pass", 4),
+          ]),
+        );
+      expect((await listAlertOutbox(store.db, "s-one")).map((row) => row.event_id)).to.deep.equal([ids[1]]);
+      expect((await listAlertOutbox(store.db, "s-all")).map((row) => row.event_id)).to.deep.equal(ids);
+    });
+
     it("a transaction that fails leaves neither the event nor its outbox row", async () => {
       await subscribe(store, "s1", ["pool.stale"]);
       const before = await store.db.selectFrom("activity_events").select("id").execute();

@@ -310,6 +310,7 @@ describe("openStore", () => {
         "013_accuracy_record",
         "014_watchlist",
         "015_apy_split",
+        "016_alert_pool",
       ]);
       await again.close();
     });
@@ -371,6 +372,7 @@ describe("openStore", () => {
         "013_accuracy_record",
         "014_watchlist",
         "015_apy_split",
+        "016_alert_pool",
       ]);
       await store.close();
     });

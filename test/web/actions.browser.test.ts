@@ -194,22 +194,19 @@ describe("dapp actions: confirmations, field errors, the kind filter, test event
       await page.getByLabel("Token address").fill("0x12");
       await page.getByLabel("Horizon (days)").fill("");
       await page.getByRole("button", { name: "Send request" }).click();
-      await page.locator("[data-request-status]", { hasText: "5 fields need a change" }).waitFor();
+      await page.locator("[data-request-status]", { hasText: "4 fields need a change" }).waitFor();
+      // Signed in, the form asks for no API key.
+      expect(await page.getByLabel("API key").count()).to.equal(0);
       expect(await invalid(page)).to.deep.equal([
-        ["api-key", "Paste an API key: create one on the API keys page (it is shown once)."],
         ["asset", "A token address is 0x followed by 40 hexadecimal digits."],
         ["chain-id", "Enter the token's chain id, a whole number such as 1 (Ethereum)."],
         ["amount", "Enter the amount in US dollars: more than 0, at most 1,000,000,000,000."],
         ["horizon", "Enter a whole number of days, from 1 to 365."],
       ]);
-      // The key keeps its help text in its description, after which comes the error.
-      expect(await page.getByLabel("API key").getAttribute("aria-describedby")).to.equal("api-key-help api-key-error");
-      expect(await page.evaluate(() => document.activeElement?.id)).to.equal("api-key");
+      expect(await page.evaluate(() => document.activeElement?.id)).to.equal("asset");
       await screenshot(page, "request-errors-1280");
 
       // Corrected but for what only the API knows (the zero address): that error lands under its field alone.
-      const created = await page.request.post("/app/api/keys", { headers: origin(), data: { label: "form" } });
-      await page.getByLabel("API key").fill(((await created.json()) as Key).key);
       await page.getByLabel("Token address").fill(`0x${"0".repeat(40)}`);
       await page.getByLabel("Chain id").fill("1");
       await page.getByLabel("Amount (USD)").fill("5000");
@@ -220,7 +217,6 @@ describe("dapp actions: confirmations, field errors, the kind filter, test event
       expect(await invalid(page)).to.deep.equal([
         ["asset", "A token address is 0x followed by 40 hexadecimal digits, not the zero address."],
       ]);
-      expect(await page.getByLabel("API key").getAttribute("aria-describedby")).to.equal("api-key-help");
     });
 
     it("the alert form tells a missing URL and no kind at once, the kinds' group described by its sentence", async function () {

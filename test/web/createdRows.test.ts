@@ -36,7 +36,7 @@ describe("the dapp's create endpoints answer the new row as the page renders it 
     });
     expect(created.statusCode, created.body).to.equal(201);
     const body = created.json();
-    expect(Object.keys(body)).to.deep.equal(["id", "url", "kinds", "secret", "state", "createdAt", "rowHtml"]);
+    expect(Object.keys(body)).to.deep.equal(["id", "url", "kinds", "pool", "secret", "state", "createdAt", "rowHtml"]);
     expect(body.secret).to.match(/^whsec_/);
     expect(body.rowHtml).to.match(new RegExp(`^<tr data-subscription-id="${body.id}">`));
     expect(body.rowHtml).to.include("pool.stale, liquidity_request.created");

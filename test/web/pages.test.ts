@@ -1,3 +1,4 @@
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { expect } from "chai";
 import { READ_SURFACES } from "../../src/read/surfaces";
 import { PAGE_CSP } from "../../src/web/headers";
@@ -194,7 +195,12 @@ describe("dapp pages over app.inject (real SQLite, market fixture)", function ()
       expect(body.indexOf(`/app/pools/${encodeURIComponent(IDS.a)}"`)).to.be.lessThan(
         body.indexOf(`/app/pools/${encodeURIComponent(IDS.e)}"`),
       );
-      expect(body.match(/class="tag largest"/g)?.length).to.equal(4);
+      // a is an AMM pool, e a lending reserve: yield marks each kind's largest, named as such (5 tags, not 4).
+      expect(body.match(/class="tag largest"/g)?.length).to.equal(5);
+      expect(text(body)).to.include("4.50 % APY largest APY of the AMM pools");
+      expect(text(body)).to.match(/supply [\d.]+ % APY .*largest supply rate of the lending pools/);
+      // The product's own figures: each pool's horizon, confidence and floor (or why it has none).
+      expect(text(body)).to.match(/Horizon\s+Confidence\s+Floor/);
       const five = [IDS.a, IDS.b, IDS.c, IDS.e, IDS.h].map((id) => `pools=${id}`).join("&");
       const refused = await getPage(web.app, `/app/compare?${five}`, cookie);
       expect(refused.statusCode).to.equal(400);
@@ -268,6 +274,45 @@ describe("dapp pages over app.inject (real SQLite, market fixture)", function ()
       }
       const { keys } = (await getPage(web.app, "/app/api/keys", cookie)).json();
       expect(keys).to.deep.equal([]);
+    });
+
+    it("lets the signed-in wallet write a request without a key (POST /app/api/liquidity-requests): same rules, CSRF, its own list", async function () {
+      // A wallet of its own (the other tests count the two test wallets' requests).
+      const third = await signInCookie(web.app, privateKeyToAccount(generatePrivateKey()));
+      const body = { chainId: 1, pool: IDS.c.replace("eip155:8453:", "eip155:1:"), amountUsd: 2000, horizonDays: 14 };
+      for (const origin of ["http://evil.example", null]) {
+        const refused = await send("POST", "/app/api/liquidity-requests", cookie, origin, body);
+        expect(refused.statusCode, String(origin)).to.equal(403);
+      }
+      const anonymous = await web.app.inject({
+        method: "POST",
+        url: "/app/api/liquidity-requests",
+        headers: { origin: INJECT_ORIGIN },
+        payload: body,
+      });
+      expect(anonymous.statusCode).to.equal(401);
+      // The keyed write's own rules: a string amount is refused, naming the field (no coercion).
+      const coerced = await send("POST", "/app/api/liquidity-requests", third, INJECT_ORIGIN, {
+        chainId: 1,
+        pool: IDS.a,
+        amountUsd: "2000",
+        horizonDays: 14,
+      });
+      expect(coerced.statusCode).to.equal(400);
+      expect(coerced.json().error.field).to.equal("amountUsd");
+      const written = await send("POST", "/app/api/liquidity-requests", third, INJECT_ORIGIN, {
+        chainId: 1,
+        pool: IDS.a,
+        amountUsd: 2000,
+        horizonDays: 14,
+      });
+      expect(written.statusCode).to.equal(201);
+      expect(written.json().apiKeyId).to.match(/^wallet:0x[0-9a-f]{40}$/);
+      const own = (await getPage(web.app, "/app/api/liquidity-requests", third)).json();
+      expect(own.requests.map((r: { id: string }) => r.id)).to.deep.equal([written.json().id]);
+      const page = (await getPage(web.app, `/app/liquidity-requests?created=${written.json().id}`, third)).body;
+      expect(text(page)).to.match(/Request stored: \$2,000 for 14 days on WETH-USDC · Uniswap V2 · Ethereum ?\./);
+      expect(page).not.to.include('id="api-key"');
     });
 
     it("creates a key (shown once), which writes a request that only its wallet lists, until revoked", async function () {

@@ -21,8 +21,23 @@ export const AlertSubscriptionBodySchema = closed(
       maxItems: MAX_KINDS_PER_SUBSCRIPTION,
       description: "the activity kinds to receive, distinct",
     }),
+    pool: Type.Optional(
+      nullable(
+        Type.String({ maxLength: 100 }),
+        "limit it to one tracked pool (any id shape): only events about that pool are sent; absent or null: every pool",
+      ),
+    ),
   },
-  { examples: [{ url: "https://hooks.example.com/attestations", kinds: ["pool.stale", "attestation.issued"] }] },
+  {
+    examples: [
+      { url: "https://hooks.example.com/attestations", kinds: ["pool.stale", "attestation.issued"] },
+      {
+        url: "https://hooks.example.com/one-pool",
+        kinds: ["pool.stale", "claim.graded"],
+        pool: "eip155:1:0xb4e16d0168e52d35cacd2c6185b44281ec28c9dc",
+      },
+    ],
+  },
 );
 
 /** The `{id}` of one subscription. */
@@ -36,6 +51,7 @@ export const CreatedAlertSubscriptionSchema = closed(
     id: Type.String(),
     url: Type.String({ description: "the target, normalized" }),
     kinds: Type.Array(Type.String()),
+    pool: nullable(Type.String(), "the one pool it is limited to (eip155:<chainId>:<address>), or null: every pool"),
     secret: Type.String({
       description: "whsec_…: verifies every delivery's webhook-signature (Standard Webhooks); shown once, keep it",
     }),
@@ -51,6 +67,7 @@ export const AlertSubscriptionSchema = closed(
     id: Type.String(),
     url: Type.String(),
     kinds: Type.Array(Type.String()),
+    pool: nullable(Type.String(), "the one pool it is limited to (eip155:<chainId>:<address>), or null: every pool"),
     state: Type.Union([Type.Literal("active"), Type.Literal("paused")], {
       description: "paused after a delivery failed for good; POST …/{id}/resume to deliver again",
     }),

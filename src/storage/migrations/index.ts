@@ -14,6 +14,7 @@ import { modelClaims } from "./012_model_claims";
 import { accuracyRecord } from "./013_accuracy_record";
 import { watchlist } from "./014_watchlist";
 import { apySplit } from "./015_apy_split";
+import { alertPool } from "./016_alert_pool";
 
 /** Versioned migrations, applied in key order by Kysely's Migrator. Never edit one that has shipped: add another. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   "013_accuracy_record": accuracyRecord,
   "014_watchlist": watchlist,
   "015_apy_split": apySplit,
+  "016_alert_pool": alertPool,
 };

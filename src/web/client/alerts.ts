@@ -1,9 +1,18 @@
+import { deliveriesText } from "../format";
 import { onConfirmed } from "./confirm";
 import { clearFieldErrors, showFieldErrors, type FieldError } from "./fieldErrors";
 import { appendServerRow, errorField, errorMessage, requestJson, say, type JsonResponse } from "./http";
 
 /** The answer of `POST /app/api/alert-subscriptions`: the secret (shown once) and the table row as the page renders it. */
-type Created = { id: string; url: string; kinds: string[]; secret: string; rowHtml: string };
+type Created = { id: string; url: string; kinds: string[]; pool: string | null; secret: string; rowHtml: string };
+
+/** What `GET /app/api/alert-subscriptions` tells of a subscription's deliveries. */
+type Deliveries = { pending: number; delivered: number; failed: number };
+type Listed = { subscriptions: { id: string; deliveries: Deliveries }[] };
+
+/** How often, and how long, the page asks again after a test event (it updates the row's deliveries cell). */
+const POLL_MS = 1000;
+const POLL_FOR_MS = 60_000;
 
 /** The answer of `POST /app/api/alert-subscriptions/{id}/test`. */
 type TestQueued = { webhookId: string };
@@ -34,7 +43,7 @@ function checkForm(body: { url: string; kinds: string[] }): FieldError[] {
 }
 
 /** A refusal of the API as a field error (the target rules' own sentence; a person's sentence for a schema's). */
-function serverError(response: JsonResponse): FieldError | null {
+function serverError(response: JsonResponse, withPool: boolean): FieldError | null {
   const field = errorField(response);
   const code = (response.body as { error?: { code?: unknown } } | null)?.error?.code;
   if (field === "url") {
@@ -44,7 +53,13 @@ function serverError(response: JsonResponse): FieldError | null {
         : "This is not a URL the service can send to: write it whole, with https:// and the host.";
     return { input: "alert-url", message };
   }
-  if (field === "kinds") return { input: "alert-kinds", message: "Tick at least one event kind, each once." };
+  if (field === "kinds") {
+    // With a pool, the service's own sentence: none of the kinds ticked is ever about a pool.
+    const fallback = "Tick at least one event kind, each once.";
+    return { input: "alert-kinds", message: withPool ? errorMessage(response, fallback) : fallback };
+  }
+  if (field === "pool" || code === "POOL_NOT_FOUND" || code === "AMBIGUOUS_POOL")
+    return { input: "alert-pool", message: errorMessage(response, "This pool cannot be chosen.") };
   return null;
 }
 
@@ -65,7 +80,12 @@ export function initAlerts(): void {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const data = new FormData(form);
-    const body = { url: (data.get("url") ?? "").toString().trim(), kinds: data.getAll("kinds").map(String) };
+    const pool = (data.get("pool") ?? "").toString();
+    const body = {
+      url: (data.get("url") ?? "").toString().trim(),
+      kinds: data.getAll("kinds").map(String),
+      pool: pool === "" ? null : pool,
+    };
     const errors = checkForm(body);
     if (errors.length > 0) {
       showFieldErrors(form, errors, status);
@@ -77,23 +97,29 @@ export function initAlerts(): void {
     try {
       const response = await requestJson("/app/api/alert-subscriptions", { method: "POST", body });
       if (response.status !== 201) {
-        const error = serverError(response);
+        const error = serverError(response, body.pool !== null);
         if (error !== null) showFieldErrors(form, [error], status);
         else say(status, "error", errorMessage(response, "The subscription was not created"));
         return;
       }
       const created = response.body as Created;
+      appendServerRow(tbody, created.rowHtml);
+      form.reset();
+      say(status, "ok", "");
+      // The confirmation above the form, focused (a screen reader reads it; the page scrolls to it).
       if (shown !== null && value !== null) {
+        const title = shown.querySelector("[data-new-secret-title]");
+        // The pool by its name, as the form's picker shows it (its id only when the picker does not list it).
+        const option =
+          created.pool === null ? null : form.querySelector(`#alert-pool option[value="${CSS.escape(created.pool)}"]`);
+        const pool = created.pool === null ? "every pool" : `${option?.textContent?.trim() ?? created.pool} only`;
+        if (title) title.textContent = `Subscribed ${created.url} to ${created.kinds.join(", ")}, for ${pool}.`;
         value.value = created.secret;
         shown.hidden = false;
         const copied = shown.querySelector("[data-copy-status]");
         if (copied) copied.textContent = "";
-        value.focus();
-        value.select();
+        shown.focus();
       }
-      appendServerRow(tbody, created.rowHtml);
-      form.reset();
-      say(status, "ok", `Subscribed ${created.url}. Copy the secret now: it is shown once.`);
     } catch (error) {
       say(status, "error", `The subscription was not created: ${(error as Error).message}`);
     } finally {
@@ -134,6 +160,34 @@ export function initAlerts(): void {
       return;
     }
     const { webhookId } = response.body as TestQueued;
-    say(rowStatus, "ok", `Test event queued (webhook-id ${webhookId}): it goes out like any other delivery.`);
+    say(
+      rowStatus,
+      "ok",
+      `Test event queued (webhook-id ${webhookId}): pending; its row's deliveries update here when it goes out.`,
+    );
+    void followDeliveries(button.dataset.subscriptionId ?? "", rowStatus);
   });
+}
+
+/**
+ * After a test event: asks `GET /app/api/alert-subscriptions` every second (for a minute at most) and writes the
+ * subscription's deliveries into its row, until nothing of it is pending; then says whether it was delivered.
+ */
+async function followDeliveries(id: string, rowStatus: Element | null): Promise<void> {
+  const cell = document.querySelector(`tr[data-subscription-id="${CSS.escape(id)}"] [data-deliveries-text]`);
+  if (cell === null) return;
+  // The counts the row showed before the test event (the page writes them in data attributes).
+  const delivered = Number(cell.getAttribute("data-delivered") ?? 0);
+  const failed = Number(cell.getAttribute("data-failed") ?? 0);
+  // Counted in tries, not by the clock (a page's clock may stand still).
+  for (let tries = 0; tries < POLL_FOR_MS / POLL_MS; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    const response = await requestJson("/app/api/alert-subscriptions", { method: "GET" }).catch(() => null);
+    const found = (response?.body as Listed | null)?.subscriptions?.find((s) => s.id === id);
+    if (found === undefined) return;
+    const d = found.deliveries;
+    cell.textContent = deliveriesText(d);
+    if (d.pending === 0 && d.delivered > delivered) return say(rowStatus, "ok", "Test event delivered.");
+    if (d.pending === 0 && d.failed > failed) return say(rowStatus, "error", "The test event failed.");
+  }
 }

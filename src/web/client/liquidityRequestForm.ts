@@ -24,9 +24,6 @@ function limitOf(id: string, attribute: "max" | "maxlength"): number {
 /** Every field the keyed write would refuse, checked in the browser, each with a sentence for a person. */
 function checkForm(form: HTMLFormElement): FieldError[] {
   const errors: FieldError[] = [];
-  if (valueOf(form, "apiKey") === "") {
-    errors.push({ input: "api-key", message: "Paste an API key: create one on the API keys page (it is shown once)." });
-  }
   if (valueOf(form, "pool") === "") {
     const asset = valueOf(form, "asset");
     if (asset === "") errors.push({ input: "asset", message: "Pick a pool above, or enter a token address here." });
@@ -59,9 +56,6 @@ function checkForm(form: HTMLFormElement): FieldError[] {
 
 /** What the keyed write refused, as a field error: its `field` mapped to the control, its sentence for a person. */
 function serverError(response: JsonResponse): FieldError | null {
-  if (response.status === 401) {
-    return { input: "api-key", message: "This API key is not valid or was revoked: paste a working key." };
-  }
   const field = errorField(response);
   const input = field === null ? undefined : FIELD_INPUT[field];
   if (input === undefined) return null;
@@ -98,13 +92,15 @@ function bodyOf(form: HTMLFormElement): Record<string, unknown> {
 
 /**
  * The liquidity request form: checks every field in the browser first and shows each problem under its field at once
- * (`aria-invalid`, `aria-describedby`), then sends the keyed write with the pasted key as `Authorization: Bearer` and a
- * fresh `Idempotency-Key` per attempt (a double click writes once), and reloads the page on the new request. A
+ * (`aria-invalid`, `aria-describedby`), then sends it as the signed-in wallet (`POST /app/api/liquidity-requests`, the
+ * keyed write's rules, no API key) with a fresh `Idempotency-Key` per attempt (a double click writes once), and reloads the page on the new request. A
  * refusal of the API is shown the same way, under the field its `field` names.
  */
 export function initLiquidityRequestForm(): void {
   const form = document.querySelector<HTMLFormElement>("[data-request-form]");
   const status = document.querySelector("[data-request-status]");
+  // Back from a new request: its confirmation (at the top) takes the focus, so it is read first.
+  document.querySelector<HTMLElement>("[data-request-created]")?.focus();
   if (form === null) return;
   let idempotencyKey = crypto.randomUUID();
   form.addEventListener("input", () => {
@@ -122,11 +118,15 @@ export function initLiquidityRequestForm(): void {
     if (submit) submit.disabled = true;
     say(status, "info", "Sending…");
     try {
-      const response = await requestJson("/api/v1/liquidity-requests", {
+      const response = await requestJson("/app/api/liquidity-requests", {
         method: "POST",
         body: bodyOf(form),
-        headers: { authorization: `Bearer ${valueOf(form, "apiKey")}`, "idempotency-key": idempotencyKey },
+        headers: { "idempotency-key": idempotencyKey },
       });
+      if (response.status === 401) {
+        say(status, "error", "Your session has ended: sign in again, then send the request.");
+        return;
+      }
       if (response.status !== 201) {
         const error = serverError(response);
         if (error !== null) showFieldErrors(form, [error], status);

@@ -1,6 +1,6 @@
-import { ACTIVITY_KINDS } from "../../model/activityKinds";
+import { ACTIVITY_KINDS, ACTIVITY_KIND_DESCRIPTIONS, type ActivityKind } from "../../model/activityKinds";
 import type { GetActivityReturnType } from "../../read/getActivity";
-import { poolHref, scrollTable } from "../components";
+import { namedPool, scrollTable, type PoolNames } from "../components";
 import { formatTime } from "../format";
 import { html, type Html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
@@ -12,7 +12,14 @@ export type ActivityPageParameters = {
   limit: number;
   /** The kinds the page is filtered to (empty: every kind), as the reader took them. */
   kinds: readonly string[];
+  /** The tracked pools by id (from `listPools`), to name each event's pool. */
+  names: PoolNames;
 };
+
+/** A kind's one plain line (declared beside the kinds), or "" for a name outside the list. */
+function describe(kind: string): string {
+  return (ACTIVITY_KIND_DESCRIPTIONS as Record<string, string | undefined>)[kind] ?? "";
+}
 
 /** The page's URL with its limit and kind filter (and a cursor, for the older pages). */
 function activityHref(limit: number, kinds: readonly string[], cursor: string | null = null): string {
@@ -37,7 +44,11 @@ function kindFilter(limit: number, kinds: readonly string[]): Html {
           name="kind"
           value="${kind}"
           ${chosen.has(kind) ? html`checked` : ""}
+          aria-describedby="filter-kind-${i}-help"
         /><label for="filter-kind-${i}"><code>${kind}</code></label>
+        <span class="help kind-help" id="filter-kind-${i}-help"
+          >${ACTIVITY_KIND_DESCRIPTIONS[kind as ActivityKind]}</span
+        >
       </li>`,
   );
   const showing =
@@ -70,7 +81,10 @@ function kindFilter(limit: number, kinds: readonly string[]): Html {
  * cursor: "Older events" follows `next`; "Newest" goes back to the first page. A GET form filters by kind (the API's
  * `kind`), and the paging links keep the filter. On a phone each event is a block (`stack`).
  */
-export function renderActivityPage({ page, cursor, limit, kinds }: ActivityPageParameters, chrome: PageChrome): string {
+export function renderActivityPage(
+  { page, cursor, limit, kinds, names }: ActivityPageParameters,
+  chrome: PageChrome,
+): string {
   const rows = page.events.map(
     (event) =>
       html`<tr>
@@ -78,9 +92,9 @@ export function renderActivityPage({ page, cursor, limit, kinds }: ActivityPageP
         <td data-label="When">
           <time datetime="${new Date(event.at * 1000).toISOString()}">${formatTime(event.at)}</time>
         </td>
-        <td data-label="Kind" class="wide"><code>${event.kind}</code></td>
+        <td data-label="Kind" class="wide"><code title="${describe(event.kind)}">${event.kind}</code></td>
         <td data-label="What" class="wide">
-          ${event.summary}${event.poolId === null ? "" : html`<br /><a href="${poolHref(event.poolId)}"><code>${event.poolId}</code></a>`}
+          ${event.summary}${event.poolId === null ? "" : html`<br />${namedPool(event.poolId, names)}`}
         </td>
       </tr>`,
   );

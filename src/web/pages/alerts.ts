@@ -1,6 +1,8 @@
 import type { SubscriptionView } from "../../alerts/listSubscriptions";
-import { copyField, notice, scrollTable } from "../components";
-import { formatTime } from "../format";
+import { ACTIVITY_KIND_DESCRIPTIONS, type ActivityKind } from "../../model/activityKinds";
+import type { PoolListItem } from "../../read/listPools";
+import { copyField, namedPool, notice, poolNames, scrollTable, type PoolNames } from "../components";
+import { chainName, deliveriesText, formatTime, protocolName } from "../format";
 import { html, type Html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
 import { confirmDialog, confirmFirst, type ConfirmQuestion } from "./confirm";
@@ -9,7 +11,9 @@ export type AlertsPageParameters = {
   /** The wallet's subscriptions (`listSubscriptions` with owner `wallet:<address>`, also `GET /app/api/alert-subscriptions`). */
   subscriptions: readonly SubscriptionView[];
   /** The activity kinds a subscription may name (`ALERT_KINDS`). */
-  kinds: readonly string[];
+  kinds: readonly ActivityKind[];
+  /** The tracked pools a subscription may be limited to, and that name a subscription's pool (the `listPools` reader). */
+  pools: readonly PoolListItem[];
   /** The id of a subscription the confirmation page just deleted, told in a notice. */
   deleted?: string | null;
 };
@@ -28,8 +32,8 @@ export function deleteSubscriptionPath(id: string): string {
   return `/app/alerts/${encodeURIComponent(id)}/delete`;
 }
 
-/** One row of the subscriptions table. */
-function subscriptionRow(s: SubscriptionView): Html {
+/** One row of the subscriptions table (its pool named by `names`). */
+function subscriptionRow(s: SubscriptionView, names: PoolNames): Html {
   const state =
     s.state === "active"
       ? html`<span class="tag fresh">active</span>`
@@ -42,10 +46,16 @@ function subscriptionRow(s: SubscriptionView): Html {
       : html`<br /><span class="muted">last error ${formatTime(s.lastErrorAt)}: ${s.lastError}</span>`;
   return html`<tr data-subscription-id="${s.id}">
     <th scope="row"><code>${s.url}</code></th>
-    <td data-label="Kinds">${s.kinds.join(", ")}</td>
+    <td data-label="Kinds">
+      ${s.kinds.join(", ")}<br /><span class="muted" data-subscription-pool
+        >${s.pool === null ? "every pool" : html`only ${namedPool(s.pool, names)}`}</span
+      >
+    </td>
     <td data-label="State">${state}</td>
-    <td data-label="Deliveries">
-      ${s.deliveries.pending} pending, ${s.deliveries.delivered} delivered, ${s.deliveries.failed} failed${lastError}
+    <td data-label="Deliveries" data-deliveries>
+      <span data-deliveries-text data-delivered="${s.deliveries.delivered}" data-failed="${s.deliveries.failed}"
+        >${deliveriesText(s.deliveries)}</span
+      >${lastError}
     </td>
     <td class="wide">
       <div class="actions">
@@ -83,17 +93,23 @@ function subscriptionRow(s: SubscriptionView): Html {
  * The row of a subscription just created: active, nothing delivered yet (`POST /app/api/alert-subscriptions`
  * answers it as `rowHtml`, for the client bundle to insert).
  */
-export function newSubscriptionRow(created: Pick<SubscriptionView, "id" | "url" | "kinds" | "createdAt">): Html {
-  return subscriptionRow({
-    ...created,
-    state: "active",
-    pausedAt: null,
-    pausedReason: null,
-    deliveries: { pending: 0, delivered: 0, failed: 0 },
-    lastError: null,
-    lastErrorAt: null,
-    lastDeliveredAt: null,
-  });
+export function newSubscriptionRow(
+  created: Pick<SubscriptionView, "id" | "url" | "kinds" | "pool" | "createdAt">,
+  names: PoolNames,
+): Html {
+  return subscriptionRow(
+    {
+      ...created,
+      state: "active",
+      pausedAt: null,
+      pausedReason: null,
+      deliveries: { pending: 0, delivered: 0, failed: 0 },
+      lastError: null,
+      lastErrorAt: null,
+      lastDeliveredAt: null,
+    },
+    names,
+  );
 }
 
 /**
@@ -102,16 +118,26 @@ export function newSubscriptionRow(created: Pick<SubscriptionView, "id" | "url" 
  * shown once, by the client bundle, from the answer of `POST /app/api/alert-subscriptions`), and delete and resume.
  */
 export function renderAlertsPage(
-  { subscriptions, kinds, deleted = null }: AlertsPageParameters,
+  { subscriptions, kinds, pools, deleted = null }: AlertsPageParameters,
   chrome: PageChrome,
 ): string {
+  const names = poolNames(pools);
+  // Each kind with its one plain line (declared once, beside the kinds, in src/model/activityKinds.ts).
   const boxes = kinds.map(
     (kind, i) =>
       html`<li>
-        <input type="checkbox" id="kind-${i}" name="kinds" value="${kind}" /><label for="kind-${i}"
+        <input type="checkbox" id="kind-${i}" name="kinds" value="${kind}" aria-describedby="kind-${i}-help" /><label
+          for="kind-${i}"
           ><code>${kind}</code></label
         >
+        <span class="help kind-help" id="kind-${i}-help">${ACTIVITY_KIND_DESCRIPTIONS[kind]}</span>
       </li>`,
+  );
+  const poolOptions = pools.map(
+    (pool) =>
+      html`<option value="${pool.id}">
+        ${pool.symbol} · ${protocolName(pool.protocol)} · ${chainName(pool.chainId)}
+      </option>`,
   );
   const done =
     deleted === null
@@ -127,6 +153,13 @@ export function renderAlertsPage(
     </p>
     <section aria-labelledby="subscribe-heading">
       <h2 id="subscribe-heading">Subscribe a webhook</h2>
+      <div class="notice ok" data-new-secret hidden tabindex="-1">
+        <p data-new-secret-title><strong>Subscribed.</strong></p>
+        <p><strong>The signing secret, shown once.</strong> Keep it to check each delivery's signature.</p>
+        ${copyField("new-secret", "Secret", html`data-new-secret-value`)}
+        <p><a href="#subscriptions-heading">See it in your subscriptions</a> or subscribe another below.</p>
+      </div>
+      <p class="status" role="status" data-alert-status></p>
       <form class="stack" data-alert-form novalidate>
         <div class="field">
           <label for="alert-url">Target URL</label>
@@ -148,13 +181,19 @@ export function renderAlertsPage(
           </ul>
           <p class="field-error" id="alert-kinds-error"></p>
         </fieldset>
-        <p class="status" role="status" data-alert-status></p>
+        <div class="field">
+          <label for="alert-pool">Pool</label>
+          <select id="alert-pool" name="pool" aria-describedby="alert-pool-help">
+            <option value="">Every pool</option>
+            ${poolOptions}
+          </select>
+          <p class="help" id="alert-pool-help">
+            One pool: only the events about it are sent (ingestion passes and registry events are about no pool).
+          </p>
+          <p class="field-error" id="alert-pool-error"></p>
+        </div>
         <button type="submit">Subscribe</button>
       </form>
-      <div class="notice ok" data-new-secret hidden>
-        <p><strong>The signing secret, shown once.</strong> Keep it to check each delivery's signature.</p>
-        ${copyField("new-secret", "Secret", html`data-new-secret-value`)}
-      </div>
     </section>
     <section aria-labelledby="subscriptions-heading">
       <h2 id="subscriptions-heading">Your subscriptions</h2>
@@ -167,7 +206,7 @@ export function renderAlertsPage(
           <th scope="col">Deliveries</th>
           <th scope="col"><span class="visually-hidden">Actions</span></th>
         </tr>`,
-        subscriptions.map(subscriptionRow),
+        subscriptions.map((s) => subscriptionRow(s, names)),
         "No subscription yet.",
         true,
       )}

@@ -1,10 +1,12 @@
 import type { ComparePoolsReturnType } from "../../read/comparePools";
-import { DIMENSIONS } from "../../read/internal/poolDimensions";
+import type { GetPoolAttestationReturnType } from "../../read/getPoolAttestation";
+import { DIMENSIONS, type Dimension, type PoolDimensions } from "../../read/internal/poolDimensions";
 import type { PoolListItem } from "../../read/listPools";
 import { notice, poolLabel, poolNames, scrollTable, staleList, type PoolNames } from "../components";
-import { chainName, formatUsd, protocolName } from "../format";
+import { NOT_MEASURED, chainName, countOf, formatConfidence, formatUsd, protocolName } from "../format";
 import { html, type Html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
+import { shortNoAttestationReason } from "./pools";
 import { DIMENSION_LABELS, formatDimension, yieldOf } from "./liquidityMap";
 
 /** How many pools the comparison takes (the API's limit). */
@@ -17,19 +19,26 @@ export type ComparePageParameters = {
   selected: readonly string[];
   /** The comparison (the `comparePools` reader of `GET /api/v1/compare`), or null when nothing is picked yet. */
   result: ComparePoolsReturnType | null;
+  /** Each compared pool's latest claim (the `getPoolAttestation` reader), or why it has none; by pool id. */
+  claims: ReadonlyMap<string, CompareClaim>;
   /** A refusal to show instead of the result (too many pools, a repeated pool...). */
   error: string | null;
 };
 
+/** A compared pool's latest claim as `GET /api/v1/pool/{pool}` gives it, or the reason that reader gives for none. */
+export type CompareClaim = GetPoolAttestationReturnType | { noAttestationReason: string };
+
 /**
- * The compare page: a picker of up to four pools (checkboxes; the client bundle stops a fifth), then one column per
- * pool in the order picked, one row per field, and the column(s) holding the largest fresh value of each field
- * marked. Nothing is ranked or ordered by value.
+ * The compare page: the comparison first (when pools are picked), one row per pool in the order picked (a card per
+ * pool on a phone): the product's own figures first (horizon, confidence, floor of the latest claim), then the four
+ * dimensions, the row(s) holding the largest fresh value of each marked (yield: per kind, an AMM APY beside a lending
+ * supply rate is not "larger"). Then the picker of up to four pools (the client bundle stops a fifth). Nothing is
+ * ranked or ordered by value.
  */
 export function renderComparePage(parameters: ComparePageParameters, chrome: PageChrome): string {
   const { result, error } = parameters;
-  const body = html`${picker(parameters)} ${error === null ? "" : notice("error", html`<p>${error}</p>`)}
-  ${result === null ? "" : table(result, poolNames(parameters.pools))}`;
+  const body = html`${error === null ? "" : notice("error", html`<p>${error}</p>`)}
+  ${result === null ? "" : table(result, parameters.claims, poolNames(parameters.pools))} ${picker(parameters)}`;
   return renderPage({ page: "compare", title: "Compare pools", chrome, body });
 }
 
@@ -60,34 +69,75 @@ function picker({ pools, selected }: ComparePageParameters): Html {
   </form>`;
 }
 
-function table(result: ComparePoolsReturnType, names: PoolNames): Html {
+/** What the "largest" tag says on a field: for yield, which kind of yield it is the largest of when kinds are mixed. */
+function largestTag(field: Dimension, pool: PoolDimensions, mixedKinds: boolean): Html {
+  const text =
+    field !== "yieldPct" || !mixedKinds
+      ? "largest"
+      : pool.kind === "amm"
+        ? "largest APY of the AMM pools"
+        : "largest supply rate of the lending pools";
+  return html` <span class="tag largest">${text}</span>`;
+}
+
+/** The claim's cells: horizon, confidence and floor, or one cell with the reason there is no claim. */
+function claimCells(claim: CompareClaim | undefined): Html {
+  if (claim === undefined) return html`<td colspan="3" class="wide">${NOT_MEASURED}</td>`;
+  if ("noAttestationReason" in claim)
+    return html`<td data-label="Horizon, confidence, floor" colspan="3" class="wide no-claim">
+      <span class="no-claim-reason" title="${claim.noAttestationReason}"
+        >No attestation: ${shortNoAttestationReason(claim.noAttestationReason)}</span
+      >
+    </td>`;
+  return html`<td data-label="Horizon" class="num">${countOf(claim.horizon, "day")}</td>
+    <td data-label="Confidence" class="num">${formatConfidence(claim.confidence)}</td>
+    <td data-label="Floor" class="num">${formatUsd(claim.claim.floor)}</td>`;
+}
+
+function table(result: ComparePoolsReturnType, claims: ReadonlyMap<string, CompareClaim>, names: PoolNames): Html {
+  const mixedKinds = new Set(result.pools.map((pool) => pool.kind)).size > 1;
   const head = html`<tr>
-    <th scope="col">Field</th>
-    ${result.pools.map((pool) => html`<th scope="col">${poolLabel(pool)}</th>`)}
+    <th scope="col">Pool</th>
+    <th scope="col" class="num">Horizon</th>
+    <th scope="col" class="num">Confidence</th>
+    <th scope="col" class="num">Floor</th>
+    ${DIMENSIONS.map((field) => html`<th scope="col" class="num">${DIMENSION_LABELS[field]}</th>`)}
   </tr>`;
-  const rows = DIMENSIONS.map((field) => {
-    const largest = new Set(result.largest[field]);
-    const cells = result.pools.map((pool) => {
+  const rows = result.pools.map((pool) => {
+    const cells = DIMENSIONS.map((field) => {
       const stale = pool.staleFields.includes(field);
-      const mark = largest.has(pool.id);
-      return html`<td class="num${mark ? " largest" : ""}${stale ? " stale-value" : ""}">
-        ${field === "yieldPct" ? yieldOf(pool) : formatUsd(pool[field])}${
-          mark ? html` <span class="tag largest">largest</span>` : ""
-        }${stale ? html` <span class="tag stale">stale</span>` : ""}
+      const mark = result.largest[field].includes(pool.id);
+      return html`<td
+        data-label="${DIMENSION_LABELS[field]}"
+        class="num${mark ? " largest" : ""}${stale ? " stale-value" : ""}"
+      >
+        ${field === "yieldPct" ? yieldOf(pool) : formatUsd(pool[field])}${mark ? largestTag(field, pool, mixedKinds) : ""}${
+          stale ? html` <span class="tag stale">stale</span>` : ""
+        }
       </td>`;
     });
-    return html`<tr>
-      <th scope="row">${DIMENSION_LABELS[field]}</th>
-      ${cells}
+    return html`<tr data-pool="${pool.id}">
+      <th scope="row">
+        ${poolLabel(pool)}<br /><span class="muted">${pool.kind === "amm" ? "AMM pool" : "lending reserve"}</span>
+      </th>
+      ${claimCells(claims.get(pool.id))} ${cells}
     </tr>`;
   });
   return html`<section aria-labelledby="result-heading">
     <h2 id="result-heading">Side by side</h2>
     <p>
-      Columns keep the order you picked. "largest" marks the column holding the largest <em>fresh</em> value of a field
-      (every column of a tie); a stale value is never marked. Nothing is ranked.
+      In the order you picked. Horizon, confidence and floor are each pool's latest claim: it keeps at least the floor
+      for that many days, at that confidence. "largest" marks the largest <em>fresh</em> value of a field (every pool of
+      a tie); a stale value is never marked.
+      ${
+        mixedKinds
+          ? html`Yield is compared like with like: an AMM pool's APY (fees and rewards) and a lending supply rate are
+            different kinds, so each kind's largest is marked apart.`
+          : ""
+      }
+      Nothing is ranked.
     </p>
-    ${scrollTable("Pools compared, field by field", head, rows)}
+    ${scrollTable("Pools compared", head, rows, "No pool picked.", true, "compare")}
     <h3>Held out (stale)</h3>
     ${staleList(result.stale, result.asOf, formatDimension, names)}
   </section>`;

@@ -1,7 +1,7 @@
 import type { ListWalletLiquidityRequestsReturnType } from "../../read/listWalletLiquidityRequests";
 import type { PoolListItem } from "../../read/listPools";
-import { namedPool, notice, poolNames, scrollTable } from "../components";
-import { chainName, formatTime, formatUsd, protocolName } from "../format";
+import { namedPool, poolNames, scrollTable } from "../components";
+import { chainName, countOf, formatTime, formatUsd, protocolName } from "../format";
 import { html, type Html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
 import { MAX_AMOUNT_USD, MAX_HORIZON_DAYS, MAX_NOTE_LENGTH } from "../../write/parseLiquidityRequestInput";
@@ -19,30 +19,47 @@ export type LiquidityRequestsPageParameters = {
 };
 
 /**
- * The liquidity requests page: the signed-in wallet's own requests (written with API keys it created), and a form
- * that submits a new one through the keyed write `POST /api/v1/liquidity-requests` with an API key the user pastes
- * (the client bundle sends it as `Authorization: Bearer`, never to any other origin, and does not store it).
+ * The liquidity requests page: the signed-in wallet's own requests (written with API keys it created, or by itself
+ * here), and a form that submits a new one as the signed-in wallet (`POST /app/api/liquidity-requests`: the keyed
+ * write's rules, no API key asked for); the confirmation after it says what was requested.
  */
 export function renderLiquidityRequestsPage(parameters: LiquidityRequestsPageParameters, chrome: PageChrome): string {
   const { own, created } = parameters;
+  const names = poolNames(parameters.pools);
+  // The confirmation says what was asked for (amount, horizon, pool or asset), not only the request's id.
+  const just = created === null ? undefined : own.requests.find((r) => r.id === created);
   const confirmation =
-    created !== null && own.requests.some((r) => r.id === created)
-      ? notice("ok", html`<p>Request <code>${created}</code> stored. It is listed below.</p>`)
-      : "";
+    just === undefined
+      ? ""
+      : html`<div class="notice ok" data-request-created tabindex="-1">
+          <p>
+            <strong>Request stored:</strong> ${formatUsd(just.amountUsd)} for ${countOf(just.horizonDays, "day")} on
+            ${just.pool === null ? html`asset <code>${just.asset}</code> on ${chainName(just.chainId)}` : namedPool(just.pool, names)}${just.note === null ? "" : html`, with the note “${just.note}”`}.
+            It is listed below <span class="muted">(id <code>${just.id}</code>)</span>.
+          </p>
+        </div>`;
   const rows = own.requests.map(
     (r) => html`<tr${r.id === created ? html` class="just-created"` : ""}>
-<th scope="row">${r.pool === null ? html`asset <code>${r.asset}</code> on ${chainName(r.chainId)}` : namedPool(r.pool, poolNames(parameters.pools))}</th>
+<th scope="row">${r.pool === null ? html`asset <code>${r.asset}</code> on ${chainName(r.chainId)}` : namedPool(r.pool, names)}</th>
 <td data-label="When"><time datetime="${new Date(r.createdAt * 1000).toISOString()}">${formatTime(r.createdAt)}</time></td>
 <td data-label="Amount" class="num">${formatUsd(r.amountUsd)}</td>
-<td data-label="Horizon" class="num">${r.horizonDays} d</td>
+<td data-label="Horizon" class="num">${countOf(r.horizonDays, "day")}</td>
 <td data-label="Note">${r.note ?? html`<span class="muted">—</span>`}</td>
-<td data-label="Key">${r.keyLabel ?? html`<span class="muted">unlabelled</span>`}<br><code class="muted">${r.apiKeyId}</code></td>
+<td data-label="Sent with">${
+      r.apiKeyId.startsWith("wallet:")
+        ? html`this wallet, signed in`
+        : html`${r.keyLabel ?? html`<span class="muted">unlabelled key</span>`}<br /><code class="muted"
+              >${r.apiKeyId}</code
+            >`
+    }</td>
 </tr>`,
   );
   const body = html`${confirmation}
     <section aria-labelledby="own-heading">
       <h2 id="own-heading">Your requests</h2>
-      <p>Requests written with any API key this wallet created (<a href="/app/keys">API keys</a>), newest first.</p>
+      <p>
+        Requests this wallet sent here, or with any API key it created (<a href="/app/keys">API keys</a>), newest first.
+      </p>
       ${scrollTable(
         "Your liquidity requests",
         html`<tr>
@@ -51,10 +68,10 @@ export function renderLiquidityRequestsPage(parameters: LiquidityRequestsPagePar
           <th scope="col" class="num">Amount</th>
           <th scope="col" class="num">Horizon</th>
           <th scope="col">Note</th>
-          <th scope="col">Key</th>
+          <th scope="col">Sent with</th>
         </tr>`,
         rows,
-        "No request yet: create an API key, then use the form below.",
+        "No request yet: use the form below.",
         true,
       )}
     </section>
@@ -72,26 +89,10 @@ function requestForm(pools: readonly PoolListItem[]): Html {
   return html`<section aria-labelledby="form-heading">
     <h2 id="form-heading">Ask for liquidity</h2>
     <p>
-      This form sends <code>POST /api/v1/liquidity-requests</code>, the same keyed write any client uses, with the key
-      you paste. The key is not stored by this page.
+      You are signed in, so no API key is needed: the request is sent as this wallet, with the same rules as the keyed
+      <code>POST /api/v1/liquidity-requests</code> that other clients use with an <a href="/app/keys">API key</a>.
     </p>
     <form class="stack" data-request-form novalidate>
-      <div class="field">
-        <label for="api-key">API key</label>
-        <input
-          id="api-key"
-          name="apiKey"
-          type="password"
-          autocomplete="off"
-          spellcheck="false"
-          required
-          aria-describedby="api-key-help"
-        />
-        <p id="api-key-help" class="help">
-          Paste a key from <a href="/app/keys">API keys</a> (shown once when created).
-        </p>
-        ${fieldError("api-key")}
-      </div>
       <div class="field">
         <label for="pool">Pool</label>
         <select id="pool" name="pool">

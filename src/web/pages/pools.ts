@@ -223,60 +223,64 @@ function viewForm(pools: readonly PoolListItem[], view: PoolsView, watchedCount:
     sort !== undefined ||
     view.q !== undefined ||
     view.watchlist === true;
-  return html`<form class="inline filters" method="get" action="/app/pools">
-    <span class="filter">
-      <label for="filter-chain">Chain</label>
-      <select id="filter-chain" name="chain">
-        ${option("", "All chains", view.chain === undefined)}
-        ${chains.map((id) => option(String(id), `${chainName(id)} (${id})`, view.chain === id))}
-      </select>
-    </span>
-    <span class="filter">
-      <label for="filter-protocol">Protocol</label>
-      <select id="filter-protocol" name="protocol">
-        ${option("", "All protocols", view.protocol === undefined)}
-        ${protocols.map((p) => option(p, protocolName(p), view.protocol === p))}
-      </select>
-    </span>
-    <span class="filter">
-      <label for="view-sort">Sort by</label>
-      <select id="view-sort" name="sort">
-        ${option("", "Chain, then address", sort === undefined)}
-        ${POOL_SORTS.map((s) => option(s, SORT_LABELS[s], sort === s))}
-      </select>
-    </span>
-    <span class="filter">
-      <label for="view-order">Order</label>
-      <select id="view-order" name="order">
-        ${option("", "Default", order === undefined)} ${option("asc", "Ascending", order === "asc")}
-        ${option("desc", "Descending", order === "desc")}
-      </select>
-    </span>
-    <span class="filter search">
-      <label for="filter-q">Search</label>
-      <input
-        id="filter-q"
-        type="search"
-        name="q"
-        value="${view.q ?? ""}"
-        maxlength="100"
-        placeholder="token, protocol, chain"
-        autocomplete="off"
-      />
-    </span>
-    <span class="filter watch">
-      <input
-        id="filter-watchlist"
-        type="checkbox"
-        name="watchlist"
-        value="1"
-        ${view.watchlist === true ? html`checked` : ""}
-      />
-      <label for="filter-watchlist">Only my watchlist (${countOf(watchedCount, "pool")})</label>
-    </span>
-    <button type="submit">Show</button>
-    ${clear ? html`<a href="/app/pools">Clear</a>` : ""}
-  </form>`;
+  // Folded away unless a filter, a search or a sort is on, so that on a phone the first pool starts on the first screen.
+  return html`<details class="filter view" ${clear ? html`open` : ""}>
+    <summary>Search, sort and filter</summary>
+    <form class="inline filters" method="get" action="/app/pools">
+      <span class="filter">
+        <label for="filter-chain">Chain</label>
+        <select id="filter-chain" name="chain">
+          ${option("", "All chains", view.chain === undefined)}
+          ${chains.map((id) => option(String(id), `${chainName(id)} (${id})`, view.chain === id))}
+        </select>
+      </span>
+      <span class="filter">
+        <label for="filter-protocol">Protocol</label>
+        <select id="filter-protocol" name="protocol">
+          ${option("", "All protocols", view.protocol === undefined)}
+          ${protocols.map((p) => option(p, protocolName(p), view.protocol === p))}
+        </select>
+      </span>
+      <span class="filter">
+        <label for="view-sort">Sort by</label>
+        <select id="view-sort" name="sort">
+          ${option("", "Chain, then address", sort === undefined)}
+          ${POOL_SORTS.map((s) => option(s, SORT_LABELS[s], sort === s))}
+        </select>
+      </span>
+      <span class="filter">
+        <label for="view-order">Order</label>
+        <select id="view-order" name="order">
+          ${option("", "Default", order === undefined)} ${option("asc", "Ascending", order === "asc")}
+          ${option("desc", "Descending", order === "desc")}
+        </select>
+      </span>
+      <span class="filter search">
+        <label for="filter-q">Search</label>
+        <input
+          id="filter-q"
+          type="search"
+          name="q"
+          value="${view.q ?? ""}"
+          maxlength="100"
+          placeholder="token, protocol, chain"
+          autocomplete="off"
+        />
+      </span>
+      <span class="filter watch">
+        <input
+          id="filter-watchlist"
+          type="checkbox"
+          name="watchlist"
+          value="1"
+          ${view.watchlist === true ? html`checked` : ""}
+        />
+        <label for="filter-watchlist">Only my watchlist (${countOf(watchedCount, "pool")})</label>
+      </span>
+      <button type="submit">Show</button>
+      ${clear ? html`<a href="/app/pools">Clear</a>` : ""}
+    </form>
+  </details>`;
 }
 
 /** The path that stars (`watch`) or unstars (`unwatch`) a pool; `back=list` returns to the list, else to the pool. */

@@ -52,10 +52,19 @@ export async function openTab(
     width?: number;
     /** The page's clock, Unix ms: the market fixture's by default; null keeps the real clock. */
     fixedTime?: number | null;
+    /** Let the test add inline scripts (axe-core's source, see `a11y.browser.test.ts`) despite the page's CSP. */
+    bypassCSP?: boolean;
+    /** The viewport's height (900 by default; a phone's is 844). */
+    height?: number;
   } = {},
 ): Promise<Tab> {
   const width = options.width ?? 1200;
-  const context = await browser.newContext({ baseURL, viewport: { width, height: 900 }, deviceScaleFactor: 1 });
+  const context = await browser.newContext({
+    baseURL,
+    viewport: { width, height: options.height ?? 900 },
+    deviceScaleFactor: 1,
+    bypassCSP: options.bypassCSP ?? false,
+  });
   const fixedTime = options.fixedTime === undefined ? MARKET_NOW * 1000 : options.fixedTime;
   if (fixedTime !== null) await context.clock.setFixedTime(fixedTime);
   const wallet = options.wallet ? await installTestWallet(context, options.wallet) : null;

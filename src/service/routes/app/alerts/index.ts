@@ -3,6 +3,7 @@ import { ALERT_KINDS } from "../../../../alerts/alertKinds";
 import { deleteSubscription } from "../../../../alerts/deleteSubscription";
 import { listSubscriptions } from "../../../../alerts/listSubscriptions";
 import { walletOwner } from "../../../../alerts/subscriptionOwner";
+import { listPools } from "../../../../read/listPools";
 import { AlertSubscriptionNotFoundError } from "../../../../errors/alerts";
 import { renderAlertsPage, deleteSubscriptionPath, deleteSubscriptionQuestion } from "../../../../web/pages/alerts";
 import { renderConfirmPage } from "../../../../web/pages/confirm";
@@ -30,8 +31,14 @@ const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
   const page = pageRoutes(fastify);
   page("/", { querystring: AlertsPageQuerySchema }, async function alertsPage(request, chrome) {
     const owner = walletOwner(request.session.address);
-    const subscriptions = await listSubscriptions({ db: readContext.db, owner });
-    return renderAlertsPage({ subscriptions, kinds: ALERT_KINDS, deleted: request.query.deleted ?? null }, chrome);
+    const [subscriptions, { pools }] = await Promise.all([
+      listSubscriptions({ db: readContext.db, owner }),
+      listPools(readContext),
+    ]);
+    return renderAlertsPage(
+      { subscriptions, kinds: ALERT_KINDS, pools, deleted: request.query.deleted ?? null },
+      chrome,
+    );
   });
 
   page("/:id/delete", { params: AlertSubscriptionParamsSchema }, async function deleteAlertPage(request, chrome) {

@@ -18,10 +18,10 @@ export default alertSubscriptionRoutes((fastify) => ({
       schema: {
         summary: "Subscribe a webhook to activity events (keyed)",
         description:
-          "Needs Authorization: Bearer <API key>. The target must be https on a public address (checked after DNS resolution, again before every attempt). Deliveries follow Standard Webhooks; the answer carries the signing secret, shown this once.",
+          "Needs Authorization: Bearer <API key>. The target must be https on a public address (checked after DNS resolution, again before every attempt). Deliveries follow Standard Webhooks; the answer carries the signing secret, shown this once. An optional pool limits it to the events about that pool.",
         ...keyed,
       },
-      errors: [400, 401, 409, 413, 415, 429, 503],
+      errors: [400, 401, 404, 409, 413, 415, 429, 503],
     },
     list: {
       schema: {

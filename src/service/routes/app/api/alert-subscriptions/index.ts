@@ -1,4 +1,6 @@
 import { walletOwner } from "../../../../../alerts/subscriptionOwner";
+import { listPools } from "../../../../../read/listPools";
+import { poolNames } from "../../../../../web/components";
 import { alertSubscriptionRoutes } from "../../../../alertSubscriptionRoutes";
 import { createdSubscriptionRowHtml } from "../../../../createdRows";
 
@@ -18,12 +20,14 @@ export default alertSubscriptionRoutes((fastify) => ({
   },
   owner: (request) => walletOwner(request.session!.address),
   docs: {
-    create: { schema: hidden, errors: [400, 401, 403, 409, 415, 429, 503] },
+    create: { schema: hidden, errors: [400, 401, 403, 404, 409, 415, 429, 503] },
     list: { schema: hidden, errors: [401, 429, 503] },
     delete: { schema: hidden, errors: [400, 401, 403, 404, 429, 503] },
     resume: { schema: hidden, errors: [400, 401, 403, 404, 409, 429, 503] },
     test: { schema: hidden, errors: [400, 401, 403, 404, 409, 429, 503] },
   },
   createdHeaders: { "cache-control": "no-store" },
-  createdRowHtml: createdSubscriptionRowHtml,
+  // The row names its pool as the page does (the `listPools` reader).
+  createdRowHtml: async (created) =>
+    createdSubscriptionRowHtml(created, poolNames((await listPools(fastify.readContext)).pools)),
 }));

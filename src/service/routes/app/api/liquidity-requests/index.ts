@@ -1,14 +1,64 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { TypeBoxValidatorCompiler } from "@fastify/type-provider-typebox";
+import { walletWriterId } from "../../../../../storage/liquidityRequests";
+import { createLiquidityRequest } from "../../../../../write/createLiquidityRequest";
+import { parseLiquidityRequestInput } from "../../../../../write/parseLiquidityRequestInput";
+import {
+  LiquidityRequestBodySchema,
+  LiquidityRequestHeadersSchema,
+  LiquidityRequestSchema,
+} from "../../../../schemas/liquidityRequests";
 import { listWalletLiquidityRequests } from "../../../../../read/listWalletLiquidityRequests";
 import { WalletLiquidityRequestsQuerySchema, WalletLiquidityRequestsResponseSchema } from "../../../../schemas/appApi";
 import { errorResponses } from "../../../../schemas/error";
 
+type ValidatorInput = Parameters<typeof TypeBoxValidatorCompiler>[0];
+
 /**
- * `GET /app/api/liquidity-requests`: the signed-in wallet's own requests (written with keys it created), newest
- * first: the reader of the liquidity requests page. Needs the session (401 without).
+ * `GET /app/api/liquidity-requests`: the signed-in wallet's own requests (written with keys it created, or by itself
+ * here), newest first: the reader of the liquidity requests page. Needs the session (401 without).
+ *
+ * `POST /app/api/liquidity-requests`: the page's form, signed in, without an API key: the same body, the same rules
+ * (`parseLiquidityRequestInput`, no coercion) and the same write (`createLiquidityRequest`) and answer as the keyed
+ * `POST /api/v1/liquidity-requests`, recorded with the writer id `wallet:<address>` (which also scopes an
+ * `Idempotency-Key`). Needs the session and an `Origin` equal to the service's own (403: the CSRF rule).
  */
 const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { readContext } = fastify;
+  const { readContext, responseCache } = fastify;
+
+  fastify.post(
+    "/",
+    {
+      schema: {
+        hide: true,
+        headers: LiquidityRequestHeadersSchema,
+        body: LiquidityRequestBodySchema,
+        response: { 201: LiquidityRequestSchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 429, 503) },
+      },
+      preHandler: [fastify.requireSession, fastify.requireSameOrigin],
+      validatorCompiler: (route) =>
+        route.httpPart === "body"
+          ? (value: unknown) => {
+              try {
+                return { value: parseLiquidityRequestInput({ input: value }) && value };
+              } catch (error) {
+                return { error: error as Error };
+              }
+            }
+          : TypeBoxValidatorCompiler(route as unknown as ValidatorInput),
+    },
+    async function postWalletLiquidityRequest(request, reply) {
+      const result = await createLiquidityRequest(readContext, {
+        apiKeyId: walletWriterId(request.session!.address),
+        input: request.body,
+        idempotencyKey: request.headers["idempotency-key"],
+      });
+      if (result.replayed) reply.header("idempotent-replayed", "true");
+      else responseCache.invalidate();
+      return reply.code(result.status as 201).send(result.body);
+    },
+  );
+
   fastify.get(
     "/",
     {
