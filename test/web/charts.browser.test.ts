@@ -382,7 +382,13 @@ describe("the pools list in a real browser (Chromium): search and a watchlist pe
       await signInWithWallet(page, "/app/pools");
       const all = await listed(page);
       expect(all).to.include.members(["WETH-USDC", "WBTC-USDC", "aUSDC", "ARB-USDC"]);
+      // Folded with sort and filter until one is on, so that a phone's first screen shows a pool.
+      const fold = page.locator("details.filter.view");
+      expect(await page.getByRole("searchbox", { name: "Search" }).isVisible()).to.equal(false);
       const search = async (q: string) => {
+        if (!(await fold.evaluate((details) => (details as HTMLDetailsElement).open))) {
+          await fold.locator("summary").click();
+        }
         await page.getByRole("searchbox", { name: "Search" }).fill(q);
         await page.getByRole("button", { name: "Show" }).click();
         await page.waitForURL(`**q=${encodeURIComponent(q).replace(/%20/g, "+")}*`);
