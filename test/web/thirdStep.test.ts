@@ -119,6 +119,12 @@ describe("the dapp's third step: reasons, plain words, names", function () {
       );
       expect(whyHorizon({ horizon: 180, confidence: 0.9 })).to.match(/It is the longest horizon the model offers\.$/);
     });
+
+    it("says what the issuing model's confidence is: other pools' windows with a like score, or the cautious prior", function () {
+      const why = whyHorizon({ horizon: 30, confidence: 0.85 });
+      expect(why).to.include("how often windows of that length held across the other tracked pools");
+      expect(why).to.include("a cautious share of this pool's own past windows");
+    });
   });
 
   describe("the model page", function () {

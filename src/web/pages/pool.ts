@@ -81,9 +81,10 @@ export type PoolPageParameters = {
 };
 
 /**
- * A pool's page, for every tracked pool (stale and unattested ones included): its last values with their observation
- * times (and since when its depth is stale), its latest attestation verified IN THE BROWSER against the pinned
- * attester with the claim's evidence window, or the reason there is none, its history: the daily lows with the
+ * A pool's page, for every tracked pool (stale and unattested ones included), in the order a reader on a phone needs:
+ * since when its depth is stale (if it is), its latest attestation (the claim in plain words, verified IN THE BROWSER
+ * against the pinned attester, with the claim's evidence window) or the reason there is none, its last values with
+ * their observation times, its history: the daily lows with the
  * past claims' floors drawn over them (coloured by grade), followed by the same days as a table, and its track record:
  * its claims, newest first, each with its grade, floor and the low that decided it.
  */
@@ -96,9 +97,9 @@ export function renderPoolPage(parameters: PoolPageParameters, chrome: PageChrom
         >${pool.id}</code
       >
     </p>
-    ${watchToggle(pool, parameters.watched === true, "pool")} ${lastValues(parameters)}
+    ${watchToggle(pool, parameters.watched === true, "pool")} ${staleNotice(parameters)}
     ${attestation === null ? noAttestationSection(noAttestation ?? "") : attestationSections(parameters, attestation)}
-    ${historySection(history, pool, record, range)} ${trackRecordSection(record)}`;
+    ${lastValues(parameters)} ${historySection(history, pool, record, range)} ${trackRecordSection(record)}`;
   return renderPage({
     page: "pools",
     title: pool.symbol,
@@ -179,7 +180,6 @@ function lastValues(parameters: PoolPageParameters): Html {
   }
   return html`<section aria-labelledby="now-heading">
     <h2 id="now-heading">Last values</h2>
-    ${staleNotice(parameters)}
     ${scrollTable(
       "Last values, each with its own observation time",
       html`<tr>
@@ -521,7 +521,7 @@ export function whyHorizon(a: Pick<GetPoolAttestationReturnType, "horizon" | "co
   const candidates: readonly number[] = DEFAULT_CANDIDATES;
   const target = `${Math.round(CLAIM_TARGET * 100)} %`;
   const list = `${candidates.slice(0, -1).join(", ")} and ${candidates[candidates.length - 1]} days`;
-  const chosen = `Why ${a.horizon} days: the model tries horizons of ${list}, and publishes the longest whose confidence (the share of this pool's past windows of that length in which the claim would have held) met the ${target} target; ${a.horizon} days met it at ${formatConfidence(a.confidence)}.`;
+  const chosen = `Why ${a.horizon} days: the model tries horizons of ${list}, and publishes the longest whose confidence (how often windows of that length held across the other tracked pools whose own past scored like this pool's; where those are still too few, a cautious share of this pool's own past windows) met the ${target} target; ${a.horizon} days met it at ${formatConfidence(a.confidence)}.`;
   const next = candidates.find((h) => h > a.horizon);
   if (next === undefined) return `${chosen} It is the longest horizon the model offers.`;
   return `${chosen} The next longer one, ${next} days, did not qualify: its confidence fell below ${target}, the history held too few complete ${next}-day windows to judge it, or a known incentive campaign ends before it (this attestation does not record which).`;
