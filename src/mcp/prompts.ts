@@ -68,7 +68,7 @@ export function registerPrompts(server: McpServer, deps: McpDeps): void {
           "1. Call get_attestation for it. If there is none, say why (the error's message) and stop at step 3.",
           "2. Call verify_attestation with the attestation text and report whether it is valid, by which attester, and whether it has expired.",
           "3. Call get_pool_history (days 30) and describe the daily lowest depths, marking days whose source is feed-daily, and each past claim's floorUsd against the lows it covers.",
-          "State the horizon in days, the confidence (the model's estimate from the pool's past windows, whose track record get_model_evaluation shows; not a promise about the future) and the floor in USD.",
+          "State the horizon in days, the confidence (the model's estimate: how often like windows held across the tracked pools, whose track record get_model_evaluation shows; not a promise about the future) and the floor in USD.",
           "Say what the evidence supports and where it is thin (few days, stale depth, feed-daily days). It is evidence, not a guarantee; do not advise on investing.",
         ].join("\n"),
       ),
