@@ -24,12 +24,12 @@ const LAYERS: Record<string, number> = {
   attest: 4,
   ingest: 5,
   read: 5,
-  // Sign-In with Ethereum (nonces, sessions, the EOA-only check) and alerts (subscriptions, outbox delivery, the
-  // target rules) sit beside read: they use storage and lib, and the service and main call them.
+  // Sign-In with Ethereum (nonces, sessions, the EOA-only check) sits beside read: it uses storage and lib, and the
+  // service calls it.
   auth: 5,
-  alerts: 5,
-  // Above read, below service: a write resolves the pool it names with read's resolvePool (same-rank imports are
-  // refused), and the service calls both.
+  // Above read, below service: a write, and an alert subscription limited to one pool, resolve the pool they name
+  // with read's resolvePool (same-rank imports are refused); the service, the pages and main call them.
+  alerts: 5.5,
   write: 5.5,
   // The agent interface and the dapp's pages are adapters over read (and auth, alerts, write); the service mounts
   // them on its server (`POST /mcp`, `/app/`) and the CLI serves MCP over stdio.

@@ -143,25 +143,7 @@ export function historyChart(history: GetPoolHistoryReturnType, symbol: string, 
       }</g
     >`;
   });
-  // A failed claim's first failing day: a cross at that day's low (the low that fell below its floor).
-  const firstDay = days[0].date;
-  const lastDay = days[days.length - 1].date;
-  const failures = record.claims.flatMap((claim) => {
-    const date = claim.lowestDepthDate;
-    if (claim.outcome !== "failed" || date === null || claim.lowestDepthUsd === null) return [];
-    if (date < firstDay || date > lastDay) return [];
-    const [cx, cy, r] = [mid(date), y(claim.lowestDepthUsd), 4];
-    return [
-      html`<g class="fail" data-issued-at="${claim.issuedAt}"
-        ><title>
-          First failing day of the claim issued ${formatDay(claim.issuedAt)}: ${date}, low
-          ${formatUsd(claim.lowestDepthUsd)} below its floor ${formatUsd(claim.floorUsd)}</title
-        ><path
-          d="M${px(cx - r)},${px(cy - r)}L${px(cx + r)},${px(cy + r)}M${px(cx - r)},${px(cy + r)}L${px(cx + r)},${px(cy - r)}"
-        ></path
-      ></g>`,
-    ];
-  });
+  const failures = failureMarks(record, days, mid, y);
 
   return html`<figure class="chart history">
     <svg viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="history-caption">
@@ -188,6 +170,33 @@ export function historyChart(history: GetPoolHistoryReturnType, symbol: string, 
     )}
     <figcaption id="history-caption">${historyCaption(history, symbol, from, to, markOf)}</figcaption>
   </figure>`;
+}
+
+/** Each failed claim's first failing day in the chart's range: a cross at that day's low (the low that fell below its floor). */
+function failureMarks(
+  record: GetPoolClaimsReturnType,
+  days: GetPoolHistoryReturnType["days"],
+  mid: (date: string) => number,
+  y: (usd: number) => number,
+): Html[] {
+  const firstDay = days[0].date;
+  const lastDay = days[days.length - 1].date;
+  return record.claims.flatMap((claim) => {
+    const date = claim.lowestDepthDate;
+    if (claim.outcome !== "failed" || date === null || claim.lowestDepthUsd === null) return [];
+    if (date < firstDay || date > lastDay) return [];
+    const [cx, cy, r] = [mid(date), y(claim.lowestDepthUsd), 4];
+    return [
+      html`<g class="fail" data-issued-at="${claim.issuedAt}"
+        ><title>
+          First failing day of the claim issued ${formatDay(claim.issuedAt)}: ${date}, low
+          ${formatUsd(claim.lowestDepthUsd)} below its floor ${formatUsd(claim.floorUsd)}</title
+        ><path
+          d="M${px(cx - r)},${px(cy - r)}L${px(cx + r)},${px(cy + r)}M${px(cx - r)},${px(cy + r)}L${px(cx + r)},${px(cy - r)}"
+        ></path
+      ></g>`,
+    ];
+  });
 }
 
 /** The chart's text equivalent: what it spans, its lowest and highest day, and every claim drawn (or not in range). */
