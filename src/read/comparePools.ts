@@ -1,6 +1,6 @@
 import { MAX_COMPARED_POOLS, RepeatedPoolError, type NoPoolsError, type TooManyPoolsError } from "../errors/market";
 import { PoolNotFoundError } from "../errors/pool";
-import { getPool } from "../storage/pools";
+import { getPoolRecord } from "../storage/pools";
 import type { ReadContext } from "./context";
 import { defineSurface } from "./defineSurface";
 import { checkPoolList } from "./internal/checkPoolList";
@@ -67,7 +67,7 @@ export async function comparePools(
     const pool = await resolvePool(context, { id, field });
     if (resolved.includes(pool.id)) throw new RepeatedPoolError({ pool: pool.id, field });
     resolved.push(pool.id);
-    const row = await getPool(context.db, pool.chainId, pool.address);
+    const row = await getPoolRecord(context.db, pool.chainId, pool.address);
     if (!row) throw new PoolNotFoundError({ pool: pool.id });
     pools.push(poolDimensions(row, { now: at, windowS: context.freshnessWindowS }));
   }

@@ -1,5 +1,5 @@
 import { getAddress, isAddress, type Address } from "viem";
-import { getLatestAttestation, getLatestExpiryByPool } from "../storage/attestations";
+import { getLatestExpiryByPool, getLatestStoredAttestation } from "../storage/attestations";
 import type { ReadContext } from "./context";
 
 export type FindAttestedRegistryReturnType = { chainId: number; address: Address } | null;
@@ -21,9 +21,9 @@ export async function findAttestedRegistry({ db }: Pick<ReadContext, "db">): Pro
   const expiries = await getLatestExpiryByPool(db);
   if (expiries.length === 0) return null;
   const last = expiries.reduce((a, b) => (b.expiry > a.expiry ? b : a));
-  const row = await getLatestAttestation(db, last.chainId, last.address);
-  if (row?.eip712_json === null || row?.eip712_json === undefined) return null;
-  const domain = (JSON.parse(row.eip712_json) as { domain?: { chainId?: unknown; verifyingContract?: unknown } })
+  const attestation = await getLatestStoredAttestation(db, last.chainId, last.address);
+  if (attestation?.eip712Json === null || attestation?.eip712Json === undefined) return null;
+  const domain = (JSON.parse(attestation.eip712Json) as { domain?: { chainId?: unknown; verifyingContract?: unknown } })
     .domain;
   const chainId = Number(domain?.chainId);
   const address = domain?.verifyingContract;

@@ -1,6 +1,6 @@
 import { capsDepthClaim, listCampaignRecordsForPools, type CampaignRecord } from "../storage/campaigns";
 import { utcDay } from "../storage/poolDaily";
-import { listPools as listPoolRows } from "../storage/pools";
+import { listPoolRecords } from "../storage/pools";
 import type { ReadContext } from "./context";
 import { defineSurface } from "./defineSurface";
 import { checkParameter, type IntegerParameter } from "./internal/checkInteger";
@@ -101,10 +101,10 @@ export async function getLiquidityMap(
   const offset = checkParameter("offset", LIQUIDITY_MAP_PARAMETERS.offset, offsetParameter);
   const only = chainId === undefined ? null : checkParameter("chainId", LIQUIDITY_MAP_PARAMETERS.chainId, chainId);
   const at = now();
-  const rows = (await listPoolRows(db)).filter((row) => only === null || Number(row.chain_id) === only);
+  const rows = (await listPoolRecords(db)).filter((row) => only === null || row.chainId === only);
   const pools = rows.map((row) => poolDimensions(row, { now: at, windowS: freshnessWindowS }));
   const withCampaigns = rows.flatMap((row, i) =>
-    row.merkl_id === null ? [] : [{ pool: pools[i], chainId: Number(row.chain_id), merklId: row.merkl_id }],
+    row.merklId === null ? [] : [{ pool: pools[i], chainId: row.chainId, merklId: row.merklId }],
   );
   const campaigns = await listCampaignRecordsForPools(db, withCampaigns);
 

@@ -1,9 +1,8 @@
 import { getAddress } from "viem";
 import { NoAttestationError, PoolNotFoundError } from "../errors/pool";
 import { getAccuracyRecords } from "../storage/accuracyRecords";
-import { getLatestAttestation } from "../storage/attestations";
-import { getPool } from "../storage/pools";
-import type { AttestationRow, Pool } from "../storage/schema";
+import { getLatestStoredAttestation, type StoredAttestation } from "../storage/attestations";
+import { getPoolRecord, type PoolRecord } from "../storage/pools";
 import type { ReadContext } from "./context";
 import { defineSurface } from "./defineSurface";
 import { claimTerms } from "./internal/claimTerms";
@@ -67,9 +66,9 @@ export async function getPoolAttestation(
   { id }: GetPoolAttestationParameters,
 ): Promise<GetPoolAttestationReturnType> {
   const resolved = await resolvePool(context, { id });
-  const pool = await getPool(context.db, resolved.chainId, resolved.address);
+  const pool = await getPoolRecord(context.db, resolved.chainId, resolved.address);
   if (!pool) throw new PoolNotFoundError({ pool: resolved.id });
-  const row = await getLatestAttestation(context.db, resolved.chainId, resolved.address);
+  const row = await getLatestStoredAttestation(context.db, resolved.chainId, resolved.address);
   if (!row) throw new NoAttestationError({ pool: resolved.id, reason: await explainNoAttestation(context, pool) });
   const record = (await getAccuracyRecords(context.db, [row.id])).get(row.id);
   return toAttestationBody(pool, row, await getClaimEvidence(context, row), record?.outcome ?? "pending");
@@ -85,9 +84,9 @@ export type SignedAttestation = Pick<
  * The signed part of a stored attestation: the v1 fields taken from the stored canonical message (so they
  * re-canonicalise byte for byte), the signature, the signer and the v2 block when stored. What a verifier needs.
  */
-export function signedAttestation(row: AttestationRow): SignedAttestation {
+export function signedAttestation(row: StoredAttestation): SignedAttestation {
   const signed = JSON.parse(row.canonical) as Record<string, string>;
-  const eip712 = row.eip712_json === null ? undefined : (JSON.parse(row.eip712_json) as unknown);
+  const eip712 = row.eip712Json === null ? undefined : (JSON.parse(row.eip712Json) as unknown);
   return {
     chainId: Number(signed.chainId),
     confidence: Number(signed.confidence),
@@ -106,14 +105,13 @@ export function signedAttestation(row: AttestationRow): SignedAttestation {
  * "pending"), the v2 block when stored, then the claim and its evidence.
  */
 function toAttestationBody(
-  pool: Pool,
-  row: AttestationRow,
+  pool: PoolRecord,
+  row: StoredAttestation,
   evidence: ClaimEvidence,
   outcome: string,
 ): GetPoolAttestationReturnType {
   const { eip712, ...signed } = signedAttestation(row);
-  const depthAtIssuanceUsd = Number(row.depth_at_issuance_usd);
-  const floor = Number(row.floor);
+  const { depthAtIssuanceUsd, floor } = row;
   return {
     ...signed,
     symbol: pool.symbol,

@@ -1,6 +1,6 @@
 import { PoolNotFoundError } from "../errors/pool";
 import { listPoolClaims } from "../storage/accuracyRecords";
-import { getPool } from "../storage/pools";
+import { getPoolRecord } from "../storage/pools";
 import type { ReadContext } from "./context";
 import { defineSurface } from "./defineSurface";
 import { PoolClaimsSchema } from "./schemas/accuracy";
@@ -51,7 +51,7 @@ export async function getPoolClaims(
 ): Promise<GetPoolClaimsReturnType> {
   const before = cursor === null || cursor === undefined ? undefined : decodePoolClaimsCursor(cursor);
   const resolved = await resolvePool(context, { id });
-  const pool = await getPool(context.db, resolved.chainId, resolved.address);
+  const pool = await getPoolRecord(context.db, resolved.chainId, resolved.address);
   if (!pool) throw new PoolNotFoundError({ pool: resolved.id });
   const rows = await listPoolClaims(context.db, {
     chainId: resolved.chainId,
@@ -79,8 +79,7 @@ export async function getPoolClaims(
   return {
     pool: resolved.id,
     claims,
-    next:
-      rows.length > POOL_CLAIMS_PAGE_SIZE && last ? encodePoolClaimsCursor(Number(last.attestation.issued_at)) : null,
+    next: rows.length > POOL_CLAIMS_PAGE_SIZE && last ? encodePoolClaimsCursor(last.attestation.issuedAt) : null,
   };
 }
 

@@ -1,6 +1,6 @@
 import { listAttestationsOverlapping, listFirstDepthsByDay } from "../storage/attestations";
 import { getDailyLows, utcDay, type DailyLow } from "../storage/poolDaily";
-import { listDailyVolume } from "../storage/poolVolume";
+import { getDailyVolumes } from "../storage/poolVolume";
 import type { ReadContext } from "./context";
 import { defineSurface } from "./defineSurface";
 import { PoolHistorySchema } from "./schemas/poolHistory";
@@ -90,9 +90,9 @@ export async function getPoolHistory(
     getDailyLows(context.db, pool.chainId, pool.address, { from: dates[0], to: dates[dates.length - 1] }),
     listAttestationsOverlapping(context.db, { ...pool, from: dayStart(dates[0]), to: context.now() + 1 }),
     listFirstDepthsByDay(context.db, { pool, from: dayStart(dates[0]), to: dayStart(today) }),
-    listDailyVolume(context.db, { fromDay: dates[0], toDay: dates[dates.length - 1], ...pool }),
+    getDailyVolumes(context.db, { fromDay: dates[0], toDay: dates[dates.length - 1], ...pool }),
   ]);
-  const volumeByDay = new Map(volumes.map((row) => [row.day, Number(row.volume_usd)]));
+  const volumeByDay = new Map(volumes.map((volume) => [volume.day, volume.volumeUsd]));
   const byDay = new Map(lows.map((low) => [low.day, low]));
   const depthByDay = new Map(depths.map((entry) => [entry.day, entry.depthUsd]));
   return {

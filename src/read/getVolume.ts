@@ -1,9 +1,9 @@
 import { utcDay } from "../storage/poolDaily";
 import { sumDexVolumes } from "../storage/dexVolumes";
-import { listPools as listPoolRows } from "../storage/pools";
+import { listPoolRecords } from "../storage/pools";
 import { sumFreshVolumeByVenueChainDay, sumVolumeByPool } from "../storage/poolVolume";
 import { isStale } from "../model/freshness";
-import { toNumberOrNull, type ReadContext } from "./context";
+import type { ReadContext } from "./context";
 import { defineSurface } from "./defineSurface";
 import { compareText } from "./internal/compareText";
 import { isFreshValue, poolDimensions, type PoolDimensions } from "./internal/poolDimensions";
@@ -124,14 +124,14 @@ export async function getVolume(
   const cutoff = at - freshnessWindowS;
   const [rows, poolRows, heldOut, feedRows] = await Promise.all([
     sumFreshVolumeByVenueChainDay(db, { fromDay: window.fromDay, toDay: today, observedSince: cutoff }),
-    listPoolRows(db),
+    listPoolRecords(db),
     sumVolumeByPool(db, { ...window, observedBefore: cutoff }),
     sumDexVolumes(db, window),
   ]);
   const amms: AmmPool[] = poolRows
     .filter((row) => row.kind === "amm")
     .map((row) => {
-      const volumeObservedAt = toNumberOrNull(row.volume_observed_at);
+      const volumeObservedAt = row.volumeObservedAt;
       return {
         ...poolDimensions(row, { now: at, windowS: freshnessWindowS }),
         volumeObservedAt,

@@ -1,7 +1,7 @@
 import { isStale } from "../model/freshness";
 import { listLatestClaims } from "../storage/attestations";
-import { listPools as listPoolRows } from "../storage/pools";
-import { toNumberOrNull, type ReadContext } from "./context";
+import { listPoolRecords } from "../storage/pools";
+import type { ReadContext } from "./context";
 import { defineSurface } from "./defineSurface";
 import { storedNoAttestationReason } from "./internal/explainNoAttestation";
 import { poolIdentity, type PoolIdentity } from "./internal/poolIdentity";
@@ -51,15 +51,15 @@ export type ListPoolsReturnType = {
  */
 export async function listPools({ db, freshnessWindowS, now }: ReadContext): Promise<ListPoolsReturnType> {
   const at = now();
-  const [rows, claims] = await Promise.all([listPoolRows(db), listLatestClaims(db)]);
+  const [records, claims] = await Promise.all([listPoolRecords(db), listLatestClaims(db)]);
   const claimOf = new Map(claims.map((claim) => [`${claim.chainId}:${claim.address}`, claim]));
-  const pools: PoolListItem[] = rows.map((row) => {
-    const observedAt = toNumberOrNull(row.depth_observed_at);
-    const claim = claimOf.get(`${row.chain_id}:${row.address.toLowerCase()}`);
+  const pools: PoolListItem[] = records.map((row) => {
+    const observedAt = row.depthObservedAt;
+    const claim = claimOf.get(`${row.chainId}:${row.address.toLowerCase()}`);
     const stale = isStale({ observedAt, now: at, windowS: freshnessWindowS });
     return {
       ...poolIdentity(row),
-      depthUsd: toNumberOrNull(row.depth_usd),
+      depthUsd: row.depthUsd,
       observedAt,
       stale,
       horizon: claim?.horizon ?? null,

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from "kysely";
+import { toStoredAttestation, type StoredAttestation } from "./attestations";
 import { chunksOf } from "./batches";
 import type { AccuracyRecordsTable, AttestationRow, Database } from "./schema";
 
@@ -102,7 +103,7 @@ export async function getAccuracyRecords(
 export async function listPoolClaims(
   db: Kysely<Database>,
   parameters: { chainId: number; address: string; before?: number; limit: number },
-): Promise<{ attestation: AttestationRow; record: AccuracyRecord | null }[]> {
+): Promise<{ attestation: StoredAttestation; record: AccuracyRecord | null }[]> {
   let query = db
     .selectFrom("attestations as a")
     .selectAll("a")
@@ -115,7 +116,7 @@ export async function listPoolClaims(
     db,
     rows.map((row) => row.id),
   );
-  return rows.map((attestation) => ({ attestation, record: records.get(attestation.id) ?? null }));
+  return rows.map((row) => ({ attestation: toStoredAttestation(row), record: records.get(row.id) ?? null }));
 }
 
 /** Claims of the accuracy record's unit (a pool's first attestation of a UTC day) not graded yet. */

@@ -42,6 +42,64 @@ export async function insertAttestations(
   return inserted;
 }
 
+/**
+ * A stored attestation as the readers take it: camelCase, its numbers as numbers, the signed message and its v2 block
+ * as stored text. The columns only issuance uses (`inputs_hash`, `supersedes`, …) are left out.
+ */
+export type StoredAttestation = {
+  /** keccak256 of the v1 canonical message, 0x-hex. */
+  id: string;
+  chainId: number;
+  /** As stored (lower case). */
+  address: string;
+  /** Unix seconds. */
+  issuedAt: number;
+  expiry: number;
+  horizonDays: number;
+  /** Confidence in hundredths (85 means 0.85). */
+  confidenceHundredths: number;
+  /** The v1 canonical message exactly as signed (JSON text). */
+  canonical: string;
+  signature: string;
+  attester: string;
+  /** The claim: depth stays >= floor × depthAtIssuanceUsd for horizonDays. */
+  floor: number;
+  depthAtIssuanceUsd: number;
+  model: string;
+  /** The v2 block as JSON text, when a registry was configured. */
+  eip712Json: string | null;
+};
+
+/** A stored attestation row as a {@link StoredAttestation}. */
+export function toStoredAttestation(row: AttestationRow): StoredAttestation {
+  return {
+    id: row.id,
+    chainId: Number(row.chain_id),
+    address: row.address,
+    issuedAt: Number(row.issued_at),
+    expiry: Number(row.expiry),
+    horizonDays: Number(row.horizon_days),
+    confidenceHundredths: Number(row.confidence_hundredths),
+    canonical: row.canonical,
+    signature: row.signature,
+    attester: row.attester,
+    floor: Number(row.floor),
+    depthAtIssuanceUsd: Number(row.depth_at_issuance_usd),
+    model: row.model,
+    eip712Json: row.eip712_json,
+  };
+}
+
+/** {@link getLatestAttestation} as a {@link StoredAttestation}. */
+export async function getLatestStoredAttestation(
+  db: Kysely<Database>,
+  chainId: number,
+  address: string,
+): Promise<StoredAttestation | undefined> {
+  const row = await getLatestAttestation(db, chainId, address);
+  return row === undefined ? undefined : toStoredAttestation(row);
+}
+
 /** The pool's most recently issued attestation, if any. */
 export async function getLatestAttestation(
   db: Kysely<Database>,
@@ -129,8 +187,8 @@ export async function listLatestClaims(
 export async function listAttestationsOverlapping(
   db: Kysely<Database>,
   parameters: { chainId: number; address: string; from: number; to: number },
-): Promise<AttestationRow[]> {
-  return db
+): Promise<StoredAttestation[]> {
+  const rows = await db
     .selectFrom("attestations")
     .selectAll()
     .where("chain_id", "=", parameters.chainId)
@@ -140,6 +198,7 @@ export async function listAttestationsOverlapping(
     .orderBy("issued_at")
     .orderBy("created_at")
     .execute();
+  return rows.map(toStoredAttestation);
 }
 
 /** The depth the first attestation of a pool's UTC day states. */

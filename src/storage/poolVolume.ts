@@ -145,6 +145,22 @@ export async function listDailyVolume(
   return query.orderBy("day").orderBy("chain_id").orderBy("address").execute();
 }
 
+/** A pool's swap volume of one UTC day, as the readers take it. */
+export type DailyVolume = {
+  /** UTC day, `YYYY-MM-DD`. */
+  day: string;
+  /** USD: the volume of the pool's own `Swap` logs read into that day (0 for a day read without a swap). */
+  volumeUsd: number;
+};
+
+/** {@link listDailyVolume} of one pool as {@link DailyVolume}s, oldest day first. */
+export async function getDailyVolumes(
+  db: Kysely<Database>,
+  parameters: { fromDay: string; toDay: string; chainId: number; address: string },
+): Promise<DailyVolume[]> {
+  return (await listDailyVolume(db, parameters)).map((row) => ({ day: row.day, volumeUsd: Number(row.volume_usd) }));
+}
+
 /** One pool's hourly rows, oldest first. */
 export async function listHourlyVolume(
   db: Kysely<Database>,

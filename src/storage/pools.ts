@@ -113,6 +113,87 @@ export async function listPools(db: Kysely<Database>): Promise<Pool[]> {
   return db.selectFrom("pools").selectAll().orderBy("chain_id").orderBy("address").execute();
 }
 
+/**
+ * A tracked pool as the readers take it: camelCase, every stored number a number (null kept: not measured), each
+ * measured value beside the time it was observed (Unix seconds). The columns only the writers use are left out.
+ */
+export type PoolRecord = {
+  chainId: number;
+  /** As stored (lower case). */
+  address: string;
+  kind: "amm" | "lending";
+  symbol: string;
+  protocol: string;
+  /** Merkl opportunity identifier, if the pools file maps one. */
+  merklId: string | null;
+  /** USD; lending: supplied − borrowed. */
+  depthUsd: number | null;
+  depthObservedAt: number | null;
+  /** USD, lending only (exact there). */
+  exitableUsd: number | null;
+  exitableObservedAt: number | null;
+  /** The raw on-chain state as JSON text (reserves, supplied, borrowed, rates…), as stored. */
+  stateJson: string | null;
+  /** A percent (3.2 means 3.2 %). */
+  supplyRatePercent: number | null;
+  supplyRateObservedAt: number | null;
+  /** The yields feed's `apy` and its split, percent. */
+  apyPercent: number | null;
+  apyBasePercent: number | null;
+  apyRewardPercent: number | null;
+  apyObservedAt: number | null;
+  /** USD, AMM only: the rolling 24 h of the pool's own swaps. */
+  volume24hUsd: number | null;
+  volumeObservedAt: number | null;
+  /** Why the last issuance check issued nothing, or null. */
+  issueReason: string | null;
+};
+
+/** {@link getPool} as a {@link PoolRecord}. */
+export async function getPoolRecord(
+  db: Kysely<Database>,
+  chainId: number,
+  address: string,
+): Promise<PoolRecord | undefined> {
+  const row = await getPool(db, chainId, address);
+  return row === undefined ? undefined : toPoolRecord(row);
+}
+
+/** {@link listPools} as {@link PoolRecord}s, ordered by chain then address. */
+export async function listPoolRecords(db: Kysely<Database>): Promise<PoolRecord[]> {
+  return (await listPools(db)).map(toPoolRecord);
+}
+
+/** A stored number column as a number, null kept (PostgreSQL may hand back numeric text). */
+function numberOrNull(value: number | string | null | undefined): number | null {
+  return value === null || value === undefined ? null : Number(value);
+}
+
+function toPoolRecord(row: Pool): PoolRecord {
+  return {
+    chainId: Number(row.chain_id),
+    address: row.address,
+    kind: row.kind,
+    symbol: row.symbol,
+    protocol: row.protocol,
+    merklId: row.merkl_id,
+    depthUsd: numberOrNull(row.depth_usd),
+    depthObservedAt: numberOrNull(row.depth_observed_at),
+    exitableUsd: numberOrNull(row.exitable_usd),
+    exitableObservedAt: numberOrNull(row.exitable_observed_at),
+    stateJson: row.state_json,
+    supplyRatePercent: numberOrNull(row.supply_rate_percent),
+    supplyRateObservedAt: numberOrNull(row.supply_rate_observed_at),
+    apyPercent: numberOrNull(row.apy_percent),
+    apyBasePercent: numberOrNull(row.apy_base_percent),
+    apyRewardPercent: numberOrNull(row.apy_reward_percent),
+    apyObservedAt: numberOrNull(row.apy_observed_at),
+    volume24hUsd: numberOrNull(row.volume_24h_usd),
+    volumeObservedAt: numberOrNull(row.volume_observed_at),
+    issueReason: row.issue_reason,
+  };
+}
+
 /** The chains on which an address is tracked, ascending (a bare address names one pool only when there is one). */
 export async function findPoolChains(db: Kysely<Database>, address: string): Promise<number[]> {
   const rows = await db
@@ -189,8 +270,8 @@ export async function setIssueVerdicts(db: Kysely<Database>, verdicts: readonly 
 export async function listPoolsOf(
   db: Kysely<Database>,
   parameters: { protocol: string; kind: "amm" | "lending" },
-): Promise<Pool[]> {
-  return db
+): Promise<PoolRecord[]> {
+  const rows = await db
     .selectFrom("pools")
     .selectAll()
     .where("protocol", "=", parameters.protocol)
@@ -198,4 +279,5 @@ export async function listPoolsOf(
     .orderBy("chain_id")
     .orderBy("address")
     .execute();
+  return rows.map(toPoolRecord);
 }

@@ -1,4 +1,4 @@
-import type { AttestationRow } from "../../storage/schema";
+import type { StoredAttestation } from "../../storage/attestations";
 
 const DAY_S = 86_400;
 
@@ -17,17 +17,16 @@ export type ClaimTerms = {
 };
 
 /**
- * The terms of a stored attestation, read from its columns (the same values as its signed canonical message): the
+ * The terms of a stored attestation, read from its stored values (the same values as its signed canonical message): the
  * one place that derives the claim's USD floor and the end of its window.
  */
-export function claimTerms(row: AttestationRow): ClaimTerms {
-  const issuedAt = Number(row.issued_at);
-  const horizon = Number(row.horizon_days);
+export function claimTerms(attestation: StoredAttestation): ClaimTerms {
+  const { issuedAt, horizonDays: horizon } = attestation;
   return {
     issuedAt,
     horizon,
-    confidence: Number(row.confidence_hundredths) / 100,
-    floorUsd: Number(row.floor) * Number(row.depth_at_issuance_usd),
+    confidence: attestation.confidenceHundredths / 100,
+    floorUsd: attestation.floor * attestation.depthAtIssuanceUsd,
     settlesAt: issuedAt + horizon * DAY_S,
   };
 }

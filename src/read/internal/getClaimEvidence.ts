@@ -1,5 +1,5 @@
 import { getDailyLowsBetween, utcDay } from "../../storage/poolDaily";
-import type { AttestationRow } from "../../storage/schema";
+import type { StoredAttestation } from "../../storage/attestations";
 import type { ReadContext } from "../context";
 import { claimTerms } from "./claimTerms";
 
@@ -23,11 +23,14 @@ export type ClaimEvidence = {
  * The daily lows observed inside the claim's own window so far and the lowest of them (spec §3 rule 4). Evidence
  * only: it settles nothing, and no outcome is graded.
  */
-export async function getClaimEvidence({ db, now }: ReadContext, row: AttestationRow): Promise<ClaimEvidence> {
-  const { issuedAt: start, settlesAt: end } = claimTerms(row);
+export async function getClaimEvidence(
+  { db, now }: ReadContext,
+  attestation: StoredAttestation,
+): Promise<ClaimEvidence> {
+  const { issuedAt: start, settlesAt: end } = claimTerms(attestation);
   const lows = await getDailyLowsBetween(db, {
-    chainId: Number(row.chain_id),
-    address: row.address,
+    chainId: attestation.chainId,
+    address: attestation.address,
     from: start,
     to: end,
   });

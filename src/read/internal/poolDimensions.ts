@@ -1,6 +1,5 @@
 import { isStale } from "../../model/freshness";
-import type { Pool } from "../../storage/schema";
-import { toNumberOrNull } from "../context";
+import type { PoolRecord } from "../../storage/pools";
 import { poolIdentity, type PoolIdentity } from "./poolIdentity";
 
 /**
@@ -62,30 +61,30 @@ export type PoolDimensions = PoolIdentity & {
   yieldSplit: { basePct: number | null; rewardPct: number | null } | null;
 };
 
-/** Each dimension's stored value and the column holding its own observation time. */
-function measured(row: Pool): Record<Dimension, [number | null | string, number | null | string]> {
-  const lending = row.kind === "lending";
+/** Each dimension's stored value and its own observation time. */
+function measured(pool: PoolRecord): Record<Dimension, [number | null, number | null]> {
+  const lending = pool.kind === "lending";
   return {
-    depthUsd: [row.depth_usd, row.depth_observed_at],
-    volume24hUsd: lending ? [null, null] : [row.volume_24h_usd, row.volume_observed_at],
-    yieldPct: lending ? [row.supply_rate_percent, row.supply_rate_observed_at] : [row.apy_percent, row.apy_observed_at],
-    exitabilityUsd: lending ? [row.exitable_usd, row.exitable_observed_at] : [null, null],
+    depthUsd: [pool.depthUsd, pool.depthObservedAt],
+    volume24hUsd: lending ? [null, null] : [pool.volume24hUsd, pool.volumeObservedAt],
+    yieldPct: lending ? [pool.supplyRatePercent, pool.supplyRateObservedAt] : [pool.apyPercent, pool.apyObservedAt],
+    exitabilityUsd: lending ? [pool.exitableUsd, pool.exitableObservedAt] : [null, null],
   };
 }
 
 /**
- * The four dimensions of a stored pool row. `null` means "not measured" (never zero). A value is stale when ITS OWN
+ * The four dimensions of a stored pool. `null` means "not measured" (never zero). A value is stale when ITS OWN
  * observation time is older than `windowS` (or was never recorded): a yields row without an APY leaves the old APY
  * to age instead of passing for fresh. A dimension that is not measured is never stale.
  */
-export function poolDimensions(row: Pool, { now, windowS }: { now: number; windowS: number }): PoolDimensions {
+export function poolDimensions(row: PoolRecord, { now, windowS }: { now: number; windowS: number }): PoolDimensions {
   const values = {} as Record<Dimension, number | null>;
   const observedAt = {} as Record<Dimension, number | null>;
   const staleFields: Dimension[] = [];
   const stored = measured(row);
   for (const dimension of DIMENSIONS) {
-    const value = toNumberOrNull(stored[dimension][0]);
-    const at = value === null ? null : toNumberOrNull(stored[dimension][1]);
+    const value = stored[dimension][0];
+    const at = value === null ? null : stored[dimension][1];
     values[dimension] = value;
     observedAt[dimension] = at;
     if (value !== null && isStale({ observedAt: at, now, windowS })) staleFields.push(dimension);
@@ -101,19 +100,19 @@ export function poolDimensions(row: Pool, { now, windowS }: { now: number; windo
   };
 }
 
-/** An AMM row's stored APY split, or null when the feed gave neither part (or the pool lends). */
-function yieldSplit(row: Pool): PoolDimensions["yieldSplit"] {
-  if (row.kind !== "amm" || toNumberOrNull(row.apy_percent) === null) return null;
-  const basePct = toNumberOrNull(row.apy_base_percent ?? null);
-  const rewardPct = toNumberOrNull(row.apy_reward_percent ?? null);
+/** An AMM pool's stored APY split, or null when the feed gave neither part (or the pool lends). */
+function yieldSplit(row: PoolRecord): PoolDimensions["yieldSplit"] {
+  if (row.kind !== "amm" || row.apyPercent === null) return null;
+  const basePct = row.apyBasePercent;
+  const rewardPct = row.apyRewardPercent;
   return basePct === null && rewardPct === null ? null : { basePct, rewardPct };
 }
 
-/** A lending row's rates: the supply rate column, and the borrow rate and totals its stored on-chain state holds. */
-function lendingRates(row: Pool, { now, windowS }: { now: number; windowS: number }): LendingRates {
-  const supplyAprPct = toNumberOrNull(row.supply_rate_percent);
-  const observedAt = toNumberOrNull(row.supply_rate_observed_at);
-  const state = parseState(row.state_json);
+/** A lending pool's rates: its supply rate, and the borrow rate and totals its stored on-chain state holds. */
+function lendingRates(row: PoolRecord, { now, windowS }: { now: number; windowS: number }): LendingRates {
+  const supplyAprPct = row.supplyRatePercent;
+  const observedAt = row.supplyRateObservedAt;
+  const state = parseState(row.stateJson);
   const borrowAprPct = typeof state.variableBorrowRatePercent === "number" ? state.variableBorrowRatePercent : null;
   const measured = supplyAprPct !== null || borrowAprPct !== null;
   return {

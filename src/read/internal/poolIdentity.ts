@@ -1,5 +1,5 @@
 import { formatPoolId } from "../../lib/formatPoolId";
-import type { Pool } from "../../storage/schema";
+import type { PoolRecord } from "../../storage/pools";
 
 /** Who a pool is, as every surface names it: the qualified id first, then its chain, address and labels. */
 export type PoolIdentity = {
@@ -13,15 +13,15 @@ export type PoolIdentity = {
   kind: "amm" | "lending";
 };
 
-/** The {@link PoolIdentity} of a stored pool row. */
-export function poolIdentity(row: Pool): PoolIdentity {
-  const chainId = Number(row.chain_id);
+/** The {@link PoolIdentity} of a stored pool. */
+export function poolIdentity(pool: PoolRecord): PoolIdentity {
+  const { chainId } = pool;
   return {
-    id: formatPoolId({ chainId, address: row.address }),
+    id: formatPoolId({ chainId, address: pool.address }),
     chainId,
-    address: row.address.toLowerCase(),
-    symbol: row.symbol,
-    protocol: row.protocol,
-    kind: row.kind,
+    address: pool.address.toLowerCase(),
+    symbol: pool.symbol,
+    protocol: pool.protocol,
+    kind: pool.kind,
   };
 }
