@@ -3,7 +3,7 @@ import type { ListPoolsReturnType } from "../../src/read/listPools";
 import type { CalibrationBucket, ModelEvaluation } from "../../src/model/evaluateModel";
 import type { GetAccuracyReturnType } from "../../src/read/getAccuracy";
 import { countOf, formatConfidence, protocolName, shortAddress } from "../../src/web/format";
-import { bucketSentence, bucketVerdict, renderModelPage } from "../../src/web/pages/model";
+import { bucketSentence, bucketVerdict, renderModelPage, spreadAcrossPools } from "../../src/web/pages/model";
 import { whyHorizon } from "../../src/web/pages/pool";
 import { shortNoAttestationReason } from "../../src/web/pages/pools";
 import { IDS } from "../helpers/read/seedMarket";
@@ -128,6 +128,23 @@ describe("the dapp's third step: reasons, plain words, names", function () {
   });
 
   describe("the model page", function () {
+    it("lists sample claims from every pool in turn, each pool's newest first, not the first pool's only", function () {
+      const claim = (pool: string, asOf: string) => ({ pool, asOf });
+      const sample = [
+        ...["2026-01-01", "2026-01-02", "2026-01-03"].map((day) => claim("a", day)),
+        claim("b", "2026-01-01"),
+        ...["2026-01-04", "2026-01-05"].map((day) => claim("c", day)),
+      ];
+      expect(spreadAcrossPools(sample, 4)).to.deep.equal([
+        claim("a", "2026-01-03"),
+        claim("b", "2026-01-01"),
+        claim("c", "2026-01-05"),
+        claim("a", "2026-01-02"),
+      ]);
+      expect(spreadAcrossPools(sample, 20)).to.have.length(6);
+      expect(spreadAcrossPools([], 20)).to.deep.equal([]);
+    });
+
     const bucket = (from: number, n: number, meanConfidence: number, holdRate: number, low: number, high: number) =>
       ({
         from,

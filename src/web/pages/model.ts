@@ -358,9 +358,27 @@ function horizonSection(e: Evaluation): Html {
   </section>`;
 }
 
-/** The first sample claims, each linking to its pool. */
+/** How many sample claims the page lists. */
+const SAMPLE_ROWS = 20;
+
+/**
+ * Up to `count` claims spread across pools: each pool's newest first, one pool after another in turn, so that a
+ * sample ordered by pool does not show one pool only.
+ */
+export function spreadAcrossPools<T extends { pool: string; asOf: string }>(claims: readonly T[], count: number): T[] {
+  const byPool = new Map<string, T[]>();
+  for (const claim of claims) byPool.set(claim.pool, [...(byPool.get(claim.pool) ?? []), claim]);
+  const queues = [...byPool.values()].map((list) => [...list].sort((a, b) => b.asOf.localeCompare(a.asOf)));
+  const out: T[] = [];
+  for (let round = 0; out.length < count && queues.some((queue) => queue.length > round); round++) {
+    for (const queue of queues) if (round < queue.length && out.length < count) out.push(queue[round]);
+  }
+  return out;
+}
+
+/** Sample claims spread across pools, each linking to its pool. */
 function sampleSection(e: Evaluation, names: PoolNames): Html {
-  const sampleRows = e.sample.slice(0, 20).map(
+  const sampleRows = spreadAcrossPools(e.sample, SAMPLE_ROWS).map(
     (c) =>
       html`<tr>
         <td>${namedPool(c.pool, names)}</td>
@@ -374,8 +392,9 @@ function sampleSection(e: Evaluation, names: PoolNames): Html {
   return html`<section aria-labelledby="sample-heading">
     <h2 id="sample-heading">Sample claims</h2>
     <p>
-      ${formatNumber(e.sample.length)} scored claims are in <code>GET /api/v1/model</code>; the first 20 are below. Each
-      can be recomputed from the pool's daily lows in <code>GET /api/v1/pool/{pool}/history</code>.
+      ${formatNumber(e.sample.length)} scored claims are in <code>GET /api/v1/model</code>; ${SAMPLE_ROWS} of them, from
+      as many pools as there are (each pool's newest first), are below. Each can be recomputed from the pool's daily
+      lows in <code>GET /api/v1/pool/{pool}/history</code>.
     </p>
     ${scrollTable(
       "Sample of scored claims",
