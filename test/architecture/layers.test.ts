@@ -44,6 +44,8 @@ const LAYERS: Record<string, number> = {
 
 /** Functions may not be longer than this (outside tests and the demo's scripted scenarios). */
 const MAX_FUNCTION_LINES = 120;
+/** Files may not be longer than this: a longer one holds more than one concept (issue 31). */
+const MAX_FILE_LINES = 450;
 /** The demo's scripted scenarios: a day of the simulation reads best as one script. */
 const SCRIPTED_SCENARIOS = new Set<string>(["src/demo/simulateDay.ts"]);
 
@@ -160,6 +162,14 @@ describe("architecture of src/", function () {
       };
       visit(source);
     }
+    expect(long).to.deep.equal([]);
+  });
+
+  it(`has no file longer than ${MAX_FILE_LINES} lines`, function () {
+    const long = files.flatMap((file) => {
+      const lines = readFileSync(file, "utf8").split("\n").length;
+      return lines > MAX_FILE_LINES ? [`${relative(root, file)} (${lines} lines)`] : [];
+    });
     expect(long).to.deep.equal([]);
   });
 });

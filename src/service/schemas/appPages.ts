@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { POOL_HISTORY_PARAMETERS } from "../../read/getPoolHistory";
-import { HISTORY_RANGES } from "../../web/pages/pool";
+import { HISTORY_RANGES } from "../../web/pages/poolHistory";
 import { POOL_SORTS } from "../../web/pages/pools";
 
 /**
