@@ -1,18 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { TypeBoxValidatorCompiler } from "@fastify/type-provider-typebox";
 import { BaseError } from "../../../../../errors/base";
 import { ApiError, ApiErrorCode } from "../../../../../errors/http";
 import { parseAttestationJson } from "../../../../../lib/parseAttestationJson";
-import { createLiquidityRequest } from "../../../../../write/createLiquidityRequest";
-import { parseLiquidityRequestInput } from "../../../../../write/parseLiquidityRequestInput";
 import { errorResponses } from "../../../../schemas/error";
+import { answerLiquidityRequest, liquidityRequestValidator } from "../../../../liquidityRequestPost";
 import {
   LiquidityRequestBodySchema,
   LiquidityRequestHeadersSchema,
   LiquidityRequestSchema,
 } from "../../../../schemas/liquidityRequests";
-
-type ValidatorInput = Parameters<typeof TypeBoxValidatorCompiler>[0];
 
 /**
  * `POST /api/v1/liquidity-requests`: the keyed write. `Authorization: Bearer <key>` is checked first (401
@@ -66,26 +62,10 @@ const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
       // After the rate limit's onRequest hook, before the body is read (see plugins/app/auth.ts).
       preParsing: fastify.requireApiKey,
       // The body is checked by the write's own rules (one set of messages for every surface); no coercion anywhere.
-      validatorCompiler: (route) =>
-        route.httpPart === "body"
-          ? (value: unknown) => {
-              try {
-                return { value: parseLiquidityRequestInput({ input: value }) && value };
-              } catch (error) {
-                return { error: error as Error };
-              }
-            }
-          : TypeBoxValidatorCompiler(route as unknown as ValidatorInput),
+      validatorCompiler: liquidityRequestValidator,
     },
     async function postLiquidityRequest(request, reply) {
-      const result = await createLiquidityRequest(readContext, {
-        apiKeyId: request.apiKey!.id,
-        input: request.body,
-        idempotencyKey: request.headers["idempotency-key"],
-      });
-      if (result.replayed) reply.header("idempotent-replayed", "true");
-      else responseCache.invalidate();
-      return reply.code(result.status as 201).send(result.body);
+      return answerLiquidityRequest({ readContext, responseCache }, request, reply, request.apiKey!.id);
     },
   );
 };

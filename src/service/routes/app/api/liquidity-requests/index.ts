@@ -1,8 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { TypeBoxValidatorCompiler } from "@fastify/type-provider-typebox";
 import { walletWriterId } from "../../../../../storage/liquidityRequests";
-import { createLiquidityRequest } from "../../../../../write/createLiquidityRequest";
-import { parseLiquidityRequestInput } from "../../../../../write/parseLiquidityRequestInput";
 import {
   LiquidityRequestBodySchema,
   LiquidityRequestHeadersSchema,
@@ -11,8 +8,7 @@ import {
 import { listWalletLiquidityRequests } from "../../../../../read/listWalletLiquidityRequests";
 import { WalletLiquidityRequestsQuerySchema, WalletLiquidityRequestsResponseSchema } from "../../../../schemas/appApi";
 import { errorResponses } from "../../../../schemas/error";
-
-type ValidatorInput = Parameters<typeof TypeBoxValidatorCompiler>[0];
+import { answerLiquidityRequest, liquidityRequestValidator } from "../../../../liquidityRequestPost";
 
 /**
  * `GET /app/api/liquidity-requests`: the signed-in wallet's own requests (written with keys it created, or by itself
@@ -36,26 +32,15 @@ const plugin: FastifyPluginAsyncTypebox = async (fastify) => {
         response: { 201: LiquidityRequestSchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 429, 503) },
       },
       preHandler: [fastify.requireSession, fastify.requireSameOrigin],
-      validatorCompiler: (route) =>
-        route.httpPart === "body"
-          ? (value: unknown) => {
-              try {
-                return { value: parseLiquidityRequestInput({ input: value }) && value };
-              } catch (error) {
-                return { error: error as Error };
-              }
-            }
-          : TypeBoxValidatorCompiler(route as unknown as ValidatorInput),
+      validatorCompiler: liquidityRequestValidator,
     },
     async function postWalletLiquidityRequest(request, reply) {
-      const result = await createLiquidityRequest(readContext, {
-        apiKeyId: walletWriterId(request.session!.address),
-        input: request.body,
-        idempotencyKey: request.headers["idempotency-key"],
-      });
-      if (result.replayed) reply.header("idempotent-replayed", "true");
-      else responseCache.invalidate();
-      return reply.code(result.status as 201).send(result.body);
+      return answerLiquidityRequest(
+        { readContext, responseCache },
+        request,
+        reply,
+        walletWriterId(request.session!.address),
+      );
     },
   );
 
