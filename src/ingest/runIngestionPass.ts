@@ -5,15 +5,14 @@ import type { SourceReport } from "../storage/ingestRuns";
 import type { PassFence } from "../storage/leaderLease";
 import type { Store } from "../storage/openStore";
 import type { FeedRequestOptions } from "./feeds/fetchJson";
-import { openPassRun, type PassRun } from "./passRun";
+import { openPassRun } from "./passRun";
 import { GRADE_STEP, passStatus, type PassStatus } from "./passStatus";
-import { poolKey } from "./poolKey";
 import { readSources, type FeedUrls } from "./readSources";
 import { gradeStep } from "./steps/grade";
 import { issueStep, type IssueSettings } from "./steps/issue";
 import type { LogReadOptions } from "./steps/swapLogs";
 import { untilStopped } from "./untilStopped";
-import { writePass, type PassData } from "./writePass";
+import { writePass } from "./writePass";
 
 export type { FeedUrls } from "./readSources";
 
@@ -100,27 +99,11 @@ const defaultNow = () => Math.floor(Date.now() / 1000);
  * const report = await runIngestionPass({ store, pools, chains, feeds, freshnessWindowS: 3600, log: console.log });
  */
 export async function runIngestionPass(parameters: RunIngestionPassParameters): Promise<PassReport> {
-  const now = parameters.now ?? defaultNow;
-  const run = await openPassRun(parameters.store.db, {
-    now,
-    instanceId: parameters.instanceId ?? null,
-    fence: parameters.fence,
-    heartbeat: parameters.heartbeat,
-    log: parameters.log,
-  });
-  try {
-    return await runPass(parameters, run);
-  } finally {
-    run.close();
-  }
-}
-
-/** The steps of a pass, after its run is recorded: read every source concurrently, write, issue, grade, status, finish. */
-async function runPass(parameters: RunIngestionPassParameters, run: PassRun): Promise<PassReport> {
   const { store, pools, freshnessWindowS, log, fence } = parameters;
-  const { runId, startedAt } = run;
   const now = parameters.now ?? defaultNow;
   const instance = parameters.instanceId ?? null;
+  const run = await openPassRun(store.db, { now, instanceId: instance, fence, heartbeat: parameters.heartbeat, log });
+  const { runId, startedAt } = run;
   let sources: Record<string, SourceReport> = {};
   try {
     // Read phase: network (and store reads) only, no writes; a stop does not wait for it.
@@ -137,7 +120,7 @@ async function runPass(parameters: RunIngestionPassParameters, run: PassRun): Pr
     if (graded.report) sources = { ...sources, [GRADE_STEP]: graded.report };
     const status = passStatus(sources);
     const finishedAt = now();
-    const observedPools = countObservedPools(pools, read.data);
+    const { observedPools } = read;
     const issuedCount = issued.data.filter((outcome) => outcome.action === "issued").length;
     await run.finish({ instance, status, finishedAt, sources, observedPools, issued: issuedCount });
     log(`pass ${runId}: ${status} (${observedPools} pools observed on chain)`);
@@ -147,11 +130,7 @@ async function runPass(parameters: RunIngestionPassParameters, run: PassRun): Pr
     // caller see the error.
     await run.fail(error, sources, now());
     throw error;
+  } finally {
+    run.close();
   }
-}
-
-/** Tracked pools with an on-chain reading from this pass. */
-function countObservedPools(pools: readonly PoolConfig[], data: PassData): number {
-  const tracked = new Set(pools.map((p) => poolKey(p.chainId, p.address)));
-  return [...data.onchain.keys()].filter((key) => tracked.has(key)).length;
 }

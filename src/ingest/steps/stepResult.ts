@@ -40,3 +40,13 @@ export function countsReport(counts: RowCounts): Pick<SourceReport, "rejectedRow
     ...(counts.reasons.length > 0 ? { reasons: counts.reasons.slice(0, MAX_REPORT_REASONS) } : {}),
   };
 }
+
+/** A step's result, or (when it threw: only a store read can) its empty data and the failure. */
+export type Settled<T> = StepResult<T> & { failure?: { reason: unknown } };
+
+/** A settled step under the name it reports as (`chain:<id>`, `merkl`, …). */
+export type NamedStep = [string, Settled<unknown>];
+
+/** A step settled: when it throws, its `empty` data and the failure instead. */
+export const settle = <T>(step: Promise<StepResult<T>>, empty: T): Promise<Settled<T>> =>
+  step.catch((reason: unknown) => ({ report: undefined, data: empty, failure: { reason } }));
