@@ -7,7 +7,15 @@ import { verifyAttestation } from "../../src/lib/verifyAttestation";
 import { RESOURCE_URIS } from "../../src/mcp/resources";
 import type { Store } from "../../src/storage/openStore";
 import { TEST_ATTESTER, TEST_REGISTRY } from "../helpers/service/app";
-import { ERROR_CASES, GET_CASES, REST_SCHEMAS, TOOL_NAMES, WETH, type ToolName } from "../helpers/mcp/cases";
+import {
+  ERROR_CASES,
+  GET_CASES,
+  REST_SCHEMAS,
+  requiredArgs,
+  TOOL_NAMES,
+  WETH,
+  type ToolName,
+} from "../helpers/mcp/cases";
 import {
   buildMcpApp,
   connectInMemory,
@@ -235,11 +243,7 @@ describe("MCP server over an in-memory transport (the SDK's Client, real SQLite)
         await broken.db.destroy();
         const reading = TOOL_NAMES.filter((name) => !["get_attester", "verify_attestation"].includes(name));
         for (const name of reading) {
-          const args = ["get_attestation", "get_pool_history", "get_pool_claims"].includes(name)
-            ? { pool: WETH }
-            : name === "compare_pools"
-              ? { pools: [WETH] }
-              : {};
+          const args = requiredArgs(name);
           const error = expectToolError(
             (await session.client.callTool({ name, arguments: args })) as CallToolResult,
             "INTERNAL_ERROR",

@@ -31,6 +31,17 @@ export const REST_SCHEMAS: Record<ToolName, TSchema> = {
 /** The service fixture's pool with a v2 block (chain 1). */
 export const WETH = `eip155:1:${POOLS.weth.toLowerCase()}`;
 
+/** The least arguments a tool takes: a declared tool's required parameters, with the fixture's pool {@link WETH}. */
+export function requiredArgs(tool: ToolName): Record<string, unknown> {
+  const declared = DECLARED.find((entry) => entry.tool === tool);
+  const parameters = Object.entries((declared?.surface.parameters ?? {}) as Record<string, SurfaceParameter>);
+  return Object.fromEntries(
+    parameters.flatMap(([name, parameter]): [string, unknown][] =>
+      parameter.kind === "pool" ? [[name, WETH]] : parameter.kind === "pools" ? [[name, [WETH]]] : [],
+    ),
+  );
+}
+
 /** A tool call and the GET that must answer the same JSON (the tool's `structuredContent`). */
 export type GetCase = { tool: ToolName; args: Record<string, unknown>; url: string };
 
