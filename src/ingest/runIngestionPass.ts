@@ -1,47 +1,24 @@
-import type { Address, PublicClient } from "viem";
 import type { IssueOutcome } from "../attest/issueAttestations";
-import type { PoolConfig } from "../model/poolConfig";
 import type { SourceReport } from "../storage/ingestRuns";
 import type { PassFence } from "../storage/leaderLease";
-import type { Store } from "../storage/openStore";
-import type { FeedRequestOptions } from "./feeds/fetchJson";
 import { openPassRun } from "./passRun";
 import { GRADE_STEP, passStatus, type PassStatus } from "./passStatus";
-import { readSources, type FeedUrls } from "./readSources";
+import { readSources, type ReadSourcesParameters } from "./readSources";
 import { gradeStep } from "./steps/grade";
 import { issueStep, type IssueSettings } from "./steps/issue";
-import type { LogReadOptions } from "./steps/swapLogs";
 import { untilStopped } from "./untilStopped";
 import { writePass } from "./writePass";
 
 export type { FeedUrls } from "./readSources";
 
-/** Parameters of {@link runIngestionPass}. */
-export interface RunIngestionPassParameters {
-  store: Store;
-  pools: readonly PoolConfig[];
-  /** One viem public client per chain; pools on a chain without a client are not read on chain. */
-  chains: readonly { chainId: number; client: PublicClient }[];
-  feeds: FeedUrls;
-  /** The AttestationRegistry whose events become `registry.<EventName>` activity events; null or absent: none. */
-  registry?: { chainId: number; address: Address } | null;
+/** Parameters of {@link runIngestionPass}: what its sources read (its clock optional), and what the pass itself takes. */
+export interface RunIngestionPassParameters extends Omit<ReadSourcesParameters, "now"> {
   /** Clock, Unix seconds. Default wall-clock. */
   now?: () => number;
   /** Attestation issuance, or false to only ingest. */
   issue?: IssueSettings | false;
   /** `FRESHNESS_WINDOW_S`: depth older than this does not anchor a new attestation, and a pool turns stale. */
   freshnessWindowS: number;
-  log: (line: string) => void;
-  /** Timeout and retry policy for every feed request (defaults: 15 s, 2 retries, 250 ms backoff). */
-  feedOptions?: Omit<FeedRequestOptions, "log">;
-  /** `PRICE_MIN_CONFIDENCE`: a coin price whose DefiLlama `confidence` is below this is not used. Default 0.9. */
-  priceMinConfidence?: number;
-  /** How logs are paged (defaults: 2000 blocks a request, 200 requests per chain and source, 86 400 s lookback). */
-  logs?: Partial<LogReadOptions>;
-  /** Days of dex volume history kept per pass. Default 30. */
-  dexVolumeDays?: number;
-  /** Pools with fewer recorded days than this get DefiLlama `/chart` history backfilled. Default 14. */
-  backfillBelowDays?: number;
   /** `INSTANCE_ID`: recorded on the run and in its `ingest.pass` event's `data.instance` (null when absent). */
   instanceId?: string;
   /**
