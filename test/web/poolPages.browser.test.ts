@@ -4,7 +4,7 @@ import { expect } from "chai";
 import type { Page } from "playwright-core";
 import { formatUsd } from "../../src/web/format";
 import { IDS } from "../helpers/read/seedMarket";
-import { SCREENSHOTS, screenshot, signInWithWallet, useDappInChromium, type Tab } from "../helpers/web/browser";
+import { SCREENSHOTS, screenshot, signedInDesktopAndPhone, useDappInChromium, type Tab } from "../helpers/web/browser";
 import { WALLET } from "../helpers/web/webApp";
 
 /** A screenshot of what the viewport shows (not the whole page), as `test-output/screenshots/<name>.png`. */
@@ -28,10 +28,7 @@ describe("pool pages in a real browser (Chromium): list, history, stale pool, at
   let phone: Tab;
 
   before(async function () {
-    desktop = await web.tab({ wallet: { account: WALLET }, width: 1280 });
-    await signInWithWallet(desktop.page, "/app/pools");
-    phone = await web.tab({ width: 390 });
-    await phone.context.addCookies(await desktop.context.cookies());
+    ({ desktop, phone } = await signedInDesktopAndPhone(web, WALLET));
   });
 
   it("sorts the pools list from a column header and filters it with the form, without scripts of its own", async function () {

@@ -9,7 +9,7 @@ import { evaluateModel } from "../../src/model/evaluateModel";
 import { HORIZON_MODELS } from "../../src/model/horizon";
 import { saveModelEvaluation } from "../../src/storage/modelEvaluations";
 import { IDS } from "../helpers/read/seedMarket";
-import { SCREENSHOTS, screenshot, signInWithWallet, useDappInChromium, type Tab } from "../helpers/web/browser";
+import { SCREENSHOTS, screenshot, signedInDesktopAndPhone, useDappInChromium, type Tab } from "../helpers/web/browser";
 import { WALLET } from "../helpers/web/webApp";
 
 /** How far the document scrolls sideways: scrollWidth − clientWidth (0 when it fits). */
@@ -48,10 +48,7 @@ describe("the dapp's third step in a real browser (Chromium), at 1280 and 390 px
   let phone: Tab;
 
   before(async function () {
-    desktop = await web.tab({ wallet: { account: WALLET }, width: 1280 });
-    await signInWithWallet(desktop.page, "/app/pools");
-    phone = await web.tab({ width: 390 });
-    await phone.context.addCookies(await desktop.context.cookies());
+    ({ desktop, phone } = await signedInDesktopAndPhone(web, WALLET));
   });
 
   it("fits the history chart to a 390 px phone with its latest day in view, and every time-series chart without sideways scroll", async function () {

@@ -102,6 +102,21 @@ export async function signInWithWallet(page: Page, path: string): Promise<void> 
   await page.waitForURL(`**${path}`);
 }
 
+/**
+ * Two tabs of one signed-in session: `desktop` (1280 px, with the test wallet `account`, signed in on `/app/pools`)
+ * and `phone` (390 px, no wallet) holding the desktop's session cookie.
+ */
+export async function signedInDesktopAndPhone(
+  web: Pick<DappInChromium, "tab">,
+  account: PrivateKeyAccount,
+): Promise<{ desktop: Tab; phone: Tab }> {
+  const desktop = await web.tab({ wallet: { account }, width: 1280 });
+  await signInWithWallet(desktop.page, "/app/pools");
+  const phone = await web.tab({ width: 390 });
+  await phone.context.addCookies(await desktop.context.cookies());
+  return { desktop, phone };
+}
+
 /** The dapp served by the real app on a real port, and a Chromium to look at it with (see `useDappInChromium`). */
 export type DappInChromium = {
   browser: Browser;
