@@ -10,7 +10,8 @@ import { writePass, type PassData } from "../src/ingest/writePass";
 import type { PoolConfig } from "../src/model/poolConfig";
 import type { Store } from "../src/storage/openStore";
 import { utcDay } from "../src/storage/poolDaily";
-import type { DexVolume, TokenPrice } from "../src/storage/schema";
+import type { DexVolumeRecord } from "../src/storage/dexVolumes";
+import type { TokenPriceRecord } from "../src/storage/tokenPrices";
 
 /** A development key (Hardhat's second account): signs the synthetic passes' attestations. */
 export const SYNTHETIC_KEY: Hex = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
@@ -165,20 +166,20 @@ export function syntheticPassData(parameters: SyntheticPassParameters): PassData
     pools: reads,
     rpcRequests: 0,
   }));
-  const dexVolumes: DexVolume[] = CHAINS.flatMap((chainId) =>
+  const dexVolumes: DexVolumeRecord[] = CHAINS.flatMap((chainId) =>
     Array.from({ length: 30 }, (_, d) => ({
       chain: chainId === 1 ? "Ethereum" : "Base",
       protocol: "uniswap-v2",
       day: utcDay(now - (30 - d) * DAY),
-      volume_usd: 1_000_000 + d,
-      observed_at: now,
+      volumeUsd: 1_000_000 + d,
+      observedAt: now,
     })),
   );
-  const tokenPrices: TokenPrice[] = CHAINS.map((chainId) => ({
-    chain_id: chainId,
+  const tokenPrices: TokenPriceRecord[] = CHAINS.map((chainId) => ({
+    chainId,
     token: address(0xc0, 0),
-    price_usd: 1,
-    observed_at: now,
+    priceUsd: 1,
+    observedAt: now,
     source: "defillama-coins",
   }));
   return { onchain, llamaPools, charts, dexVolumes, opportunities, swaps, registry: null, tokenPrices };

@@ -3,9 +3,10 @@ import { formatPoolId } from "../lib/formatPoolId";
 import { gradeClaim, settleDay, type ClaimOutcome } from "../model/gradeClaim";
 import { insertAccuracyRecords, listUngradedClaims, type AccuracyRecord } from "../storage/accuracyRecords";
 import { appendActivity, type NewActivity } from "../storage/activity";
+import type { StoredAttestation } from "../storage/attestations";
 import { assertFence, type PassFence } from "../storage/leaderLease";
-import { getDailyHistory, utcDay } from "../storage/poolDaily";
-import type { AttestationRow, Database } from "../storage/schema";
+import { getDailyLows, utcDay } from "../storage/poolDaily";
+import type { Database } from "../storage/schema";
 
 const DAY_S = 86_400;
 
@@ -40,12 +41,12 @@ export async function gradeClaims(
   const records: AccuracyRecord[] = [];
   for (const [, poolClaims] of groupByPool(claims)) {
     const first = poolClaims[0];
-    const from = utcDay(Math.min(...poolClaims.map((claim) => Number(claim.issued_at))));
+    const from = utcDay(Math.min(...poolClaims.map((claim) => claim.issuedAt)));
     const to = lastFinalDay;
     const observed = new Map<string, number>();
-    for (const row of await getDailyHistory(db, Number(first.chain_id), first.address, { from, to })) {
-      // A row without a block is the feed's end-of-day snapshot, not an observed low.
-      if (row.min_block !== null) observed.set(row.day, Number(row.min_depth_usd));
+    for (const low of await getDailyLows(db, first.chainId, first.address, { from, to })) {
+      // A feed-daily low is the feed's end-of-day snapshot, not an observed low.
+      if (low.source === "observed") observed.set(low.day, low.lowestDepthUsd);
     }
     for (const claim of poolClaims) records.push(recordOf(claim, observed, lastFinalDay, now));
   }
@@ -62,24 +63,24 @@ export async function gradeClaims(
 
 /** The record of one settled claim. */
 function recordOf(
-  claim: AttestationRow,
+  claim: StoredAttestation,
   observed: ReadonlyMap<string, number>,
   lastFinalDay: string,
   now: number,
 ): AccuracyRecord {
-  const issuedAt = Number(claim.issued_at);
+  const issuedAt = claim.issuedAt;
   const issuedDay = utcDay(issuedAt);
-  const horizon = Number(claim.horizon_days);
-  const floorUsd = Number(claim.floor) * Number(claim.depth_at_issuance_usd);
+  const horizon = claim.horizonDays;
+  const floorUsd = claim.floor * claim.depthAtIssuanceUsd;
   const grade = gradeClaim({ issuedDay, horizon, floorUsd }, (day) => observed.get(day) ?? null, lastFinalDay);
   return {
     attestation_id: claim.id,
-    chain_id: Number(claim.chain_id),
+    chain_id: claim.chainId,
     address: claim.address,
     issued_at: issuedAt,
     issued_day: issuedDay,
     horizon_days: horizon,
-    confidence_hundredths: Number(claim.confidence_hundredths),
+    confidence_hundredths: claim.confidenceHundredths,
     floor_usd: floorUsd,
     outcome: grade.outcome,
     lowest_depth_usd: grade.lowestDepthUsd,
@@ -118,10 +119,10 @@ function gradedEvent(record: AccuracyRecord): NewActivity {
 }
 
 /** Claims by pool (`chainId:address`), in the order given. */
-function groupByPool(claims: readonly AttestationRow[]): Map<string, AttestationRow[]> {
-  const out = new Map<string, AttestationRow[]>();
+function groupByPool(claims: readonly StoredAttestation[]): Map<string, StoredAttestation[]> {
+  const out = new Map<string, StoredAttestation[]>();
   for (const claim of claims) {
-    const key = `${Number(claim.chain_id)}:${claim.address}`;
+    const key = `${claim.chainId}:${claim.address}`;
     const list = out.get(key) ?? [];
     list.push(claim);
     out.set(key, list);

@@ -11,12 +11,18 @@ import { computeHorizon, DEFAULT_CANDIDATES, HORIZON_MODEL_ID, ISSUING_MODEL } f
 import { PooledCalibrations } from "../model/pooledCalibration";
 import { dayNumber } from "../model/windowSeries";
 import { appendActivity, type NewActivity } from "../storage/activity";
-import { getLatestAttestations, insertAttestations, SUPERSEDES_NONE } from "../storage/attestations";
-import { depthCapEnds, getCampaignsForPools } from "../storage/campaigns";
+import {
+  getLatestAttestations,
+  insertAttestations,
+  SUPERSEDES_NONE,
+  type IssuedAttestation,
+  type NewAttestation,
+} from "../storage/attestations";
+import { depthCapEnds, listCampaignRecordsForPools, type CampaignRecord } from "../storage/campaigns";
 import { assertFence, type PassFence } from "../storage/leaderLease";
-import { getDailyHistories, utcDay } from "../storage/poolDaily";
-import { getPools, setIssueVerdicts } from "../storage/pools";
-import type { AttestationRow, Campaign, Database, NewAttestationRow, Pool, PoolDaily } from "../storage/schema";
+import { getDailyLowHistories, utcDay, type DailyLow } from "../storage/poolDaily";
+import { getPoolRecords, setIssueVerdicts, type PoolRecord } from "../storage/pools";
+import type { Database } from "../storage/schema";
 import { readObservedPools } from "./observedPools";
 import type { AttestationSigner } from "./signer";
 
@@ -91,8 +97,8 @@ const pick = ({ chainId, address }: IssueOutcome) => ({ chainId, address });
 /** The "kept" reason of a pool whose successor attestation another pass stored first. */
 const ISSUED_ELSEWHERE = "another pass issued from the same state first";
 
-/** One pool's verdict, and the row to insert when an attestation was issued. */
-type PoolIssuance = { outcome: IssueOutcome; row?: NewAttestationRow & { id: Hex }; symbol?: string };
+/** One pool's verdict, and the attestation to store when one was issued. */
+type PoolIssuance = { outcome: IssueOutcome; attestation?: NewAttestation & { id: Hex }; symbol?: string };
 
 /**
  * Issues attestations for the tracked pools (docs/data.md#issuance). For each pool with fresh depth and enough daily
@@ -126,21 +132,22 @@ export async function issueAttestations(parameters: IssueAttestationsParameters)
     await assertFence(trx, parameters.fence);
     // One multi-row insert and one append, whatever the number of attestations; a row another leader already
     // stored (the same successor of the same attestation) is skipped and reported "kept", with no second event.
-    const signed = issuances.filter((issuance): issuance is PoolIssuance & { row: NonNullable<PoolIssuance["row"]> } =>
-      Boolean(issuance.row),
+    const signed = issuances.filter(
+      (issuance): issuance is PoolIssuance & { attestation: NonNullable<PoolIssuance["attestation"]> } =>
+        Boolean(issuance.attestation),
     );
     const inserted = await insertAttestations(
       trx,
-      signed.map(({ row }) => row),
+      signed.map(({ attestation }) => attestation),
     );
     for (const issuance of signed) {
-      if (!inserted.has(issuance.row.id)) {
+      if (!inserted.has(issuance.attestation.id)) {
         issuance.outcome = { ...pick(issuance.outcome), action: "kept", reason: ISSUED_ELSEWHERE };
       }
     }
     const events = signed
-      .filter(({ row }) => inserted.has(row.id))
-      .map(({ row, symbol }) => issuedEvent(row, symbol ?? ""));
+      .filter(({ attestation }) => inserted.has(attestation.id))
+      .map(({ attestation, symbol }) => issuedEvent(attestation, symbol ?? ""));
     if (events.length > 0) await appendActivity(trx, events);
     await setIssueVerdicts(
       trx,
@@ -170,12 +177,12 @@ async function pooledCalibrationsAsOf(
 
 /** What issuance reads from the store for one pool. */
 interface StoredIssueInputs {
-  pool: Pool | undefined;
-  /** Every daily row, oldest first. */
-  history: PoolDaily[];
+  pool: PoolRecord | undefined;
+  /** Every stored day, oldest first. */
+  history: DailyLow[];
   /** The campaigns of the pool's Merkl opportunity (none without a `merklId`). */
-  campaigns: Campaign[];
-  latest: AttestationRow | undefined;
+  campaigns: CampaignRecord[];
+  latest: IssuedAttestation | undefined;
 }
 
 /**
@@ -183,21 +190,21 @@ interface StoredIssueInputs {
  * histories, latest attestations) and one for the campaigns, whatever the number of pools.
  */
 async function readIssueInputs(db: Kysely<Database>, pools: readonly PoolConfig[]): Promise<StoredIssueInputs[]> {
-  const rows = await getPools(db, pools);
-  const histories = await getDailyHistories(db, pools);
+  const records = await getPoolRecords(db, pools);
+  const histories = await getDailyLowHistories(db, pools);
   const withMerkl = pools.flatMap((p) => (p.merklId ? [{ chainId: p.chainId, merklId: p.merklId }] : []));
-  const campaignLists = await getCampaignsForPools(db, withMerkl);
+  const campaignLists = await listCampaignRecordsForPools(db, withMerkl);
   const latest = await getLatestAttestations(db, pools);
   let next = 0;
   return pools.map((config, i) => ({
-    pool: rows[i],
+    pool: records[i],
     history: histories[i],
     campaigns: config.merklId ? campaignLists[next++] : [],
     latest: latest[i],
   }));
 }
 
-/** One pool: no fresh depth or no horizon → "none"; unexpired with the same inputs → "kept"; else a signed row. */
+/** One pool: no fresh depth or no horizon → "none"; unexpired with the same inputs → "kept"; else a signed claim. */
 async function issueForPool(
   context: IssueContext,
   config: PoolConfig,
@@ -208,18 +215,18 @@ async function issueForPool(
   const { pool } = stored;
   if (
     !pool ||
-    pool.depth_usd === null ||
-    isStale({ observedAt: pool.depth_observed_at, now, windowS: freshnessWindowS })
+    pool.depthUsd === null ||
+    isStale({ observedAt: pool.depthObservedAt, now, windowS: freshnessWindowS })
   ) {
     return { outcome: { chainId, address, action: "none", reason: "no fresh depth observation" } };
   }
-  const history = stored.history.filter((row) => row.day < today);
-  const daily = history.map((row) => ({ day: row.day, minDepthUsd: row.min_depth_usd }));
+  const history = stored.history.filter((low) => low.day < today);
+  const daily = history.map((low) => ({ day: low.day, minDepthUsd: low.lowestDepthUsd }));
   const futureEnds = depthCapEnds(stored.campaigns, now);
   const calibration = context.calibrationOf?.(formatPoolId({ chainId, address }));
   const result = computeHorizon({
     daily,
-    depthNow: pool.depth_usd,
+    depthNow: pool.depthUsd,
     floor,
     target,
     campaignEnds: futureEnds,
@@ -231,19 +238,19 @@ async function issueForPool(
   }
   const inputsHash = modelInputsHash({ floor, target, chainId, address, daily, campaignEnds: futureEnds, calibration });
   const previous = stored.latest;
-  if (previous && previous.expiry > now && previous.inputs_hash === inputsHash) {
+  if (previous && previous.expiry > now && previous.inputsHash === inputsHash) {
     const reason = "previous attestation unexpired and inputs unchanged";
     return { outcome: { chainId, address, action: "kept", reason } };
   }
   const { horizonDays, confidence } = result;
-  const row = await signedRow(context, {
+  const attestation = await signedAttestation(context, {
     chainId,
     address,
     supersedes: previous?.id ?? SUPERSEDES_NONE,
     inputsHash,
     horizonDays,
     confidence,
-    depthUsd: pool.depth_usd,
+    depthUsd: pool.depthUsd,
   });
   context.log?.(`issued ${chainId}:${address} horizon ${horizonDays}d confidence ${confidence / 100}`);
   const outcome: IssueOutcome = {
@@ -252,9 +259,9 @@ async function issueForPool(
     action: "issued",
     horizonDays,
     confidenceHundredths: confidence,
-    id: row.id,
+    id: attestation.id,
   };
-  return { outcome, row, symbol: config.symbol };
+  return { outcome, attestation, symbol: config.symbol };
 }
 
 /**
@@ -262,23 +269,24 @@ async function issueForPool(
  * Data: `poolId` (CAIP-10), `attestationId` (the row id), `horizon` (days), `confidence` (0–1, two digits),
  * `expiry` and `issuedAt` (Unix seconds).
  */
-function issuedEvent(row: NewAttestationRow & { id: Hex }, symbol: string): NewActivity {
-  const poolId = formatPoolId({ chainId: row.chain_id, address: row.address });
-  const confidence = row.confidence_hundredths / 100;
+function issuedEvent(attestation: NewAttestation, symbol: string): NewActivity {
+  const { chainId, address } = attestation;
+  const poolId = formatPoolId({ chainId, address });
+  const confidence = attestation.confidenceHundredths / 100;
   return {
     kind: "attestation.issued",
-    at: row.issued_at,
-    pool: { chainId: row.chain_id, address: row.address },
+    at: attestation.issuedAt,
+    pool: { chainId, address },
     summary:
-      `Attestation issued for ${symbol ? `${symbol} ` : ""}${poolId}: horizon ${row.horizon_days} days, ` +
-      `confidence ${confidence.toFixed(2)}, expires ${new Date(row.expiry * 1000).toISOString()}`,
+      `Attestation issued for ${symbol ? `${symbol} ` : ""}${poolId}: horizon ${attestation.horizonDays} days, ` +
+      `confidence ${confidence.toFixed(2)}, expires ${new Date(attestation.expiry * 1000).toISOString()}`,
     data: {
       poolId,
-      attestationId: row.id,
-      horizon: row.horizon_days,
+      attestationId: attestation.id,
+      horizon: attestation.horizonDays,
       confidence,
-      expiry: row.expiry,
-      issuedAt: row.issued_at,
+      expiry: attestation.expiry,
+      issuedAt: attestation.issuedAt,
     },
   };
 }
@@ -313,8 +321,8 @@ function modelInputsHash(inputs: {
   );
 }
 
-/** Signs the claim (v1, and the v2 EIP-712 block when a registry is set) and builds its `attestations` row. */
-async function signedRow(
+/** Signs the claim (v1, and the v2 EIP-712 block when a registry is set) and builds the attestation to store. */
+async function signedAttestation(
   context: IssueContext,
   claim: {
     chainId: number;
@@ -325,7 +333,7 @@ async function signedRow(
     confidence: number;
     depthUsd: number;
   },
-): Promise<NewAttestationRow & { id: Hex }> {
+): Promise<NewAttestation & { id: Hex }> {
   const { signer, registry, now, lifetimeS, floor, attester } = context;
   const { chainId, address } = claim;
   const attestation: AttestationFields = {
@@ -345,22 +353,21 @@ async function signedRow(
   }
   return {
     id: keccak256(stringToHex(canonical)),
-    chain_id: chainId,
+    chainId,
     address: address.toLowerCase(),
-    issued_at: now,
+    issuedAt: now,
     expiry: now + lifetimeS,
-    horizon_days: claim.horizonDays,
-    confidence_hundredths: claim.confidence,
+    horizonDays: claim.horizonDays,
+    confidenceHundredths: claim.confidence,
     canonical,
     signature,
     attester: attester.toLowerCase(),
     floor,
-    depth_at_issuance_usd: claim.depthUsd,
+    depthAtIssuanceUsd: claim.depthUsd,
     model: HORIZON_MODEL_ID,
-    inputs_hash: claim.inputsHash,
-    outcome: "pending",
-    eip712_json: eip712,
-    created_at: now,
+    inputsHash: claim.inputsHash,
+    eip712Json: eip712,
+    createdAt: now,
     supersedes: claim.supersedes,
   };
 }

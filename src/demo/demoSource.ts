@@ -4,6 +4,7 @@ import type { ServiceConfig } from "../config/loadConfig";
 import { StartupAbortedError } from "../errors/startup";
 import type { IngestSource } from "../ingest/source";
 import type { Store } from "../storage/openStore";
+import { listPoolDepths } from "../storage/pools";
 import { advanceChainClocks } from "./advanceChainClocks";
 import { demoCampaigns, describeCampaigns } from "./demoCampaigns";
 import { findDemoPool, type DemoPool } from "./demoChainState";
@@ -188,8 +189,9 @@ async function startDemoFeeds({
       clock = time;
     },
     async readDepths() {
-      const rows = await store.db.selectFrom("pools").select(["chain_id", "address", "depth_usd"]).execute();
-      for (const row of rows) if (row.depth_usd !== null) depths.set(`${row.chain_id}:${row.address}`, row.depth_usd);
+      for (const pool of await listPoolDepths(store.db)) {
+        if (pool.depthUsd !== null) depths.set(`${pool.chainId}:${pool.address}`, pool.depthUsd);
+      }
     },
   };
 }

@@ -10,7 +10,7 @@ import {
 } from "../storage/activity";
 import { listUnannouncedCampaigns, recordCampaignAnnouncements } from "../storage/campaignAnnouncements";
 import { campaignKeyOf, campaignKeyText, upsertCampaigns } from "../storage/campaigns";
-import { upsertDexVolumes } from "../storage/dexVolumes";
+import { upsertDexVolumes, type DexVolumeRecord } from "../storage/dexVolumes";
 import { advanceLogCursor } from "../storage/logCursors";
 import {
   backfillDailyDepths,
@@ -21,8 +21,8 @@ import {
 } from "../storage/poolDaily";
 import { getPools, upsertPools, type UpsertPoolParameters } from "../storage/pools";
 import { assertFence, type PassFence } from "../storage/leaderLease";
-import type { Database, DexVolume, TokenPrice } from "../storage/schema";
-import { upsertTokenPrices } from "../storage/tokenPrices";
+import type { Database } from "../storage/schema";
+import { upsertTokenPrices, type TokenPriceRecord } from "../storage/tokenPrices";
 import type { DefillamaChartPoint, DefillamaPool } from "./feeds/defillamaYields";
 import type { MerklOpportunity } from "./feeds/merkl";
 import { poolKey } from "./poolKey";
@@ -42,7 +42,7 @@ export interface PassData {
   llamaPools: ReadonlyMap<string, DefillamaPool> | null;
   /** DefiLlama `/chart` points by {@link poolKey}, for pools with a short history. */
   charts: ReadonlyMap<string, DefillamaChartPoint[]>;
-  dexVolumes: readonly DexVolume[];
+  dexVolumes: readonly DexVolumeRecord[];
   /** Merkl opportunities; null when not read. */
   opportunities: readonly MerklOpportunity[] | null;
   /** The `Swap` logs read per chain (chains whose read ran). */
@@ -50,7 +50,7 @@ export interface PassData {
   /** The registry's events read, or null. */
   registry: RegistryRead | null;
   /** Coin prices from this pass's answer, to cache. */
-  tokenPrices: readonly TokenPrice[];
+  tokenPrices: readonly TokenPriceRecord[];
   /**
    * Keys ({@link poolKey}) of on-chain readings taken at a block older than the pool's stored depth block: not stored
    * (their prices still value this pass's swaps).
@@ -105,7 +105,7 @@ export async function writePass(
       await upsertCampaigns(trx, campaignRows({ opportunities: data.opportunities, observedAt: now }));
     }
     await announceCampaigns(trx, { pools, now });
-    if (data.dexVolumes.length > 0) await upsertDexVolumes(trx, [...data.dexVolumes]);
+    if (data.dexVolumes.length > 0) await upsertDexVolumes(trx, data.dexVolumes);
     if (data.registry) await writeRegistryEvents(trx, data.registry, now);
     if (data.tokenPrices.length > 0) await upsertTokenPrices(trx, data.tokenPrices);
   });

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import { toStoredAttestation, type StoredAttestation } from "./attestations";
 import { chunksOf } from "./batches";
-import type { AccuracyRecordsTable, AttestationRow, Database } from "./schema";
+import type { AccuracyRecordsTable, Database } from "./schema";
 
 const DAY_S = 86_400;
 
@@ -39,12 +39,13 @@ export async function countAccuracyRecords(db: Kysely<Database>): Promise<number
 export async function listUngradedClaims(
   db: Kysely<Database>,
   parameters: { settledBefore?: number; limit: number },
-): Promise<AttestationRow[]> {
+): Promise<StoredAttestation[]> {
   let query = db.selectFrom("attestations as a").selectAll("a").where(FIRST_OF_DAY).where(UNGRADED);
   if (parameters.settledBefore !== undefined) {
     query = query.where(sql<boolean>`a.issued_at + a.horizon_days * ${sql.lit(DAY_S)} < ${parameters.settledBefore}`);
   }
-  return query.orderBy("a.issued_at").orderBy("a.created_at").limit(parameters.limit).execute();
+  const rows = await query.orderBy("a.issued_at").orderBy("a.created_at").limit(parameters.limit).execute();
+  return rows.map(toStoredAttestation);
 }
 
 /**

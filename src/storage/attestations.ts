@@ -7,26 +7,63 @@ import type { AttestationRow, Database, NewAttestationRow } from "./schema";
 export const SUPERSEDES_NONE = "none";
 
 /**
- * Stores one issued attestation. A no-op when the same message is already stored (the id is the hash of its canonical
+ * Stores one attestation row as given: the tests' seeding. Issuance stores {@link NewAttestation}s
+ * ({@link insertAttestations}). A no-op when the same message is already stored (the id is the hash of its canonical
  * message) or when the pool already has an attestation superseding the same one (`supersedes`: unique per pool, so
  * of two leaders that issued from the same state only the first insert counts, on SQLite and PostgreSQL alike).
  *
  * @returns true when the row was inserted, false when it was a no-op.
  */
 export async function insertAttestation(db: Kysely<Database>, row: NewAttestationRow): Promise<boolean> {
-  return (await insertAttestations(db, [row])).has(row.id);
+  return (await insertAttestationRows(db, [row])).has(row.id);
 }
 
 /**
- * {@link insertAttestation} of many rows in multi-row statements (one per chunk, never one per row): a row that
- * conflicts with one already stored (its id, or another successor of the same attestation) is skipped.
+ * An attestation issuance stores: a {@link StoredAttestation} with the hash of its model inputs (a pass re-issues only
+ * when they changed or it expired), the id of the attestation it supersedes (`SUPERSEDES_NONE` for the pool's first)
+ * and when it is stored. Its outcome is written "pending".
+ */
+export type NewAttestation = StoredAttestation & { inputsHash: string; supersedes: string; createdAt: number };
+
+/** The `attestations` row of a {@link NewAttestation}. */
+function toAttestationRow(attestation: NewAttestation): NewAttestationRow {
+  return {
+    id: attestation.id,
+    chain_id: attestation.chainId,
+    address: attestation.address,
+    issued_at: attestation.issuedAt,
+    expiry: attestation.expiry,
+    horizon_days: attestation.horizonDays,
+    confidence_hundredths: attestation.confidenceHundredths,
+    canonical: attestation.canonical,
+    signature: attestation.signature,
+    attester: attestation.attester,
+    floor: attestation.floor,
+    depth_at_issuance_usd: attestation.depthAtIssuanceUsd,
+    model: attestation.model,
+    inputs_hash: attestation.inputsHash,
+    outcome: "pending",
+    eip712_json: attestation.eip712Json,
+    created_at: attestation.createdAt,
+    supersedes: attestation.supersedes,
+  };
+}
+
+/**
+ * Stores issued attestations in multi-row statements (one per chunk, never one per row), each as
+ * {@link insertAttestation} would: one that conflicts with one already stored (its id, or another successor of the
+ * same attestation) is skipped.
  *
- * @returns the ids of the rows inserted.
+ * @returns the ids of the attestations inserted.
  */
 export async function insertAttestations(
   db: Kysely<Database>,
-  rows: readonly NewAttestationRow[],
+  attestations: readonly NewAttestation[],
 ): Promise<Set<string>> {
+  return insertAttestationRows(db, attestations.map(toAttestationRow));
+}
+
+async function insertAttestationRows(db: Kysely<Database>, rows: readonly NewAttestationRow[]): Promise<Set<string>> {
   const inserted = new Set<string>();
   if (rows.length === 0) return inserted;
   const values = rows.map((row) => ({ ...row, address: row.address.toLowerCase() }));
@@ -90,6 +127,9 @@ export function toStoredAttestation(row: AttestationRow): StoredAttestation {
   };
 }
 
+/** A pool's latest attestation as issuance compares its next claim with it: with the hash of its model inputs. */
+export type IssuedAttestation = StoredAttestation & { inputsHash: string };
+
 /** {@link getLatestAttestation} as a {@link StoredAttestation}. */
 export async function getLatestStoredAttestation(
   db: Kysely<Database>,
@@ -118,14 +158,14 @@ export async function getLatestAttestation(
 }
 
 /**
- * {@link getLatestAttestation} of many pools: each pool's most recently issued attestation in the order given
- * (undefined where none), one query per chain and chunk (the rows issued at each pool's latest `issued_at`; of two
- * issued in the same second, the one stored last).
+ * {@link getLatestAttestation} of many pools, as {@link IssuedAttestation}s: each pool's most recently issued
+ * attestation in the order given (undefined where none), one query per chain and chunk (the rows issued at each pool's
+ * latest `issued_at`; of two issued in the same second, the one stored last).
  */
 export async function getLatestAttestations(
   db: Kysely<Database>,
   pools: readonly { chainId: number; address: string }[],
-): Promise<(AttestationRow | undefined)[]> {
+): Promise<(IssuedAttestation | undefined)[]> {
   const rows: AttestationRow[] = [];
   for (const [chainId, addresses] of addressesByChain(pools)) {
     for (const chunk of chunksOf(addresses, 1)) {
@@ -146,7 +186,10 @@ export async function getLatestAttestations(
     }
   }
   const byPool = rowsByPool(rows);
-  return pools.map((pool) => byPool.get(pool.chainId, pool.address).at(-1));
+  return pools.map((pool) => {
+    const row = byPool.get(pool.chainId, pool.address).at(-1);
+    return row === undefined ? undefined : { ...toStoredAttestation(row), inputsHash: row.inputs_hash };
+  });
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { Kysely } from "kysely";
 import type { ActivityKind } from "../model/activityKinds";
 import { chunksOf } from "./batches";
-import { campaignKeyText, type CampaignKey } from "./campaigns";
-import type { Campaign, Database } from "./schema";
+import { campaignKeyText, toObservedCampaign, type CampaignKey, type ObservedCampaign } from "./campaigns";
+import type { Database } from "./schema";
 
 /** The two announcements of a campaign. */
 export type CampaignAnnouncementKind = Extract<ActivityKind, "campaign.started" | "campaign.ended">;
@@ -14,9 +14,9 @@ export type CampaignAnnouncementKind = Extract<ActivityKind, "campaign.started" 
 export async function listUnannouncedCampaigns(
   db: Kysely<Database>,
   parameters: { kind: CampaignAnnouncementKind; now: number },
-): Promise<Campaign[]> {
+): Promise<ObservedCampaign[]> {
   const column = parameters.kind === "campaign.started" ? "start_ts" : "end_ts";
-  return db
+  const rows = await db
     .selectFrom("campaigns")
     .selectAll()
     .where(column, "is not", null)
@@ -37,6 +37,7 @@ export async function listUnannouncedCampaigns(
     .orderBy("id")
     .orderBy("distribution_chain_id")
     .execute();
+  return rows.map(toObservedCampaign);
 }
 
 /**

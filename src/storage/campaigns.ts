@@ -8,9 +8,62 @@ export interface CampaignKey {
   campaignId: string;
 }
 
-/** The key of a stored campaign row. */
-export function campaignKeyOf(row: Pick<Campaign, "distribution_chain_id" | "id">): CampaignKey {
-  return { distributionChainId: Number(row.distribution_chain_id), campaignId: row.id };
+/**
+ * A campaign as a pass observed it on Merkl, with every stored field: what ingestion writes ({@link upsertCampaigns})
+ * and announces (`listUnannouncedCampaigns`). Camel case, numbers as numbers; identifiers and reward tokens in lower
+ * case as the pass gives them.
+ */
+export type ObservedCampaign = CampaignRecord & {
+  /** The opportunity's chain (where the pool is). */
+  chainId: number;
+  opportunityId: string;
+  /** The opportunity's identifier as Merkl gives it (often a pool or vault address). */
+  identifier: string;
+  rewardToken: string | null;
+  /** Base units, decimal text. */
+  amount: string | null;
+  aprPercent: number | null;
+  /** When the feed was read, Unix seconds. */
+  observedAt: number;
+};
+
+/** A stored campaign row as an {@link ObservedCampaign}. */
+export function toObservedCampaign(row: Campaign): ObservedCampaign {
+  return {
+    ...toCampaignRecord(row),
+    chainId: Number(row.chain_id),
+    opportunityId: row.opportunity_id,
+    identifier: row.identifier,
+    rewardToken: row.reward_token,
+    amount: row.amount,
+    aprPercent: row.apr_percent === null ? null : Number(row.apr_percent),
+    observedAt: Number(row.observed_at),
+  };
+}
+
+/** The `campaigns` row of an {@link ObservedCampaign}. */
+function toCampaignRow(campaign: ObservedCampaign): Campaign {
+  return {
+    id: campaign.id,
+    distribution_chain_id: campaign.distributionChainId,
+    chain_id: campaign.chainId,
+    opportunity_id: campaign.opportunityId,
+    identifier: campaign.identifier,
+    name: campaign.name,
+    type: campaign.type,
+    status: campaign.status,
+    reward_token: campaign.rewardToken,
+    amount: campaign.amount,
+    apr_percent: campaign.aprPercent,
+    start_ts: campaign.startsAt,
+    end_ts: campaign.endsAt,
+    observed_at: campaign.observedAt,
+  };
+}
+
+/** The key of a campaign. */
+export function campaignKeyOf(campaign: Pick<CampaignRecord, "distributionChainId" | "id">): CampaignKey {
+  return { distributionChainId: campaign.distributionChainId, campaignId: campaign.id };
 }
 
 /** A campaign key as one string, e.g. `8453:0x9f1a…`, for sets and maps. */
@@ -23,10 +76,13 @@ export function campaignKeyText(key: CampaignKey): string {
  * history. Multi-row upserts (chunked); a campaign listed twice is written as its last listing, as one upsert per row
  * would.
  */
-export async function upsertCampaigns(db: Kysely<Database>, rows: Campaign[]): Promise<void> {
-  const last = new Map(rows.map((row) => [campaignKeyText(campaignKeyOf(row)), row]));
+export async function upsertCampaigns(db: Kysely<Database>, campaigns: readonly ObservedCampaign[]): Promise<void> {
+  const last = new Map(
+    campaigns.map((campaign) => [campaignKeyText(campaignKeyOf(campaign)), toCampaignRow(campaign)]),
+  );
+  const rows = [...last.values()];
   const columns = Object.keys(rows[0] ?? {}).filter((column) => column !== "id" && column !== "distribution_chain_id");
-  for (const chunk of chunksOf([...last.values()], columns.length + 2)) {
+  for (const chunk of chunksOf(rows, columns.length + 2)) {
     await db
       .insertInto("campaigns")
       .values(chunk)
@@ -38,16 +94,24 @@ export async function upsertCampaigns(db: Kysely<Database>, rows: Campaign[]): P
 /** Campaigns of one Merkl opportunity (matched on the opportunity id or its identifier), any status. */
 export async function getCampaignsFor(db: Kysely<Database>, chainId: number, merklId: string): Promise<Campaign[]> {
   const rows = await db.selectFrom("campaigns").selectAll().where("chain_id", "=", chainId).execute();
-  return rows.filter((row) => campaignMatches(row, merklId));
+  return rows.filter((row) => rowMatches(row, merklId));
 }
 
 /**
  * The match rule of {@link getCampaignsFor}: a campaign belongs to a pool's Merkl opportunity when its opportunity id
  * or its identifier equals the pool's `merkl_id`, any case (same chain). Never matched against yields: no shared key.
  */
-export function campaignMatches(row: Pick<Campaign, "opportunity_id" | "identifier">, merklId: string): boolean {
+export function campaignMatches(
+  campaign: Pick<ObservedCampaign, "opportunityId" | "identifier">,
+  merklId: string,
+): boolean {
   const key = merklId.toLowerCase();
-  return row.opportunity_id.toLowerCase() === key || row.identifier.toLowerCase() === key;
+  return campaign.opportunityId.toLowerCase() === key || campaign.identifier.toLowerCase() === key;
+}
+
+/** {@link campaignMatches} of a stored row. */
+function rowMatches(row: Pick<Campaign, "opportunity_id" | "identifier">, merklId: string): boolean {
+  return campaignMatches({ opportunityId: row.opportunity_id, identifier: row.identifier }, merklId);
 }
 
 /**
@@ -71,7 +135,7 @@ export async function getCampaignsForPools(
   }
   return pools.map((pool) =>
     [...(byKey.get(`${pool.chainId}:${pool.merklId.toLowerCase()}`) ?? [])]
-      .filter((row) => campaignMatches(row, pool.merklId))
+      .filter((row) => rowMatches(row, pool.merklId))
       .sort(
         (a, b) =>
           Number(a.end_ts ?? 0) - Number(b.end_ts ?? 0) ||
@@ -122,15 +186,15 @@ function toCampaignRecord(row: Campaign): CampaignRecord {
  * a supply and a borrow opportunity; the borrow side's campaigns reward borrowing, not depth, so their end says nothing
  * about the depth. They are still stored and listed with their type.
  */
-export function capsDepthClaim(campaign: Pick<Campaign, "type">): boolean {
+export function capsDepthClaim(campaign: Pick<CampaignRecord, "type">): boolean {
   return !(campaign.type ?? "").toUpperCase().includes("BORROW");
 }
 
 /** The end times after `now` of the campaigns that cap a depth claim ({@link capsDepthClaim}), soonest first. */
-export function depthCapEnds(campaigns: readonly Campaign[], now: number): number[] {
+export function depthCapEnds(campaigns: readonly Pick<CampaignRecord, "type" | "endsAt">[], now: number): number[] {
   return campaigns
     .filter(capsDepthClaim)
-    .flatMap((c) => (c.end_ts !== null && Number(c.end_ts) > now ? [Number(c.end_ts)] : []))
+    .flatMap((c) => (c.endsAt !== null && c.endsAt > now ? [c.endsAt] : []))
     .sort((a, b) => a - b);
 }
 

@@ -2,11 +2,29 @@ import type { Kysely } from "kysely";
 import { chunksOf, excludedOf } from "./batches";
 import type { Database, DexVolume } from "./schema";
 
+/** One protocol's DEX volume of one completed UTC day on one chain, as DefiLlama's overview gave it. */
+export type DexVolumeRecord = {
+  /** The chain's name as stored (`DEFILLAMA_CHAINS[chainId].name`). */
+  chain: string;
+  protocol: string;
+  /** UTC day, `YYYY-MM-DD`. */
+  day: string;
+  volumeUsd: number;
+  /** When the feed was read, Unix seconds. */
+  observedAt: number;
+};
+
+function toDexVolumeRow(record: DexVolumeRecord): DexVolume {
+  const { chain, protocol, day } = record;
+  return { chain, protocol, day, volume_usd: record.volumeUsd, observed_at: record.observedAt };
+}
+
 /**
  * Inserts or refreshes daily volumes keyed by (chain, protocol, day): a later observation of a day replaces it.
  * Multi-row upserts (chunked); a day listed twice is written as its last listing, as one upsert per row would.
  */
-export async function upsertDexVolumes(db: Kysely<Database>, rows: DexVolume[]): Promise<void> {
+export async function upsertDexVolumes(db: Kysely<Database>, records: readonly DexVolumeRecord[]): Promise<void> {
+  const rows = records.map(toDexVolumeRow);
   const last = new Map(rows.map((row) => [JSON.stringify([row.chain, row.protocol, row.day]), row]));
   for (const chunk of chunksOf([...last.values()], 5)) {
     await db

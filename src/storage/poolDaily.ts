@@ -213,6 +213,14 @@ export async function getDailyHistories(
   return pools.map((pool) => byPool.get(pool.chainId, pool.address));
 }
 
+/** {@link getDailyHistories} as {@link DailyLow}s: each pool's every day, oldest first, in the order given. */
+export async function getDailyLowHistories(
+  db: Kysely<Database>,
+  pools: readonly { chainId: number; address: string }[],
+): Promise<DailyLow[][]> {
+  return (await getDailyHistories(db, pools)).map((rows) => rows.map(toDailyLow));
+}
+
 /**
  * How many days of history each pool has (its `pool_daily` rows), in the order the pools were given: one query per
  * chain and chunk.

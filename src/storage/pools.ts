@@ -159,6 +159,14 @@ export async function getPoolRecord(
   return row === undefined ? undefined : toPoolRecord(row);
 }
 
+/** {@link getPools} as {@link PoolRecord}s, in the order given (undefined where a pool has no row). */
+export async function getPoolRecords(
+  db: Kysely<Database>,
+  pools: readonly { chainId: number; address: string }[],
+): Promise<(PoolRecord | undefined)[]> {
+  return (await getPools(db, pools)).map((row) => (row === undefined ? undefined : toPoolRecord(row)));
+}
+
 /** {@link listPools} as {@link PoolRecord}s, ordered by chain then address. */
 export async function listPoolRecords(db: Kysely<Database>): Promise<PoolRecord[]> {
   return (await listPools(db)).map(toPoolRecord);
@@ -192,6 +200,18 @@ function toPoolRecord(row: Pool): PoolRecord {
     volumeObservedAt: numberOrNull(row.volume_observed_at),
     issueReason: row.issue_reason,
   };
+}
+
+/** Every stored pool's depth (USD, null when never measured), unordered: one query. */
+export async function listPoolDepths(
+  db: Kysely<Database>,
+): Promise<{ chainId: number; address: string; depthUsd: number | null }[]> {
+  const rows = await db.selectFrom("pools").select(["chain_id", "address", "depth_usd"]).execute();
+  return rows.map((row) => ({
+    chainId: Number(row.chain_id),
+    address: row.address,
+    depthUsd: numberOrNull(row.depth_usd),
+  }));
 }
 
 /** The chains on which an address is tracked, ascending (a bare address names one pool only when there is one). */

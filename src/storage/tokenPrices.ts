@@ -2,6 +2,28 @@ import type { Kysely } from "kysely";
 import { chunksOf, excludedOf } from "./batches";
 import type { Database, TokenPrice } from "./schema";
 
+/** A token's USD price with the time its source observed it. */
+export type TokenPriceRecord = {
+  chainId: number;
+  /** The token's address (stored in lower case). */
+  token: string;
+  priceUsd: number;
+  /** The source's own timestamp of the price (DefiLlama's `timestamp`), not when it was fetched. Unix seconds. */
+  observedAt: number;
+  /** `defillama-coins` or `onchain`. */
+  source: string;
+};
+
+function toTokenPriceRecord(row: TokenPrice): TokenPriceRecord {
+  return {
+    chainId: Number(row.chain_id),
+    token: row.token,
+    priceUsd: Number(row.price_usd),
+    observedAt: Number(row.observed_at),
+    source: row.source,
+  };
+}
+
 /**
  * Caches token prices with the source's own timestamp. A row is replaced only by a price at least as recent, so an
  * older answer never overwrites a newer one. Multi-row upserts (chunked); of a token listed twice, the listing one
@@ -9,10 +31,16 @@ import type { Database, TokenPrice } from "./schema";
  *
  * @param db an open transaction (the pass's write).
  */
-export async function upsertTokenPrices(db: Kysely<Database>, rows: readonly TokenPrice[]): Promise<void> {
+export async function upsertTokenPrices(db: Kysely<Database>, prices: readonly TokenPriceRecord[]): Promise<void> {
   const winners = new Map<string, TokenPrice>();
-  for (const row of rows) {
-    const values = { ...row, token: row.token.toLowerCase() };
+  for (const price of prices) {
+    const values: TokenPrice = {
+      chain_id: price.chainId,
+      token: price.token.toLowerCase(),
+      price_usd: price.priceUsd,
+      observed_at: price.observedAt,
+      source: price.source,
+    };
     const key = `${values.chain_id}:${values.token}`;
     const kept = winners.get(key);
     if (!kept || kept.observed_at <= values.observed_at) winners.set(key, values);
@@ -35,12 +63,12 @@ export async function upsertTokenPrices(db: Kysely<Database>, rows: readonly Tok
 export async function getTokenPrices(
   db: Kysely<Database>,
   parameters: { chainId: number; source: string },
-): Promise<Map<string, TokenPrice>> {
+): Promise<Map<string, TokenPriceRecord>> {
   const rows = await db
     .selectFrom("token_prices")
     .selectAll()
     .where("chain_id", "=", parameters.chainId)
     .where("source", "=", parameters.source)
     .execute();
-  return new Map(rows.map((row) => [row.token, row]));
+  return new Map(rows.map((row) => [row.token, toTokenPriceRecord(row)]));
 }

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import ts from "typescript";
 
 /**
@@ -86,6 +86,74 @@ const imports = new Map<string, string[]>(
   }),
 );
 
+/**
+ * The storage schema's files: `src/storage/schema.ts` and the table files it takes its tables from (what it imports
+ * under `src/storage`, transitively), found from its imports so that a new table file is covered too.
+ */
+const storageFolder = join(root, "src", "storage");
+const schemaFiles = new Set<string>();
+for (const pending = [join(storageFolder, "schema.ts")]; pending.length > 0;) {
+  const file = pending.pop()!;
+  if (schemaFiles.has(file)) continue;
+  schemaFiles.add(file);
+  pending.push(...(imports.get(file) ?? []).filter((target) => dirname(target) === storageFolder));
+}
+
+/** The one export of the schema files a module outside `src/storage` may import: the Kysely handle's type. */
+const ALLOWED_SCHEMA_IMPORTS = new Set(["Database"]);
+
+/**
+ * What a file imports from the schema files, beyond {@link ALLOWED_SCHEMA_IMPORTS}: named imports and re-exports,
+ * `import * as`, default imports, `export *` and `import("…").Name` types, each as `<file> imports <name> from <schema
+ * file>`.
+ */
+function schemaRowImports(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.ES2022, true);
+  const found: string[] = [];
+  const note = (specifier: string, names: string[]) => {
+    const target = resolveImport(file, specifier);
+    if (target === null || !schemaFiles.has(target)) return;
+    for (const name of names.filter((n) => !ALLOWED_SCHEMA_IMPORTS.has(n))) {
+      found.push(`${relative(root, file)} imports ${name} from ${relative(root, target)}`);
+    }
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      const clause = node.importClause;
+      const names: string[] = [];
+      if (clause?.name) names.push("default");
+      if (clause?.namedBindings && ts.isNamespaceImport(clause.namedBindings)) names.push("* (namespace)");
+      if (clause?.namedBindings && ts.isNamedImports(clause.namedBindings)) {
+        for (const element of clause.namedBindings.elements) names.push((element.propertyName ?? element.name).text);
+      }
+      note(node.moduleSpecifier.text, names);
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      const names =
+        node.exportClause && ts.isNamedExports(node.exportClause)
+          ? node.exportClause.elements.map((element) => (element.propertyName ?? element.name).text)
+          : ["* (re-export)"];
+      note(node.moduleSpecifier.text, names);
+    } else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    ) {
+      const qualifier = node.qualifier ? node.qualifier.getText(source).split(".")[0] : "* (namespace)";
+      note(node.argument.literal.text, [qualifier]);
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments.length === 1 &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
+      note(node.arguments[0].text, ["* (dynamic import)"]);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
 describe("architecture of src/", function () {
   it("puts every source folder on a drawn layer", function () {
     const unknown = [...new Set(files.map(layerOf))].filter((layer) => !(layer in LAYERS));
@@ -141,6 +209,18 @@ describe("architecture of src/", function () {
     };
     for (const file of files) if (!index.has(file)) visit(file);
     expect(circles).to.deep.equal([]);
+  });
+
+  it("imports no table row type of the storage schema outside src/storage (Database only)", function () {
+    expect(schemaFiles.size, "schema.ts and its table files").to.be.greaterThan(1);
+    const outside = files.filter((file) => dirname(file) !== storageFolder && !file.startsWith(storageFolder + sep));
+    expect(
+      outside.flatMap(schemaRowImports),
+      "Rows stop at src/storage (issue 31): outside it, code builds and takes the domain records declared in " +
+        "src/storage's modules (PoolRecord, StoredAttestation, NewAttestation, ObservedCampaign, DexVolumeRecord, " +
+        "TokenPriceRecord, …), which storage converts to and from rows once; only Database, the Kysely handle's " +
+        "type, may be imported from schema.ts and its table files",
+    ).to.deep.equal([]);
   });
 
   it(`has no function longer than ${MAX_FUNCTION_LINES} lines outside the demo's scripted scenarios`, function () {

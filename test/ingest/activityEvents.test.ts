@@ -6,12 +6,11 @@ import { HEARTBEAT_STALE_AFTER_S } from "../../src/ingest/passRun";
 import { runIngestionPass } from "../../src/ingest/runIngestionPass";
 import type { PoolConfig } from "../../src/model/poolConfig";
 import { listActivity } from "../../src/storage/activity";
-import { upsertCampaigns } from "../../src/storage/campaigns";
+import { upsertCampaigns, type ObservedCampaign } from "../../src/storage/campaigns";
 import { INTERRUPTED_ERROR, listIngestRuns, startIngestRun } from "../../src/storage/ingestRuns";
 import { getLogCursors } from "../../src/storage/logCursors";
 import { openStore, type Store } from "../../src/storage/openStore";
 import { getPool } from "../../src/storage/pools";
-import type { Campaign } from "../../src/storage/schema";
 import { freshPostgresUrl } from "../../testkit/postgres";
 import { startLocalMarket, type LocalMarket } from "../helpers/ingest/localMarket";
 import { failingClient } from "../helpers/ingest/swaps";
@@ -135,27 +134,27 @@ describe("activity events written by ingestion", function () {
 
   it("announces each campaign's start and end once, when due, with the tracked pool it names", async () => {
     const base = EPOCH + 20 * DAY;
-    const campaign = (id: string, opportunity: string, start: number, end: number): Campaign => ({
+    const campaign = (id: string, opportunity: string, start: number, end: number): ObservedCampaign => ({
       id,
-      distribution_chain_id: 1,
-      chain_id: 1,
-      opportunity_id: opportunity,
+      distributionChainId: 1,
+      chainId: 1,
+      opportunityId: opportunity,
       identifier: "0x00000000000000000000000000000000000000ff",
       name: `Campaign ${id}`,
       type: "UNISWAP_V2",
       status: "LIVE",
-      reward_token: "0x00000000000000000000000000000000000000ee",
+      rewardToken: "0x00000000000000000000000000000000000000ee",
       amount: "1000",
-      apr_percent: 12.5,
-      start_ts: start,
-      end_ts: end,
-      observed_at: base,
+      aprPercent: 12.5,
+      startsAt: start,
+      endsAt: end,
+      observedAt: base,
     });
     await upsertCampaigns(store.db, [
       campaign("c1", "opp-1", base - 10, base + 1000),
       campaign("c2", "other", base + 500, base + 2000),
       // c1's id again, paid on another chain: another campaign, announced on its own.
-      { ...campaign("c1", "opp-1", base - 10, base + 1000), distribution_chain_id: 8453 },
+      { ...campaign("c1", "opp-1", base - 10, base + 1000), distributionChainId: 8453 },
     ]);
     await passAt(base);
     await passAt(base);
@@ -225,19 +224,19 @@ describe("activity events written by ingestion", function () {
       await upsertCampaigns(store.db, [
         {
           id: "pg-1",
-          distribution_chain_id: 1,
-          chain_id: 1,
-          opportunity_id: "opp-1",
+          distributionChainId: 1,
+          chainId: 1,
+          opportunityId: "opp-1",
           identifier: "0x00000000000000000000000000000000000000ff",
           name: null,
           type: null,
           status: "LIVE",
-          reward_token: null,
+          rewardToken: null,
           amount: null,
-          apr_percent: null,
-          start_ts: base - 100,
-          end_ts: base - 50,
-          observed_at: base,
+          aprPercent: null,
+          startsAt: base - 100,
+          endsAt: base - 50,
+          observedAt: base,
         },
       ]);
       await passAt(base, { registry: true });

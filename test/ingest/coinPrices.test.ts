@@ -108,7 +108,7 @@ describe("prices from DefiLlama's coins API", function () {
     });
 
     const cached = await getTokenPrices(store.db, { chainId: 1, source: "defillama-coins" });
-    expect(cached.get(weth())).to.include({ price_usd: 2500, observed_at: t - 30 });
+    expect(cached.get(weth())).to.include({ priceUsd: 2500, observedAt: t - 30 });
   });
 
   it("makes a value priced with a price older than the window stale, and keeps it out of the daily low", async () => {

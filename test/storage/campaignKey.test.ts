@@ -1,32 +1,36 @@
 import { expect } from "chai";
 import { Migrator, sql } from "kysely";
 import { listUnannouncedCampaigns, recordCampaignAnnouncements } from "../../src/storage/campaignAnnouncements";
-import { countCampaigns, getCampaignsForPools, upsertCampaigns } from "../../src/storage/campaigns";
+import {
+  countCampaigns,
+  getCampaignsForPools,
+  upsertCampaigns,
+  type ObservedCampaign,
+} from "../../src/storage/campaigns";
 import { migrations } from "../../src/storage/migrations";
 import type { Store } from "../../src/storage/openStore";
-import type { Campaign } from "../../src/storage/schema";
 import { forEachBackend } from "../helpers/storage/backends";
 
 const T = 1_767_225_600;
 const ID = "0x" + "5a".repeat(32);
 
 /** One campaign row on opportunity chain 1, paid on `distributionChainId`. */
-function campaign(distributionChainId: number, endTs: number): Campaign {
+function campaign(distributionChainId: number, endTs: number): ObservedCampaign {
   return {
     id: ID,
-    distribution_chain_id: distributionChainId,
-    chain_id: 1,
-    opportunity_id: "77",
+    distributionChainId,
+    chainId: 1,
+    opportunityId: "77",
     identifier: "0x" + "cd".repeat(20),
     name: `paid on ${distributionChainId}`,
     type: "UNISWAP_V2",
     status: "LIVE",
-    reward_token: "0x" + "ee".repeat(20),
+    rewardToken: "0x" + "ee".repeat(20),
     amount: "1000",
-    apr_percent: 2,
-    start_ts: T - 86_400,
-    end_ts: endTs,
-    observed_at: T,
+    aprPercent: 2,
+    startsAt: T - 86_400,
+    endsAt: endTs,
+    observedAt: T,
   };
 }
 
@@ -50,8 +54,8 @@ describe("campaign key (distribution chain, campaign id)", function () {
         [8453, "paid on 8453"],
       ]);
       const due = await listUnannouncedCampaigns(store.db, { kind: "campaign.started", now: T });
-      expect(due.map((c) => Number(c.distribution_chain_id))).to.deep.equal([1, 8453]);
-      const keys = due.map((c) => ({ distributionChainId: Number(c.distribution_chain_id), campaignId: c.id }));
+      expect(due.map((c) => c.distributionChainId)).to.deep.equal([1, 8453]);
+      const keys = due.map((c) => ({ distributionChainId: c.distributionChainId, campaignId: c.id }));
       const first = await recordCampaignAnnouncements(store.db, { campaigns: keys, kind: "campaign.started", at: T });
       expect(first).to.deep.equal(keys);
       const again = await recordCampaignAnnouncements(store.db, { campaigns: keys, kind: "campaign.started", at: T });

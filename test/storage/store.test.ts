@@ -202,22 +202,22 @@ function repositorySuite(open: () => Promise<Store>) {
     it("refreshes campaigns by id and finds them by opportunity id or identifier", async () => {
       const row = {
         id: "c1",
-        distribution_chain_id: 1,
-        chain_id: 1,
-        opportunity_id: "opp-1",
+        distributionChainId: 1,
+        chainId: 1,
+        opportunityId: "opp-1",
         identifier: POOL,
         name: "n",
         type: "UNISWAP_V2",
         status: "LIVE",
-        reward_token: "0x01",
+        rewardToken: "0x01",
         amount: "1000",
-        apr_percent: 3,
-        start_ts: DAY0,
-        end_ts: DAY0 + 86400,
-        observed_at: DAY0,
+        aprPercent: 3,
+        startsAt: DAY0,
+        endsAt: DAY0 + 86400,
+        observedAt: DAY0,
       };
       await upsertCampaigns(store.db, [row]);
-      await upsertCampaigns(store.db, [{ ...row, status: "PAST", observed_at: DAY0 + 1 }]);
+      await upsertCampaigns(store.db, [{ ...row, status: "PAST", observedAt: DAY0 + 1 }]);
       const byIdentifier = await getCampaignsFor(store.db, 1, POOL.toLowerCase());
       expect(byIdentifier).to.have.length(1);
       expect(byIdentifier[0]).to.include({ status: "PAST", observed_at: DAY0 + 1 });
@@ -227,10 +227,10 @@ function repositorySuite(open: () => Promise<Store>) {
 
     it("replaces a day's volume with the later observation", async () => {
       await upsertDexVolumes(store.db, [
-        { chain: "Ethereum", protocol: "uniswap", day: "2026-11-01", volume_usd: 5, observed_at: 1 },
+        { chain: "Ethereum", protocol: "uniswap", day: "2026-11-01", volumeUsd: 5, observedAt: 1 },
       ]);
       await upsertDexVolumes(store.db, [
-        { chain: "Ethereum", protocol: "uniswap", day: "2026-11-01", volume_usd: 7, observed_at: 2 },
+        { chain: "Ethereum", protocol: "uniswap", day: "2026-11-01", volumeUsd: 7, observedAt: 2 },
       ]);
       const rows = await store.db.selectFrom("dex_volumes").selectAll().execute();
       expect(rows).to.deep.equal([

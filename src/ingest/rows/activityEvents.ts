@@ -3,8 +3,8 @@ import type { RegistryEventName } from "../../model/activityKinds";
 import type { PoolConfig } from "../../model/poolConfig";
 import type { NewActivity } from "../../storage/activity";
 import type { CampaignAnnouncementKind } from "../../storage/campaignAnnouncements";
+import type { ObservedCampaign } from "../../storage/campaigns";
 import type { SourceReport } from "../../storage/ingestRuns";
-import type { Campaign } from "../../storage/schema";
 
 const iso = (time: number) => new Date(time * 1000).toISOString().replace(".000Z", "Z");
 
@@ -92,15 +92,15 @@ export function poolFreshnessEvent(parameters: {
  * `identifier`, `name`, `rewardToken`, `amount` (base units), `aprPercent`, `startTs`, `endTs`.
  */
 export function campaignEvent(parameters: {
-  campaign: Campaign;
+  campaign: ObservedCampaign;
   kind: CampaignAnnouncementKind;
   pool: PoolConfig | undefined;
   now: number;
 }): NewActivity {
   const { campaign: c, kind, pool, now } = parameters;
   const poolId = pool ? formatPoolId({ chainId: pool.chainId, address: pool.address }) : null;
-  const when = kind === "campaign.started" ? c.start_ts : c.end_ts;
-  const subject = `Campaign ${c.name ?? c.id}${pool ? ` on ${pool.symbol} (${poolId})` : ` (chain ${c.chain_id})`}`;
+  const when = kind === "campaign.started" ? c.startsAt : c.endsAt;
+  const subject = `Campaign ${c.name ?? c.id}${pool ? ` on ${pool.symbol} (${poolId})` : ` (chain ${c.chainId})`}`;
   return {
     kind,
     at: now,
@@ -108,17 +108,17 @@ export function campaignEvent(parameters: {
     summary: `${subject} ${kind === "campaign.started" ? "started" : "ended"} ${when === null ? "" : iso(when)}`.trim(),
     data: {
       campaignId: c.id,
-      distributionChainId: Number(c.distribution_chain_id),
+      distributionChainId: c.distributionChainId,
       poolId,
-      chainId: c.chain_id,
-      opportunityId: c.opportunity_id,
+      chainId: c.chainId,
+      opportunityId: c.opportunityId,
       identifier: c.identifier,
       name: c.name,
-      rewardToken: c.reward_token,
+      rewardToken: c.rewardToken,
       amount: c.amount,
-      aprPercent: c.apr_percent,
-      startTs: c.start_ts,
-      endTs: c.end_ts,
+      aprPercent: c.aprPercent,
+      startTs: c.startsAt,
+      endTs: c.endsAt,
     },
   };
 }
@@ -168,7 +168,7 @@ function plain(value: unknown): unknown {
 }
 
 /** The tracked pool a campaign is about: same chain, and the pool's `merklId` is its opportunity id or identifier. */
-export function campaignPool(campaign: Campaign, pools: readonly PoolConfig[]): PoolConfig | undefined {
-  const ids = [campaign.opportunity_id.toLowerCase(), campaign.identifier.toLowerCase()];
-  return pools.find((p) => p.chainId === campaign.chain_id && p.merklId && ids.includes(p.merklId.toLowerCase()));
+export function campaignPool(campaign: ObservedCampaign, pools: readonly PoolConfig[]): PoolConfig | undefined {
+  const ids = [campaign.opportunityId.toLowerCase(), campaign.identifier.toLowerCase()];
+  return pools.find((p) => p.chainId === campaign.chainId && p.merklId && ids.includes(p.merklId.toLowerCase()));
 }

@@ -1,4 +1,4 @@
-import type { Campaign } from "../../storage/schema";
+import type { ObservedCampaign } from "../../storage/campaigns";
 import { campaignDistributionChainId, type MerklOpportunity } from "../feeds/merkl";
 
 /**
@@ -11,34 +11,35 @@ export function campaignStatus(campaign: { startTimestamp: number; endTimestamp:
 }
 
 /**
- * One `campaigns` row per campaign of every Merkl opportunity, keyed by its distribution chain and campaign id,
- * identifiers and reward tokens in lower case, each with its own status at `observedAt` ({@link campaignStatus}).
+ * One campaign (a `campaigns` row once stored) per campaign of every Merkl opportunity, keyed by its distribution
+ * chain and campaign id, identifiers and reward tokens in lower case, each with its own status at `observedAt`
+ * ({@link campaignStatus}).
  *
  * @example
  * campaignRows({ opportunities, observedAt: 1_790_000_000 });
- * // [{ id: "0x…", distribution_chain_id: 1, chain_id: 1, … }]
+ * // [{ id: "0x…", distributionChainId: 1, chainId: 1, … }]
  */
 export function campaignRows(parameters: {
   opportunities: readonly MerklOpportunity[];
   /** When the feed was read, Unix seconds. */
   observedAt: number;
-}): Campaign[] {
+}): ObservedCampaign[] {
   return parameters.opportunities.flatMap((o) =>
-    o.campaigns.map((c): Campaign => ({
+    o.campaigns.map((c): ObservedCampaign => ({
       id: c.campaignId,
-      distribution_chain_id: campaignDistributionChainId(c, o),
-      chain_id: o.chainId,
-      opportunity_id: o.id,
+      distributionChainId: campaignDistributionChainId(c, o),
+      chainId: o.chainId,
+      opportunityId: o.id,
       identifier: o.identifier.toLowerCase(),
       name: o.name,
       type: o.type,
       status: campaignStatus(c, parameters.observedAt),
-      reward_token: c.rewardToken.address.toLowerCase(),
+      rewardToken: c.rewardToken.address.toLowerCase(),
       amount: c.amount,
-      apr_percent: o.apr ?? null,
-      start_ts: c.startTimestamp,
-      end_ts: c.endTimestamp,
-      observed_at: parameters.observedAt,
+      aprPercent: o.apr ?? null,
+      startsAt: c.startTimestamp,
+      endsAt: c.endTimestamp,
+      observedAt: parameters.observedAt,
     })),
   );
 }

@@ -1,9 +1,9 @@
 import { utcDay } from "../../storage/poolDaily";
-import type { DexVolume } from "../../storage/schema";
+import type { DexVolumeRecord } from "../../storage/dexVolumes";
 
 /** The rows of one chain's DEX overview and how many values were left out as negative or missing. */
 export interface DexVolumeRowsResult {
-  rows: DexVolume[];
+  rows: DexVolumeRecord[];
   /** Values that were negative, not finite or null (the feed's schema turns them to null): dropped, one by one. */
   dropped: number;
 }
@@ -31,12 +31,12 @@ export function dexVolumeRows(parameters: {
   const complete = overview.totalDataChartBreakdown.filter(([ts]) => utcDay(ts) < today).slice(-days);
   let dropped = 0;
   const rows = complete.flatMap(([ts, breakdown]) =>
-    Object.entries(breakdown).flatMap(([protocol, volume]): DexVolume[] => {
+    Object.entries(breakdown).flatMap(([protocol, volume]): DexVolumeRecord[] => {
       if (volume === null || !Number.isFinite(volume) || volume < 0) {
         dropped++;
         return [];
       }
-      return [{ chain, protocol, day: utcDay(ts), volume_usd: volume, observed_at: observedAt }];
+      return [{ chain, protocol, day: utcDay(ts), volumeUsd: volume, observedAt }];
     }),
   );
   return { rows, dropped };

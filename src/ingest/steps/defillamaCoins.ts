@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
-import type { Database, TokenPrice } from "../../storage/schema";
-import { getTokenPrices } from "../../storage/tokenPrices";
+import type { Database } from "../../storage/schema";
+import { getTokenPrices, type TokenPriceRecord } from "../../storage/tokenPrices";
 import { DEFILLAMA_CHAINS } from "../feeds/defillamaDexVolumes";
 import { fetchDefillamaCoinPrices } from "../feeds/defillamaCoins";
 import { addCounts, NO_COUNTS, type RowCounts } from "../feeds/checkRows";
@@ -26,7 +26,7 @@ export interface CoinPrices {
   /** By `<chainId>:<token>` (lower case): this pass's answer, else the cached one (with its older timestamp). */
   quotes: Map<string, PriceQuote>;
   /** This pass's answers, to cache in `token_prices`. */
-  rows: TokenPrice[];
+  rows: TokenPriceRecord[];
 }
 
 /** Parameters of {@link readCoinPricesStep}. */
@@ -62,8 +62,8 @@ export async function readCoinPricesStep(
   const quotes = new Map<string, PriceQuote>();
   const chainIds = [...new Set(parameters.tokens.map((t) => t.chainId))];
   for (const chainId of chainIds) {
-    for (const [token, row] of await getTokenPrices(db, { chainId, source: COINS_SOURCE })) {
-      quotes.set(`${chainId}:${token}`, { usd: row.price_usd, at: row.observed_at, source: COINS_SOURCE });
+    for (const [token, price] of await getTokenPrices(db, { chainId, source: COINS_SOURCE })) {
+      quotes.set(`${chainId}:${token}`, { usd: price.priceUsd, at: price.observedAt, source: COINS_SOURCE });
     }
   }
   const wanted = new Map<string, { chainId: number; token: string }>();
@@ -74,7 +74,7 @@ export async function readCoinPricesStep(
     else unmapped.add(chainId);
   }
   const keys = [...wanted.keys()];
-  const rows: TokenPrice[] = [];
+  const rows: TokenPriceRecord[] = [];
   const priced = new Set<string>();
   const errors: string[] = [...unmapped].map((chainId) => `chain ${chainId}: no DefiLlama chain name known`);
   let dropped = 0;
@@ -93,13 +93,7 @@ export async function readCoinPricesStep(
           dropped++;
           continue;
         }
-        rows.push({
-          chain_id: chainId,
-          token,
-          price_usd: coin.price,
-          observed_at: coin.timestamp,
-          source: COINS_SOURCE,
-        });
+        rows.push({ chainId, token, priceUsd: coin.price, observedAt: coin.timestamp, source: COINS_SOURCE });
         const cached = quotes.get(`${chainId}:${token}`);
         if (!cached || cached.at <= coin.timestamp) {
           quotes.set(`${chainId}:${token}`, { usd: coin.price, at: coin.timestamp, source: COINS_SOURCE });

@@ -1,4 +1,4 @@
-import type { DexVolume } from "../../storage/schema";
+import type { DexVolumeRecord } from "../../storage/dexVolumes";
 import { DEFILLAMA_CHAINS, fetchDexOverview } from "../feeds/defillamaDexVolumes";
 import { addCounts, NO_COUNTS, type RowCounts } from "../feeds/checkRows";
 import type { FeedRequestOptions } from "../feeds/fetchJson";
@@ -21,10 +21,10 @@ export async function readDexVolumesStep(parameters: {
   days: number;
   /** Clock, Unix seconds: each chain's rows are observed when its overview arrived. */
   now: () => number;
-}): Promise<StepResult<DexVolume[]>> {
+}): Promise<StepResult<DexVolumeRecord[]>> {
   const { chainIds, apiUrl, feedOptions, days, now } = parameters;
   if (!apiUrl) return { report: undefined, data: [] };
-  const rows: DexVolume[] = [];
+  const rows: DexVolumeRecord[] = [];
   const errors: string[] = [];
   let dropped = 0;
   let counts: RowCounts = NO_COUNTS;

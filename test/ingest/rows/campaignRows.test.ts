@@ -36,42 +36,42 @@ describe("campaignRows", () => {
     expect(rows).to.deep.equal([
       {
         id: "c-1",
-        distribution_chain_id: 8453,
-        chain_id: 1,
-        opportunity_id: "opp-1",
+        distributionChainId: 8453,
+        chainId: 1,
+        opportunityId: "opp-1",
         identifier: "0x00000000000000000000000000000000000000aa",
         name: "Provide USDC-WETH",
         type: "UNISWAP_V2",
         status: "LIVE",
-        reward_token: "0x00000000000000000000000000000000000000bb",
+        rewardToken: "0x00000000000000000000000000000000000000bb",
         amount: "1000",
-        apr_percent: 12.5,
-        start_ts: 100,
-        end_ts: 200,
-        observed_at: 180,
+        aprPercent: 12.5,
+        startsAt: 100,
+        endsAt: 200,
+        observedAt: 180,
       },
       {
         id: "c-2",
-        distribution_chain_id: 1,
-        chain_id: 1,
-        opportunity_id: "opp-1",
+        distributionChainId: 1,
+        chainId: 1,
+        opportunityId: "opp-1",
         identifier: "0x00000000000000000000000000000000000000aa",
         name: "Provide USDC-WETH",
         type: "UNISWAP_V2",
         status: "LIVE",
-        reward_token: "0x00000000000000000000000000000000000000cc",
+        rewardToken: "0x00000000000000000000000000000000000000cc",
         amount: "5",
-        apr_percent: 12.5,
-        start_ts: 150,
-        end_ts: 300,
-        observed_at: 180,
+        aprPercent: 12.5,
+        startsAt: 150,
+        endsAt: 300,
+        observedAt: 180,
       },
     ]);
   });
 
   it("stores a missing APR as null and an opportunity without campaigns as no row", () => {
     const rows = campaignRows({ opportunities: [{ ...opportunity, apr: undefined }], observedAt: 1 });
-    expect(rows.map((r) => r.apr_percent)).to.deep.equal([null, null]);
+    expect(rows.map((r) => r.aprPercent)).to.deep.equal([null, null]);
     expect(campaignRows({ opportunities: [{ ...opportunity, campaigns: [] }], observedAt: 1 })).to.deep.equal([]);
   });
 

@@ -18,9 +18,9 @@ describe("dexVolumeRows", () => {
 
   it("makes one row per protocol per day of the last `days` days", () => {
     expect(dexVolumeRows({ chain: "Ethereum", overview, days: 2, observedAt: later }).rows).to.deep.equal([
-      { chain: "Ethereum", protocol: "Uniswap V2", day: "2026-10-02", volume_usd: 20, observed_at: later },
-      { chain: "Ethereum", protocol: "Curve", day: "2026-10-02", volume_usd: 5, observed_at: later },
-      { chain: "Ethereum", protocol: "Uniswap V2", day: "2026-10-03", volume_usd: 30, observed_at: later },
+      { chain: "Ethereum", protocol: "Uniswap V2", day: "2026-10-02", volumeUsd: 20, observedAt: later },
+      { chain: "Ethereum", protocol: "Curve", day: "2026-10-02", volumeUsd: 5, observedAt: later },
+      { chain: "Ethereum", protocol: "Uniswap V2", day: "2026-10-03", volumeUsd: 30, observedAt: later },
     ]);
   });
 
@@ -41,7 +41,7 @@ describe("dexVolumeRows", () => {
     };
     const result = dexVolumeRows({ chain: "Ethereum", overview: real, days: 30, observedAt: later });
     expect(result.dropped).to.equal(2);
-    expect(result.rows.map((r) => [r.protocol, r.day, r.volume_usd])).to.deep.equal([
+    expect(result.rows.map((r) => [r.protocol, r.day, r.volumeUsd])).to.deep.equal([
       ["Uniswap V2", "2026-10-01", 10],
       ["Uniswap V2", "2026-10-02", 20],
     ]);

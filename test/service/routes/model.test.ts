@@ -245,19 +245,19 @@ describe("model evaluation route, tool and page (real SQLite)", function () {
     await store.db.updateTable("pools").set({ merkl_id: "opp-a" }).where("address", "=", A.toLowerCase()).execute();
     const campaign = (id: string, type: string, endTs: number) => ({
       id,
-      distribution_chain_id: 1,
-      chain_id: 1,
-      opportunity_id: "opp-a",
+      distributionChainId: 1,
+      chainId: 1,
+      opportunityId: "opp-a",
       identifier: "opp-a",
       name: null,
       type,
       status: "LIVE",
-      reward_token: null,
+      rewardToken: null,
       amount: null,
-      apr_percent: null,
-      start_ts: end - 100 * DAY,
-      end_ts: endTs,
-      observed_at: NOW,
+      aprPercent: null,
+      startsAt: end - 100 * DAY,
+      endsAt: endTs,
+      observedAt: NOW,
     });
     // A borrow campaign rewards borrowing, not depth: issuance does not cap on it, nor does the evaluation.
     await upsertCampaigns(store.db, [campaign("c1", "UNISWAP_V2", end), campaign("c2", "AAVE_BORROW", end - 20 * DAY)]);
