@@ -9,7 +9,11 @@ const { existsSync, readdirSync, statSync } = require("node:fs");
 const { join, relative } = require("node:path");
 
 const root = join(__dirname, "..");
+// The compiled service loads @attestation-registry/sdk by its name: node_modules/@attestation-registry/sdk, a link to
+// packages/sdk, whose built copy (packages/sdk/dist) `npm run build` makes first.
 const NEEDED = [
+  "packages/sdk/dist/cjs/index.js",
+  "packages/sdk/dist/cjs/internal.js",
   "dist/main/start.js",
   "dist/cli/main.js",
   "dist/dapp/app.js",
