@@ -9,18 +9,29 @@ const { existsSync, readdirSync, statSync } = require("node:fs");
 const { join, relative } = require("node:path");
 
 const root = join(__dirname, "..");
-// The compiled service loads @attestation-registry/sdk by its name: node_modules/@attestation-registry/sdk, a link to
-// packages/sdk, whose built copy (packages/sdk/dist) `npm run build` makes first.
 const NEEDED = [
-  "packages/sdk/dist/cjs/index.js",
-  "packages/sdk/dist/cjs/internal.js",
   "dist/main/start.js",
   "dist/cli/main.js",
   "dist/dapp/app.js",
   "artifacts/contracts/AttestationRegistry.sol/AttestationRegistry.json",
 ];
+// The compiled service loads @attestation-registry/sdk by its name: node_modules/@attestation-registry/sdk, the
+// workspace link to packages/sdk, whose built copy (packages/sdk/dist) `npm run build` makes first. Resolved as node
+// resolves it at run time (a missing build throws), without loading it.
+const SDK_ENTRIES = [
+  "@attestation-registry/sdk",
+  "@attestation-registry/sdk/errors",
+  "@attestation-registry/sdk/internal",
+];
 
 const missing = NEEDED.filter((file) => !existsSync(join(root, file)));
+for (const name of SDK_ENTRIES) {
+  try {
+    require.resolve(name, { paths: [root] });
+  } catch {
+    missing.push(`${name} (packages/sdk/dist)`);
+  }
+}
 if (missing.length > 0) {
   process.stderr.write(`start: the build is missing (${missing.join(", ")}): run \`npm run build\` first\n`);
   process.exit(1);
