@@ -15,8 +15,23 @@ const NEEDED = [
   "dist/dapp/app.js",
   "artifacts/contracts/AttestationRegistry.sol/AttestationRegistry.json",
 ];
+// The compiled service loads @attestation-registry/sdk by its name: node_modules/@attestation-registry/sdk, the
+// workspace link to packages/sdk, whose built copy (packages/sdk/dist) `npm run build` makes first. Resolved as node
+// resolves it at run time (a missing build throws), without loading it.
+const SDK_ENTRIES = [
+  "@attestation-registry/sdk",
+  "@attestation-registry/sdk/errors",
+  "@attestation-registry/sdk/internal",
+];
 
 const missing = NEEDED.filter((file) => !existsSync(join(root, file)));
+for (const name of SDK_ENTRIES) {
+  try {
+    require.resolve(name, { paths: [root] });
+  } catch {
+    missing.push(`${name} (packages/sdk/dist)`);
+  }
+}
 if (missing.length > 0) {
   process.stderr.write(`start: the build is missing (${missing.join(", ")}): run \`npm run build\` first\n`);
   process.exit(1);

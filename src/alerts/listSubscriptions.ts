@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import { countAlertDeliveries } from "../storage/alertOutbox";
 import { listAlertSubscriptions } from "../storage/alertSubscriptions";
 import type { Database } from "../storage/schema";
-import { formatPoolId } from "../lib/formatPoolId";
+import { formatPoolId } from "@attestation-registry/sdk";
 import { normalizeAlertOwner } from "./subscriptionOwner";
 
 /** A subscription as its owner sees it, with its delivery state (never its secret). */

@@ -1,7 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
-import { BaseError } from "../errors/base";
+import { BaseError } from "@attestation-registry/sdk/errors";
 import { checkAlertTarget, type AlertTargetResolver } from "./checkAlertTarget";
 
 export type SendWebhookParameters = {

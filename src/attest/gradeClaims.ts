@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { formatPoolId } from "../lib/formatPoolId";
+import { formatPoolId } from "@attestation-registry/sdk";
 import { gradeClaim, settleDay, type ClaimOutcome } from "../model/gradeClaim";
 import { insertAccuracyRecords, listUngradedClaims, type AccuracyRecord } from "../storage/accuracyRecords";
 import { appendActivity, type NewActivity } from "../storage/activity";

@@ -1,9 +1,11 @@
 import type { Kysely } from "kysely";
 import { keccak256, stringToHex, type Address, type Hex } from "viem";
-import { createAttestationMessage } from "../lib/createAttestationMessage";
-import { formatPoolId } from "../lib/formatPoolId";
-import { getAttestationTypedData } from "../lib/getAttestationTypedData";
-import type { AttestationFields } from "../lib/types";
+import {
+  createAttestationMessage,
+  formatPoolId,
+  getAttestationTypedData,
+  type AttestationFields,
+} from "@attestation-registry/sdk";
 import { isStale } from "../model/freshness";
 import type { PoolConfig } from "../model/poolConfig";
 import type { Calibration } from "../model/calibration";

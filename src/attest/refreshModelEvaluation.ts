@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { formatPoolId } from "../lib/formatPoolId";
+import { formatPoolId } from "@attestation-registry/sdk";
 import {
   evaluateModelWithClaims,
   publishedClaim,

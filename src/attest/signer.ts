@@ -10,14 +10,17 @@ import {
 import { privateKeyToAddress } from "viem/accounts";
 import { AttesterSignerError } from "../errors/signer";
 import { readBodyCapped } from "../net/readBody";
-import { errorLine, redactRpcUrl } from "../errors/utils";
-import { createAttestationMessage } from "../lib/createAttestationMessage";
-import { getAttestationTypedData } from "../lib/getAttestationTypedData";
-import { recoverAttestationSigner } from "../lib/recoverAttestationSigner";
-import { recoverTypedAttestationSigner } from "../lib/recoverTypedAttestationSigner";
-import { signAttestation } from "../lib/signAttestation";
-import { signTypedAttestation } from "../lib/signTypedAttestation";
-import type { AttestationFields, AttestationRegistry } from "../lib/types";
+import {
+  createAttestationMessage,
+  getAttestationTypedData,
+  recoverAttestationSigner,
+  recoverTypedAttestationSigner,
+  signAttestation,
+  signTypedAttestation,
+  type AttestationFields,
+  type AttestationRegistry,
+} from "@attestation-registry/sdk";
+import { errorLine, redactRpcUrl } from "@attestation-registry/sdk/errors";
 
 /**
  * Who signs the service's attestations: a key in the process ({@link createLocalSigner}) or a JSON-RPC signer that

@@ -1,6 +1,6 @@
 import { maxUint256, zeroAddress, type Address } from "viem";
 import { aaveArtifact } from "./artifacts";
-import { MULTICALL3_ADDRESS } from "../abi/multicall3";
+import { MULTICALL3_ADDRESS } from "./multicall3Address";
 import type { ChainDriver } from "./chainDriver";
 import { multicallWrite } from "./multicall3";
 import type { DemoToken } from "./uniswapV2";

@@ -2,7 +2,7 @@ import path from "node:path";
 import { encodeFunctionData, multicall3Abi, type Abi, type Address, type Hex } from "viem";
 import type { ChainDriver } from "./chainDriver";
 import { DemoChainError } from "../errors/chain";
-import { MULTICALL3_ADDRESS } from "../abi/multicall3";
+import { MULTICALL3_ADDRESS } from "./multicall3Address";
 
 /**
  * Places Multicall3 at its canonical address on a local chain: deploys viem's copy of its creation code,

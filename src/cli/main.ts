@@ -1,5 +1,5 @@
 import { UsageError } from "../errors/cli";
-import { errorLine } from "../errors/utils";
+import { errorLine } from "@attestation-registry/sdk/errors";
 import { readProcessStdin } from "./shared/input";
 import { COMMAND_SUMMARIES, type CommandName } from "./summaries";
 import type { CliCommand, CliIo } from "./types";

@@ -1,7 +1,7 @@
 import type { Address, Hex } from "viem";
 import { createChainClients } from "../chain/chainClients";
 import { StartupAbortedError } from "../errors/startup";
-import { errorLine } from "../errors/utils";
+import { errorLine } from "@attestation-registry/sdk/errors";
 import { poolKey } from "../ingest/poolKey";
 import { readChainStep } from "../ingest/steps/chains";
 import type { PoolConfig } from "../model/poolConfig";

@@ -8,7 +8,7 @@ import {
   type Address,
   type Hex,
 } from "viem";
-import { MULTICALL3_ADDRESS } from "../abi/multicall3";
+import { MULTICALL3_ADDRESS } from "../chain/multicall3Address";
 
 /** A JSON-RPC request function, as a viem transport calls it. */
 export type RpcRequest = (args: { method: string; params?: unknown }) => Promise<unknown>;

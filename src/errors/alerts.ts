@@ -1,4 +1,4 @@
-import { BaseError } from "./base";
+import { BaseError } from "@attestation-registry/sdk/errors";
 
 /**
  * Errors of the alerts (`src/alerts`: subscriptions, the target rules, delivery). Every surface (the keyed REST routes,

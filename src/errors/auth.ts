@@ -1,4 +1,4 @@
-import { BaseError } from "./base";
+import { BaseError } from "@attestation-registry/sdk/errors";
 
 /** Errors of API-key authentication (`src/write/authenticateApiKey.ts` and the service's auth plugin). */
 

@@ -1,4 +1,4 @@
-import { BaseError } from "./base";
+import { BaseError } from "@attestation-registry/sdk/errors";
 
 /** Errors of the chains: local chains and the demo's contracts (`src/chain`, `src/demo`), and on-chain reads. */
 

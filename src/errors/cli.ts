@@ -1,4 +1,4 @@
-import { BaseError } from "./base";
+import { BaseError } from "@attestation-registry/sdk/errors";
 
 /**
  * Errors of the `attest` CLI (`src/cli`). The CLI prints only the `shortMessage` (one line), so both classes take

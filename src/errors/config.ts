@@ -1,5 +1,4 @@
-import { BaseError } from "./base";
-import { asError } from "./utils";
+import { BaseError, asError } from "@attestation-registry/sdk/errors";
 
 /** Errors of the configuration: the environment (`src/config`) and the pools file it names. */
 

@@ -1,5 +1,4 @@
-import { BaseError } from "./base";
-import { asError } from "./utils";
+import { BaseError, asError } from "@attestation-registry/sdk/errors";
 
 /** Errors of the third-party feeds (`src/ingest/feeds`): unreachable, or an answer that breaks its schema. */
 

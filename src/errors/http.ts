@@ -1,4 +1,4 @@
-import { BaseError } from "./base";
+import { BaseError } from "@attestation-registry/sdk/errors";
 
 /** Stable error codes of the HTTP API (the `error.code` of every error body). Never reworded. */
 export const ApiErrorCode = {

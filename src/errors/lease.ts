@@ -1,4 +1,4 @@
-import { BaseError } from "./base";
+import { BaseError } from "@attestation-registry/sdk/errors";
 
 /** Errors of the ingestion leader's lease and of a pass that must stop (docs/operations.md#leadership-and-fencing). */
 

@@ -1,4 +1,4 @@
-import { BaseError } from "./base";
+import { BaseError } from "@attestation-registry/sdk/errors";
 
 /**
  * Errors of the market readers (`src/read`: volume, liquidity map, compare, roadmap, launch, activity). Every surface

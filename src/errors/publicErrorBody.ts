@@ -1,4 +1,4 @@
-import { BaseError } from "./base";
+import { BaseError } from "@attestation-registry/sdk/errors";
 import { ApiError } from "./http";
 import { findStoreUnavailable } from "./storage";
 

@@ -1,5 +1,4 @@
-import { BaseError } from "./base";
-import { asError } from "./utils";
+import { BaseError, asError } from "@attestation-registry/sdk/errors";
 
 /** Errors of the attester's signer (`src/attest/signer.ts`): a remote JSON-RPC signer that failed or misbehaved. */
 

@@ -1,4 +1,4 @@
-import { BaseError } from "./base";
+import { BaseError } from "@attestation-registry/sdk/errors";
 
 /**
  * Errors of Sign-In with Ethereum (EIP-4361, `src/auth`) and of the dapp's sessions. Each code is one reason; the HTTP

@@ -1,4 +1,4 @@
-import { BaseError } from "./base";
+import { BaseError } from "@attestation-registry/sdk/errors";
 
 /** Errors of starting the process (`src/main`, and the demo it may start). */
 

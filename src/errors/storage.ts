@@ -1,5 +1,4 @@
-import { BaseError } from "./base";
-import { asError } from "./utils";
+import { BaseError, asError } from "@attestation-registry/sdk/errors";
 
 /** Errors of the store (`src/storage`): opening, migrating, a database that does not answer. */
 

@@ -1,4 +1,4 @@
-import { BaseError } from "./base";
+import { BaseError } from "@attestation-registry/sdk/errors";
 
 /**
  * Errors of checking an attestation a caller hands in (`POST /api/v1/verify`, the MCP tool `verify_attestation`):

@@ -1,4 +1,4 @@
-import { BaseError } from "./base";
+import { BaseError } from "@attestation-registry/sdk/errors";
 
 /** Errors of the keyed writes (`src/write`): every surface that writes (REST, later the dapp) maps them by `code`. */
 

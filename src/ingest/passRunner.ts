@@ -1,7 +1,7 @@
 import { refreshModelEvaluation } from "../attest/refreshModelEvaluation";
 import type { AttestationSigner } from "../attest/signer";
 import type { ServiceConfig } from "../config/loadConfig";
-import { errorLine } from "../errors/utils";
+import { errorLine } from "@attestation-registry/sdk/errors";
 import type { ServiceMetrics } from "../metrics/serviceMetrics";
 import type { PassFence } from "../storage/leaderLease";
 import type { Store } from "../storage/openStore";

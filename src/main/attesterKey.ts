@@ -5,7 +5,7 @@ import { generatePrivateKey, privateKeyToAddress } from "viem/accounts";
 import { createJsonRpcSigner, createLocalSigner, type AttestationSigner } from "../attest/signer";
 import type { ServiceConfig } from "../config/loadConfig";
 import { ConfigError } from "../errors/config";
-import { redactRpcUrl } from "../errors/utils";
+import { redactRpcUrl } from "@attestation-registry/sdk/errors";
 
 /** File name of the dev attester key inside DATA_DIR. */
 export const DEV_KEY_FILE = "attester.key";

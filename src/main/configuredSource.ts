@@ -2,7 +2,7 @@ import { createChainClients } from "../chain/chainClients";
 import type { ServiceConfig } from "../config/loadConfig";
 import { ConfigError } from "../errors/config";
 import { RpcUnreachableAtStartError } from "../errors/startup";
-import { redactRpcUrl } from "../errors/utils";
+import { redactRpcUrl } from "@attestation-registry/sdk/errors";
 import { loadPoolsFile } from "../ingest/poolsFile";
 import type { IngestSource } from "../ingest/source";
 

@@ -12,7 +12,7 @@ import { relative } from "node:path";
 import { loadConfig, type ServiceConfig } from "../config/loadConfig";
 import { ConfigError } from "../errors/config";
 import { StartupAbortedError } from "../errors/startup";
-import { errorLine } from "../errors/utils";
+import { errorLine } from "@attestation-registry/sdk/errors";
 import { writeDemoFiles } from "../demo/demoEnv";
 import { serveDemoChains, type ServedDemoChains } from "../demo/serveDemoChains";
 import { ensurePrivateDir } from "../storage/fileModes";

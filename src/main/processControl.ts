@@ -1,4 +1,4 @@
-import { errorLine } from "../errors/utils";
+import { errorLine } from "@attestation-registry/sdk/errors";
 import { jsonLogLine, type LogLevelName } from "../service/jsonLog";
 
 /** Exit status for a configuration error (BSD `EX_CONFIG`). */

@@ -8,7 +8,7 @@
 import { loadConfig, type ServiceConfig } from "../config/loadConfig";
 import { ConfigError } from "../errors/config";
 import { StartupAbortedError } from "../errors/startup";
-import { errorLine } from "../errors/utils";
+import { errorLine } from "@attestation-registry/sdk/errors";
 import { EXIT_CONFIG, createProcessLog, handleStopSignals } from "./processControl";
 import { runService, type RunningService } from "./runService";
 

@@ -1,4 +1,4 @@
-import { attestationRegistryAbi } from "../abi/attestationRegistryAbi";
+import { attestationRegistryAbi } from "@attestation-registry/sdk";
 
 /** The name of an event of the AttestationRegistry ABI (`Registered`, `UnbondRequested`, …). */
 export type RegistryEventName = Extract<(typeof attestationRegistryAbi)[number], { type: "event" }>["name"];

@@ -1,5 +1,5 @@
 import { MAX_COMPARED_POOLS, RepeatedPoolError, type NoPoolsError, type TooManyPoolsError } from "../errors/market";
-import { PoolNotFoundError } from "../errors/pool";
+import { PoolNotFoundError } from "../errors/poolLookup";
 import { getPoolRecord } from "../storage/pools";
 import type { ReadContext } from "./context";
 import { defineSurface } from "./defineSurface";

@@ -1,5 +1,5 @@
 import { getAddress } from "viem";
-import { NoAttestationError, PoolNotFoundError } from "../errors/pool";
+import { NoAttestationError, PoolNotFoundError } from "../errors/poolLookup";
 import { getAccuracyRecords } from "../storage/accuracyRecords";
 import { getLatestStoredAttestation, type StoredAttestation } from "../storage/attestations";
 import { getPoolRecord, type PoolRecord } from "../storage/pools";

@@ -1,4 +1,4 @@
-import { PoolNotFoundError } from "../errors/pool";
+import { PoolNotFoundError } from "../errors/poolLookup";
 import { listPoolClaims } from "../storage/accuracyRecords";
 import { getPoolRecord } from "../storage/pools";
 import type { ReadContext } from "./context";

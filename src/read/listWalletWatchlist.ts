@@ -1,4 +1,4 @@
-import { formatPoolId } from "../lib/formatPoolId";
+import { formatPoolId } from "@attestation-registry/sdk";
 import { listWatchlist } from "../storage/watchlist";
 import type { ReadContext } from "./context";
 import { checkWalletAddress } from "./internal/checkWalletAddress";

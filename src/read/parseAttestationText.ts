@@ -1,6 +1,6 @@
-import { BaseError } from "../errors/base";
+import { parseAttestationJson } from "@attestation-registry/sdk";
+import { BaseError } from "@attestation-registry/sdk/errors";
 import { AttestationJsonError, InvalidAttestationError } from "../errors/verify";
-import { parseAttestationJson } from "../lib/parseAttestationJson";
 
 export type ParseAttestationTextParameters = {
   /** The attestation as JSON text, exactly as `GET /api/v1/pool/{pool}` served it. */

@@ -1,6 +1,5 @@
-import { AmbiguousPoolError, PoolNotFoundError } from "../errors/pool";
-import { formatPoolId } from "../lib/formatPoolId";
-import { parsePoolId } from "../lib/parsePoolId";
+import { AmbiguousPoolError, PoolNotFoundError } from "../errors/poolLookup";
+import { formatPoolId, type InvalidPoolIdError, parsePoolId } from "@attestation-registry/sdk";
 import { findPoolChains } from "../storage/pools";
 import type { ReadContext } from "./context";
 
@@ -11,7 +10,7 @@ export type ResolvePoolParameters = {
   field?: string;
 };
 export type ResolvePoolReturnType = { chainId: number; address: `0x${string}`; id: string };
-export type ResolvePoolErrorType = import("../errors/pool").InvalidPoolIdError | PoolNotFoundError | AmbiguousPoolError;
+export type ResolvePoolErrorType = InvalidPoolIdError | PoolNotFoundError | AmbiguousPoolError;
 
 /**
  * Resolves a pool identifier to one tracked pool. A bare address must be tracked on exactly one chain.

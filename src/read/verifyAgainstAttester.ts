@@ -1,7 +1,7 @@
 import type { Address } from "viem";
-import { BaseError } from "../errors/base";
+import { verifyAttestation, type VerifyAttestationReturnType } from "@attestation-registry/sdk";
+import { BaseError } from "@attestation-registry/sdk/errors";
 import { InvalidAttestationError } from "../errors/verify";
-import { verifyAttestation, type VerifyAttestationReturnType } from "../lib/verifyAttestation";
 
 export type VerifyAgainstAttesterParameters = {
   /** The attestation as published (`GET /api/v1/pool/{pool}`); its own `attester` field is ignored. */

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import { Type, type TSchema } from "@sinclair/typebox";
 import { MAX_COMPARED_POOLS } from "../errors/market";
-import { parsePoolId } from "../lib/parsePoolId";
+import { parsePoolId } from "@attestation-registry/sdk";
 import {
   declaredSurface,
   describeSurface,

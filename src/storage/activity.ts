@@ -1,5 +1,5 @@
 import { PostgresAdapter, type Kysely } from "kysely";
-import { formatPoolId } from "../lib/formatPoolId";
+import { formatPoolId } from "@attestation-registry/sdk";
 import { ALERT_TEST_KIND, type ActivityKind } from "../model/activityKinds";
 import { enqueueAlertDeliveries } from "./alertOutbox";
 import { chunksOf } from "./batches";

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { formatPoolId } from "../lib/formatPoolId";
+import { formatPoolId } from "@attestation-registry/sdk";
 import type { Database, LiquidityRequest } from "./schema";
 
 /** The demand side of the liquidity market: requests written through the keyed write (`src/write`). */

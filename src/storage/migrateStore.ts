@@ -1,6 +1,6 @@
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from "kysely";
 import { describeStoreFailure, StoreOpenError } from "../errors/storage";
-import { errorLine } from "../errors/utils";
+import { errorLine } from "@attestation-registry/sdk/errors";
 import { migrations } from "./migrations";
 import type { Database } from "./schema";
 

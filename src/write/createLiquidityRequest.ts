@@ -6,8 +6,7 @@ import {
   IdempotencyKeyReusedError,
   InvalidIdempotencyKeyError,
 } from "../errors/write";
-import { formatPoolId } from "../lib/formatPoolId";
-import { parsePoolId } from "../lib/parsePoolId";
+import { formatPoolId, parsePoolId } from "@attestation-registry/sdk";
 import { resolvePool } from "../read/resolvePool";
 import { appendActivity, type NewActivity } from "../storage/activity";
 import { claimIdempotencyKey, findIdempotencyRecord } from "../storage/idempotency";

@@ -40,7 +40,25 @@ const LAYERS: Record<string, number> = {
   main: 8,
   cli: 8,
   index: 9,
+  // `@attestation-registry/sdk/internal`: the SDK's modules the service uses beyond the public API (src/internal.ts).
+  internal: 9,
 };
+
+/**
+ * `@attestation-registry/sdk` (packages/sdk) is built from src/: its modules are the import closure of its entry
+ * points (packages/sdk/scripts/build.mjs): all of lib/, actions/ and abi/, the errors they throw (errors/base,
+ * attestation, pool, registry, rpc, utils, verifyBackend), errors/core.ts (the `/errors` entry), index.ts and
+ * internal.ts. Inside, they keep the ranks above. The service (every other file of src/) imports them only by the
+ * package's name, never by a relative path, so that the compiled service loads the one built copy
+ * (packages/sdk/dist): one `BaseError`, one verify backend. The package sits beneath every folder of the service,
+ * errors included (the service's errors extend its `BaseError`).
+ */
+const SDK_NAME = "@attestation-registry/sdk";
+const SDK_ENTRIES = ["index.ts", "abi/attestationRegistryAbi.ts", "errors/core.ts", "internal.ts"];
+/** The folders whose every file is in the SDK. */
+const SDK_FOLDERS = ["lib", "actions", "abi"];
+/** Where an SDK module may live: the SDK's folders, the errors, the two entry files. */
+const SDK_PLACES = new Set([...SDK_FOLDERS, "errors", "index", "internal"]);
 
 /** Functions may not be longer than this (outside tests and the demo's scripted scenarios). */
 const MAX_FUNCTION_LINES = 120;
@@ -154,6 +172,26 @@ function schemaRowImports(file: string): string[] {
   return found;
 }
 
+/** Every import of the SDK by its name (the package or one of its subpaths), by file. */
+const namedSdkImports = new Map<string, string[]>(
+  files.map((file) => {
+    const info = ts.preProcessFile(readFileSync(file, "utf8"), true, true);
+    const named = info.importedFiles
+      .map((imported) => imported.fileName)
+      .filter((name) => name === SDK_NAME || name.startsWith(`${SDK_NAME}/`));
+    return [file, named];
+  }),
+);
+
+/** The SDK's modules: the import closure of its entry points. */
+const sdkModules = new Set<string>();
+const reach = (file: string): void => {
+  if (sdkModules.has(file)) return;
+  sdkModules.add(file);
+  for (const target of imports.get(file) ?? []) reach(target);
+};
+for (const entry of SDK_ENTRIES) reach(join(root, "src", entry));
+
 describe("architecture of src/", function () {
   it("puts every source folder on a drawn layer", function () {
     const unknown = [...new Set(files.map(layerOf))].filter((layer) => !(layer in LAYERS));
@@ -172,6 +210,49 @@ describe("architecture of src/", function () {
       }
     }
     expect(upward).to.deep.equal([]);
+  });
+
+  it(`keeps ${SDK_NAME}'s modules apart: all of ${SDK_FOLDERS.join(", ")}, their errors and its entry files`, function () {
+    // Every file of lib/, actions/ and abi/ is in the SDK (a service-only module lives elsewhere, e.g. chain/).
+    const outside = files.filter((file) => SDK_FOLDERS.includes(layerOf(file)) && !sdkModules.has(file));
+    expect(
+      outside.map((file) => relative(root, file)),
+      "files of the SDK's folders the SDK does not reach",
+    ).to.deep.equal([]);
+    // The SDK reaches no folder of the service.
+    const stray = [...sdkModules].filter((file) => !SDK_PLACES.has(layerOf(file)));
+    expect(
+      stray.map((file) => relative(root, file)),
+      "service modules inside the SDK",
+    ).to.deep.equal([]);
+    // The SDK never imports itself by its name (it is built from these files).
+    const selfNamed = [...sdkModules].filter((file) => (namedSdkImports.get(file) ?? []).length > 0);
+    expect(selfNamed.map((file) => relative(root, file))).to.deep.equal([]);
+  });
+
+  it(`has the service import the SDK by its name (${SDK_NAME}), never by a relative path`, function () {
+    const relativeImports: string[] = [];
+    for (const [file, targets] of imports) {
+      if (sdkModules.has(file)) continue;
+      for (const target of targets)
+        if (sdkModules.has(target)) relativeImports.push(`${relative(root, file)} -> ${relative(root, target)}`);
+    }
+    expect(relativeImports, `import these from "${SDK_NAME}" (or its /errors, /internal)`).to.deep.equal([]);
+    // The name resolves to the same entry points the SDK is built from (tsconfig.json "paths").
+    const config = ts.readConfigFile(join(root, "tsconfig.json"), ts.sys.readFile).config as {
+      compilerOptions: { paths: Record<string, string[]> };
+    };
+    const paths = Object.fromEntries(
+      Object.entries(config.compilerOptions.paths).map(([name, [target]]) => [name, target.replace(/^\.\//, "")]),
+    );
+    expect(paths).to.deep.equal({
+      [SDK_NAME]: "src/index.ts",
+      [`${SDK_NAME}/abi`]: "src/abi/attestationRegistryAbi.ts",
+      [`${SDK_NAME}/errors`]: "src/errors/core.ts",
+      [`${SDK_NAME}/internal`]: "src/internal.ts",
+    });
+    const used = new Set([...namedSdkImports.values()].flat());
+    for (const name of used) expect(paths, `${name} has no "paths" entry`).to.have.property(name);
   });
 
   it("has no import circle between files (type-only imports included)", function () {

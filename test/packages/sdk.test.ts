@@ -109,7 +109,7 @@ console.log(JSON.stringify({ v1: v1Results, v2: v2Results, backend: getVerifyBac
       );
     // Only the library's folders of src/: no service module (storage, service, cli…) is reached by the entry points.
     for (const path of paths.filter((p) => p.startsWith("dist/")))
-      expect(path, path).to.match(/^dist\/(cjs|esm)\/(index\.|abi\/|lib\/|actions\/|errors\/)/);
+      expect(path, path).to.match(/^dist\/(cjs|esm)\/(index\.|internal\.|abi\/|lib\/|actions\/|errors\/)/);
     expect(
       paths.filter((path) => /(^|\/)(tests?|fixtures?|vectors)(\/|$)|\.(map|test\.[cm]?js)$/.test(path)),
     ).to.deep.equal([]);

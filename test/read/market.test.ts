@@ -6,7 +6,8 @@ import {
   RepeatedPoolError,
   TooManyPoolsError,
 } from "../../src/errors/market";
-import { AmbiguousPoolError, InvalidPoolIdError, PoolNotFoundError } from "../../src/errors/pool";
+import { InvalidPoolIdError } from "../../src/errors/pool";
+import { AmbiguousPoolError, PoolNotFoundError } from "../../src/errors/poolLookup";
 import { comparePools } from "../../src/read/comparePools";
 import type { ReadContext } from "../../src/read/context";
 import { getActivity } from "../../src/read/getActivity";

@@ -1,7 +1,8 @@
 import { expect } from "chai";
 import type { Kysely } from "kysely";
 import { InvalidParameterError } from "../../src/errors/market";
-import { AmbiguousPoolError, InvalidPoolIdError, PoolNotFoundError } from "../../src/errors/pool";
+import { InvalidPoolIdError } from "../../src/errors/pool";
+import { AmbiguousPoolError, PoolNotFoundError } from "../../src/errors/poolLookup";
 import type { ReadContext } from "../../src/read/context";
 import { getPoolHistory, POOL_HISTORY_PARAMETERS } from "../../src/read/getPoolHistory";
 import { PoolHistorySchema } from "../../src/read/schemas/poolHistory";

@@ -1,5 +1,6 @@
 import { expect } from "chai";
-import { AmbiguousPoolError, InvalidPoolIdError, NoAttestationError, PoolNotFoundError } from "../../src/errors/pool";
+import { InvalidPoolIdError } from "../../src/errors/pool";
+import { AmbiguousPoolError, NoAttestationError, PoolNotFoundError } from "../../src/errors/poolLookup";
 import { StoreUnavailableError } from "../../src/errors/storage";
 import type { ReadContext } from "../../src/read/context";
 import { getHealth } from "../../src/read/getHealth";

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import type { ReadContext } from "../../src/read/context";
 import { listWalletWatchlist } from "../../src/read/listWalletWatchlist";
 import type { Store } from "../../src/storage/openStore";
-import { PoolNotFoundError } from "../../src/errors/pool";
+import { PoolNotFoundError } from "../../src/errors/poolLookup";
 import { setWatchlist } from "../../src/write/setWatchlist";
 import { insertPool } from "../helpers/service/app";
 import { forEachBackend, type OpenFresh } from "../helpers/storage/backends";

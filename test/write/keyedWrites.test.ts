@@ -2,7 +2,8 @@ import crypto, { createHash } from "node:crypto";
 import { expect } from "chai";
 import { sql } from "kysely";
 import { UnauthorizedError } from "../../src/errors/auth";
-import { AmbiguousPoolError, InvalidPoolIdError, PoolNotFoundError } from "../../src/errors/pool";
+import { InvalidPoolIdError } from "../../src/errors/pool";
+import { AmbiguousPoolError, PoolNotFoundError } from "../../src/errors/poolLookup";
 import {
   ChainMismatchError,
   ChainNotTrackedError,

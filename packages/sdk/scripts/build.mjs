@@ -20,6 +20,10 @@ const esbuild = require("esbuild");
 export const ENTRIES = {
   ".": "index.ts",
   "./abi": "abi/attestationRegistryAbi.ts",
+  // BaseError and the error formatters alone (loads nothing else of the SDK).
+  "./errors": "errors/core.ts",
+  // Not a public API: the modules the service and the CLI of this repository use beyond the public ones.
+  "./internal": "internal.ts",
 };
 
 rmSync(join(pkg, "dist"), { recursive: true, force: true });

@@ -1,4 +1,4 @@
-import { addBond } from "../../actions/addBond";
+import { addBond } from "@attestation-registry/sdk";
 import { parseAddressOption, parseCommandArgs, parseEtherOption } from "../shared/args";
 import { printResult } from "../shared/output";
 import { openRegistryForWrite, registryOptions, registryOptionsUsage } from "../shared/registryOptions";

@@ -1,8 +1,6 @@
 import { parseArgs } from "node:util";
-import { getAttestationTypedData } from "../../lib/getAttestationTypedData";
-import { parseAttestationJson } from "../../lib/parseAttestationJson";
+import { getAttestationTypedData, parseAttestationJson, type Attestation } from "@attestation-registry/sdk";
 import { hashTypedData } from "viem";
-import type { Attestation } from "../../lib/types";
 import { UsageError } from "../../errors/cli";
 import { argsUsageError } from "../shared/args";
 import { readInputText } from "../shared/input";

@@ -1,8 +1,7 @@
 import { parseArgs } from "node:util";
 import { CLAIM_FLOOR } from "../../attest/issueAttestations";
 import { InputError, UsageError } from "../../errors/cli";
-import type { Attestation } from "../../lib/types";
-import { verifyAttestation } from "../../lib/verifyAttestation";
+import { type Attestation, verifyAttestation } from "@attestation-registry/sdk";
 import { gradeClaim, type ClaimOutcome } from "../../model/gradeClaim";
 import { argsUsageError } from "../shared/args";
 import { fetchText, serviceRoot } from "../shared/input";

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { loadConfig } from "../../config/loadConfig";
 import { UsageError } from "../../errors/cli";
-import { formatIsoTime } from "../../errors/utils";
+import { formatIsoTime } from "@attestation-registry/sdk/errors";
 import {
   CONFIG_KEY_OWNER,
   findApiKeyBySha256,

@@ -4,7 +4,7 @@ import type { Address } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { loadConfig, type ServiceConfig } from "../../config/loadConfig";
 import { UsageError } from "../../errors/cli";
-import { errorLine } from "../../errors/utils";
+import { errorLine } from "@attestation-registry/sdk/errors";
 import { serveStdio } from "../../mcp/serveStdio";
 import { findAttestedRegistry } from "../../read/findAttestedRegistry";
 import { getAttesterInfo } from "../../read/getAttesterInfo";

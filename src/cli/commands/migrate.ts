@@ -1,6 +1,5 @@
 import { loadConfig } from "../../config/loadConfig";
-import { BaseError } from "../../errors/base";
-import { errorLine } from "../../errors/utils";
+import { BaseError, errorLine } from "@attestation-registry/sdk/errors";
 import { KNOWN_MIGRATIONS } from "../../storage/migrateStore";
 import { openStore } from "../../storage/openStore";
 import { parseCommandArgs } from "../shared/args";

@@ -1,4 +1,4 @@
-import { registerAttester } from "../../actions/registerAttester";
+import { registerAttester } from "@attestation-registry/sdk";
 import { parseAddressOption, parseCommandArgs, parseEtherOption } from "../shared/args";
 import { printResult } from "../shared/output";
 import { openRegistryForWrite, registryOptions, registryOptionsUsage } from "../shared/registryOptions";

@@ -1,6 +1,6 @@
 import type { Hash } from "viem";
 
-import { revokeDigests } from "../../actions/revokeDigests";
+import { revokeDigests } from "@attestation-registry/sdk";
 import { parseCommandArgs } from "../shared/args";
 import { printResult } from "../shared/output";
 import { openRegistryForWrite, registryOptions, registryOptionsUsage } from "../shared/registryOptions";

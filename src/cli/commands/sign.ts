@@ -1,10 +1,12 @@
 import { parseArgs } from "node:util";
 import { privateKeyToAddress } from "viem/accounts";
-import { getAttestationTypedData } from "../../lib/getAttestationTypedData";
-import { parseAttestationJson } from "../../lib/parseAttestationJson";
-import { signAttestation } from "../../lib/signAttestation";
-import { signTypedAttestation } from "../../lib/signTypedAttestation";
-import type { Attestation } from "../../lib/types";
+import {
+  getAttestationTypedData,
+  parseAttestationJson,
+  signAttestation,
+  signTypedAttestation,
+  type Attestation,
+} from "@attestation-registry/sdk";
 import { UsageError } from "../../errors/cli";
 import { argsUsageError } from "../shared/args";
 import { readInputText } from "../shared/input";

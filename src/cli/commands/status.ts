@@ -1,4 +1,4 @@
-import { getAttesterStatus } from "../../actions/getAttesterStatus";
+import { getAttesterStatus } from "@attestation-registry/sdk";
 import { hasAttesterKey, loadAttesterAccount } from "../shared/account";
 import { parseAddressOption, parseCommandArgs } from "../shared/args";
 import { printResult } from "../shared/output";

@@ -1,5 +1,4 @@
-import { deregisterAttester } from "../../actions/deregisterAttester";
-import { requestUnbond } from "../../actions/requestUnbond";
+import { deregisterAttester, requestUnbond } from "@attestation-registry/sdk";
 import { parseCommandArgs } from "../shared/args";
 import { printResult } from "../shared/output";
 import { openRegistryForWrite, registryOptions, registryOptionsUsage } from "../shared/registryOptions";

@@ -1,11 +1,8 @@
 import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
-import { BaseError } from "../../errors/base";
+import { parseAttestationJson, type Attestation, verifyAttestation } from "@attestation-registry/sdk";
+import { BaseError, errorLine } from "@attestation-registry/sdk/errors";
 import { InputError, UsageError } from "../../errors/cli";
-import { errorLine } from "../../errors/utils";
-import { parseAttestationJson } from "../../lib/parseAttestationJson";
-import type { Attestation } from "../../lib/types";
-import { verifyAttestation } from "../../lib/verifyAttestation";
 import { argsUsageError } from "../shared/args";
 import { fetchText, readInputText, serviceRoot } from "../shared/input";
 import type { CliCommand, CliIo } from "../types";

@@ -1,7 +1,6 @@
 import { formatEther, parseEventLogs } from "viem";
 
-import { attestationRegistryAbi } from "../../abi/attestationRegistryAbi";
-import { withdrawBond } from "../../actions/withdrawBond";
+import { attestationRegistryAbi, withdrawBond } from "@attestation-registry/sdk";
 import { parseCommandArgs } from "../shared/args";
 import { printResult } from "../shared/output";
 import { openRegistryForWrite, registryOptions, registryOptionsUsage } from "../shared/registryOptions";

@@ -1,7 +1,7 @@
 import type { LocalAccount } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 
-import { MissingPrivateKeyError } from "../../errors/attestation";
+import { MissingPrivateKeyError } from "@attestation-registry/sdk";
 import { UsageError } from "../../errors/cli";
 import { loadPrivateKey } from "./keys";
 

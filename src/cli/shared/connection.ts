@@ -9,8 +9,8 @@ import {
   type Transport,
 } from "viem";
 
-import { toRegistryError } from "../../actions/internal/toRegistryError";
-import type { RegistryPublicClient, RegistryWalletClient } from "../../actions/types";
+import type { RegistryPublicClient, RegistryWalletClient } from "@attestation-registry/sdk";
+import { toRegistryError } from "@attestation-registry/sdk/internal";
 import { UsageError } from "../../errors/cli";
 import { parseAddressOption } from "./args";
 

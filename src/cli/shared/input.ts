@@ -1,7 +1,7 @@
 import { open } from "node:fs/promises";
 
 import { InputError, UsageError } from "../../errors/cli";
-import { errorLine } from "../../errors/utils";
+import { errorLine } from "@attestation-registry/sdk/errors";
 import type { CliIo } from "../types";
 import { readBodyCapped } from "../../net/readBody";
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Hex } from "viem";
-import { InvalidPrivateKeyError, MissingPrivateKeyError, UnreadableKeyFileError } from "../../errors/attestation";
-import { assertPrivateKey } from "../../lib/internal/assertPrivateKey";
+import { InvalidPrivateKeyError, MissingPrivateKeyError, UnreadableKeyFileError } from "@attestation-registry/sdk";
+import { assertPrivateKey } from "@attestation-registry/sdk/internal";
 
 export type LoadPrivateKeyParameters = {
   /** A path given on the command line (`--key-file`). Wins over the environment. */

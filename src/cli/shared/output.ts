@@ -1,7 +1,7 @@
 import { formatEther, type Hash } from "viem";
 
-import type { AttesterState } from "../../actions/types";
-import { formatDuration, formatIsoTime } from "../../errors/utils";
+import type { AttesterState } from "@attestation-registry/sdk";
+import { formatDuration, formatIsoTime } from "@attestation-registry/sdk/errors";
 import type { CliIo } from "../types";
 
 /** The state as JSON-safe values: wei as decimal strings (plus ether), times as Unix-second numbers. */

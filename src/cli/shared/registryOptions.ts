@@ -1,6 +1,6 @@
 import type { Address, Chain, LocalAccount, Transport } from "viem";
 
-import type { RegistryPublicClient, RegistryWalletClient } from "../../actions/types";
+import type { RegistryPublicClient, RegistryWalletClient } from "@attestation-registry/sdk";
 import type { CliIo } from "../types";
 import { loadAttesterAccount } from "./account";
 import { connectRegistry, resolveRegistry, resolveRpcUrl, walletClientFor } from "./connection";

@@ -1,4 +1,4 @@
-import { formatPoolId } from "../../lib/formatPoolId";
+import { formatPoolId } from "@attestation-registry/sdk";
 import type { RegistryEventName } from "../../model/activityKinds";
 import type { PoolConfig } from "../../model/poolConfig";
 import type { NewActivity } from "../../storage/activity";

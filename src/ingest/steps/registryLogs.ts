@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { AbiEvent, Address, Hex, PublicClient } from "viem";
-import { attestationRegistryAbi } from "../../abi/attestationRegistryAbi";
+import { attestationRegistryAbi } from "@attestation-registry/sdk";
 import type { RegistryEventName } from "../../model/activityKinds";
 import { getLogCursors, type LogCursorPosition } from "../../storage/logCursors";
 import type { Database } from "../../storage/schema";

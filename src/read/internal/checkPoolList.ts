@@ -1,6 +1,5 @@
 import { MAX_COMPARED_POOLS, NoPoolsError, RepeatedPoolError, TooManyPoolsError } from "../../errors/market";
-import { formatPoolId } from "../../lib/formatPoolId";
-import { parsePoolId } from "../../lib/parsePoolId";
+import { formatPoolId, parsePoolId } from "@attestation-registry/sdk";
 
 /**
  * The checks that need no store: 1 to 4 ids, each well-formed, none repeated as written (any case). A route runs

@@ -1,4 +1,4 @@
-import { formatPoolId } from "../../lib/formatPoolId";
+import { formatPoolId } from "@attestation-registry/sdk";
 import type { AccuracyRecord } from "../../storage/accuracyRecords";
 
 const DAY_S = 86_400;

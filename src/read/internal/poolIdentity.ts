@@ -1,4 +1,4 @@
-import { formatPoolId } from "../../lib/formatPoolId";
+import { formatPoolId } from "@attestation-registry/sdk";
 import type { PoolRecord } from "../../storage/pools";
 
 /** Who a pool is, as every surface names it: the qualified id first, then its chain, address and labels. */

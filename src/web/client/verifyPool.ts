@@ -1,5 +1,5 @@
-import { BaseError } from "../../errors/base";
-import { verifyAttestation } from "../../lib/verifyAttestation";
+import { verifyAttestation } from "@attestation-registry/sdk";
+import { BaseError } from "@attestation-registry/sdk/errors";
 import { errorMessage, requestJson, say } from "./http";
 import { formatTime } from "../format";
 

@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
 import { InputError } from "../../../errors/cli";
-import { getVerifyBackend } from "../../../lib/getVerifyBackend";
+import { getVerifyBackend } from "@attestation-registry/sdk";
 import { drained, processStreams } from "../../shared/processStreams";
 import type { CliIo } from "../../types";
 import { EXIT_EXPIRED, EXIT_INVALID, EXIT_VALID } from "./exitCodes";

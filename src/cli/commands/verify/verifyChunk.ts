@@ -1,6 +1,9 @@
-import { getVerifyBackend } from "../../../lib/getVerifyBackend";
-import type { VerifyBackend } from "../../../lib/internal/recoverBackend";
-import { verifyAttestations, type VerifyAttestationsResult } from "../../../lib/verifyAttestations";
+import {
+  getVerifyBackend,
+  type VerifyBackend,
+  verifyAttestations,
+  type VerifyAttestationsResult,
+} from "@attestation-registry/sdk";
 import { MAX_LINE_BYTES } from "./lineChunks";
 
 /** One chunk of input lines to verify; `null` is a line over `MAX_LINE_BYTES` that was not read. */

@@ -1,6 +1,6 @@
 import { extname, join } from "node:path";
 import { Worker } from "node:worker_threads";
-import type { VerifyBackendSetting } from "../../../lib/internal/recoverBackend";
+import type { VerifyBackendSetting } from "@attestation-registry/sdk";
 import type { ChunkJob, ChunkResult } from "./verifyChunk";
 
 /** What each worker is started with. */

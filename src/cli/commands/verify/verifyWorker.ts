@@ -1,6 +1,6 @@
 // Worker-thread entry of `attest verify --batch` (started by verifyPool.ts): verifies the chunks it is sent.
 import { parentPort, workerData } from "node:worker_threads";
-import { setVerifyBackend } from "../../../lib/setVerifyBackend";
+import { setVerifyBackend } from "@attestation-registry/sdk";
 import { type ChunkJob, verifyChunk } from "./verifyChunk";
 import type { VerifyWorkerData } from "./verifyPool";
 

@@ -1,5 +1,5 @@
 import type { ContractFunctionParameters, PublicClient } from "viem";
-import { MULTICALL3_ADDRESS } from "../../../abi/multicall3";
+import { MULTICALL3_ADDRESS } from "../../../chain/multicall3Address";
 import type { ReadPoolsParameters } from "./types";
 
 /** One call's answer: its value, or the error that failed it. */

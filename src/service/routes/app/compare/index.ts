@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { BaseError } from "../../../../errors/base";
-import { NoAttestationError } from "../../../../errors/pool";
+import { NoAttestationError } from "../../../../errors/poolLookup";
+import { BaseError } from "@attestation-registry/sdk/errors";
 import { comparePools, type ComparePoolsReturnType } from "../../../../read/comparePools";
 import { getPoolAttestation } from "../../../../read/getPoolAttestation";
 import { splitList } from "../../../../read/splitList";

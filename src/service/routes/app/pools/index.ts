@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { NoAttestationError } from "../../../../errors/pool";
-import { parsePoolId } from "../../../../lib/parsePoolId";
+import { NoAttestationError } from "../../../../errors/poolLookup";
+import { parsePoolId } from "@attestation-registry/sdk";
 import { comparePools } from "../../../../read/comparePools";
 import { getPoolAttestation, type GetPoolAttestationReturnType } from "../../../../read/getPoolAttestation";
 import { getPoolClaims } from "../../../../read/getPoolClaims";

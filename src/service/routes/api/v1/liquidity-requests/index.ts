@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { BaseError } from "../../../../../errors/base";
+import { parseAttestationJson } from "@attestation-registry/sdk";
+import { BaseError } from "@attestation-registry/sdk/errors";
 import { ApiError, ApiErrorCode } from "../../../../../errors/http";
-import { parseAttestationJson } from "../../../../../lib/parseAttestationJson";
 import { errorResponses } from "../../../../schemas/error";
 import { answerLiquidityRequest, liquidityRequestValidator } from "../../../../liquidityRequestPost";
 import {
