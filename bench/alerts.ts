@@ -33,7 +33,7 @@ const RECEIVER = `
 async function startReceiverProcess(): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ["-e", RECEIVER], { stdio: ["ignore", "pipe", "inherit"] });
   const port = await new Promise<string>((resolve) =>
-    child.stdout!.once("data", (chunk: Buffer) => resolve(chunk.toString().trim())),
+    child.stdout.once("data", (chunk: Buffer) => resolve(chunk.toString().trim())),
   );
   return { url: `http://127.0.0.1:${port}/hook`, child };
 }

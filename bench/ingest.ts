@@ -156,7 +156,7 @@ function countedClient(client: PublicClient, counts: Map<string, number>): Publi
       },
       { retryCount: 0 },
     ),
-  }) as PublicClient;
+  });
 }
 
 /**

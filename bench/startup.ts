@@ -20,6 +20,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { ecdsaSign } from "secp256k1";
 import { bytesToHex, type Hex } from "viem";
+import type { Attestation } from "../src/lib/types";
 import { createAttestationMessage } from "../src/lib/createAttestationMessage";
 import { hashPersonalMessage } from "../src/lib/internal/hashPersonalMessage";
 import { parseAttestationSignature } from "../src/lib/parseAttestationSignature";
@@ -113,10 +114,10 @@ function recoveryCeiling(lines: string[]): number {
     .filter((line) => line.startsWith('{"'))
     .slice(0, 256)
     .map((line) => {
-      const attestation = JSON.parse(line) as { signature: Hex };
+      const attestation = JSON.parse(line) as Attestation & { signature: Hex };
       const sig = parseAttestationSignature({ signature: attestation.signature });
       return {
-        hash: hashPersonalMessage(createAttestationMessage({ attestation: JSON.parse(line) })),
+        hash: hashPersonalMessage(createAttestationMessage({ attestation })),
         rs: Buffer.from(sig.serialized.slice(2, 130), "hex"),
         bit: sig.yParity,
       };
@@ -154,7 +155,7 @@ function verifyBatch(dir: string): void {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const out = result.stdout.toString().trimEnd().split("\n");
     if (result.status !== 1 || out.length !== lines.length) {
-      throw new Error(`verify --batch broken: exit ${result.status}, ${out.length} lines: ${result.stderr}`);
+      throw new Error(`verify --batch broken: exit ${result.status}, ${out.length} lines: ${result.stderr.toString()}`);
     }
     return lines.length / seconds;
   };

@@ -165,7 +165,7 @@ function sinkIo(): { io: CliIo; lines: () => number } {
       lines++;
     },
     stderr: () => undefined,
-    readStdin: async () => "",
+    readStdin: () => Promise.resolve(""),
     env: {},
   };
   return { io, lines: () => lines };

@@ -38,7 +38,7 @@ async function listTools(): Promise<ListedTool[]> {
   const client = new Client({ name: "docs-tools", version: "1.0.0" });
   await client.connect(clientTransport);
   try {
-    return (await client.listTools()).tools as ListedTool[];
+    return (await client.listTools()).tools;
   } finally {
     await client.close();
     await server.close();

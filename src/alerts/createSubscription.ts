@@ -84,7 +84,8 @@ export async function createSubscription(
   const pool =
     parameters.pool === undefined || parameters.pool === null || parameters.pool === ""
       ? null
-      : await resolvePool({ db }, { id: String(parameters.pool), field: "pool" });
+      : // eslint-disable-next-line @typescript-eslint/no-base-to-string -- any value is taken; one not a string fails as a pool id
+        await resolvePool({ db }, { id: String(parameters.pool), field: "pool" });
   if (pool !== null && !kinds.some((kind) => kindConcernsPools(kind as ActivityKind))) {
     // It would never receive anything: none of its kinds is ever about a pool.
     throw new InvalidAlertSubscriptionError({
@@ -121,7 +122,7 @@ function checkKinds(kinds: unknown): string[] {
   if (!Array.isArray(kinds) || kinds.length === 0 || kinds.length > MAX_KINDS_PER_SUBSCRIPTION) {
     throw fail(`kinds must be a list of 1 to ${MAX_KINDS_PER_SUBSCRIPTION} activity kinds, e.g. ["pool.stale"].`);
   }
-  const unknown = kinds.find((kind) => !isAlertKind(kind));
+  const unknown: unknown = kinds.find((kind) => !isAlertKind(kind));
   if (unknown !== undefined) {
     const shown = typeof unknown === "string" ? JSON.stringify(unknown.slice(0, 64)) : "a non-string";
     throw fail(`${shown} is not an activity kind; use one of ${ALERT_KINDS.join(", ")}.`);

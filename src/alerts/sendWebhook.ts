@@ -102,14 +102,14 @@ function post(
 
 /** A `lookup` that answers every query with the one checked address (both the single and the `all` form). */
 function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
-  return ((_hostname: string, options: unknown, callback: unknown) => {
+  return (_hostname: string, options: unknown, callback: unknown) => {
     const done = (typeof options === "function" ? options : callback) as (...args: unknown[]) => void;
     if (typeof options === "object" && options !== null && (options as { all?: boolean }).all) {
       done(null, [{ address, family }]);
     } else {
       done(null, address, family);
     }
-  }) as LookupFunction;
+  };
 }
 
 /** Rejects when `signal` aborts first. */

@@ -122,7 +122,7 @@ export function createJsonRpcSigner({
     for (const [index, method] of methods.entries()) {
       try {
         const answer = await request({ method, params: params(method) });
-        return { method, signature: normalizeV(typeof answer === "string" ? (answer as Hex) : ("0x" as Hex)) };
+        return { method, signature: normalizeV(typeof answer === "string" ? (answer as Hex) : "0x") };
       } catch (error) {
         const code = (error as { code?: unknown }).code;
         const unknown = typeof code === "number" && UNKNOWN_METHOD_CODES.has(code);
@@ -177,7 +177,8 @@ export function createJsonRpcSigner({
       const typedData = getAttestationTypedData({ attestation, registry });
       // As viem's signTypedData sends it: the domain's own type listed, integers as decimal strings.
       const types = { EIP712Domain: getTypesForEIP712Domain({ domain: typedData.domain }), ...typedData.types };
-      const json = serializeTypedData({ ...typedData, types } as Parameters<typeof serializeTypedData>[0]);
+      const definition: Parameters<typeof serializeTypedData>[0] = { ...typedData, types };
+      const json = serializeTypedData(definition);
       const answer = await ask(SIGNER_METHODS.v2, (method) => [
         address,
         method === "account_signTypedData" ? JSON.parse(json) : json,

@@ -1,4 +1,4 @@
-import { getAddress, type Address } from "viem";
+import { getAddress } from "viem";
 import { InvalidSiweMessageError, type InvalidSiweMessageErrorType } from "../errors/siwe";
 import { SCHEME, isPchars, isStatement, isUri, parseAuthority } from "./internal/rfc3986";
 import { parseDateTime } from "./internal/rfc3339";
@@ -76,7 +76,7 @@ export function parseSiweMessage({ message }: ParseSiweMessageParameters): Parse
   const fields: SiweMessage = {
     ...(scheme === undefined ? {} : { scheme }),
     domain,
-    address: address as Address,
+    address,
     ...(statement === undefined ? {} : { statement }),
     uri,
     version: "1",

@@ -55,7 +55,7 @@ export function parseSiweSignature({ signature }: ParseSiweSignatureParameters):
   if (r === 0n || r >= N) throw malformed("r is not in [1, n)");
   if (s === 0n) throw malformed("s is zero");
   if (s > HALF_N) throw malformed("s is in the upper half of the curve order (high-s)");
-  const yParity = (v === 0 || v === 27 ? 0 : 1) as 0 | 1;
+  const yParity = v === 0 || v === 27 ? 0 : 1;
   return { yParity, normalized: `0x${hex.slice(0, 128)}${yParity === 0 ? "1b" : "1c"}` };
 }
 

@@ -68,7 +68,7 @@ export function hardhatArtifact(sourceName: string, contractName: string): Contr
     let json: { abi: Abi; bytecode: Hex; linkReferences?: ContractArtifact["linkReferences"] };
     try {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- its path is built at run time
-      json = require(`../../artifacts/contracts/${sourceName}/${contractName}.json`);
+      json = require(`../../artifacts/contracts/${sourceName}/${contractName}.json`) as typeof json;
     } catch (error) {
       throw new DemoChainError(`artifact ${sourceName}/${contractName} not found`, {
         cause: error as Error,

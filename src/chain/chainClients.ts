@@ -12,7 +12,7 @@ export function createChainClients(rpcUrls: Record<number, string>): { chainId: 
     });
     return {
       chainId,
-      client: createPublicClient({ chain, transport: http(url, { retryCount: 2, timeout: 20_000 }) }) as PublicClient,
+      client: createPublicClient({ chain, transport: http(url, { retryCount: 2, timeout: 20_000 }) }),
     };
   });
 }

@@ -86,7 +86,7 @@ async function handle(
       for (const call of calls) responses.push(await answer(call));
       send(res, 200, responses);
     }
-  } else if (typeof body === "object" && body !== null) send(res, 200, await answer(body as JsonRpcCall));
+  } else if (typeof body === "object" && body !== null) send(res, 200, await answer(body));
   else send(res, 200, rpcError(-32600, "invalid request"));
 }
 

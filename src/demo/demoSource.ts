@@ -55,6 +55,7 @@ export async function startDemoSource({
     attesterPrivateKey,
     log,
     // The day's chain time and last blocks; the day is ingested by the replay, at those blocks.
+    // eslint-disable-next-line @typescript-eslint/require-await -- onDay returns a Promise (awaited): the abort is its rejection
     onDay: async ({ time, blocks }) => {
       if (signal?.aborted) throw new StartupAbortedError();
       dayEnds.push({ time, blocks });
@@ -144,7 +145,7 @@ function demoClient(chainId: number, rpcUrl: string, silenced: () => Address | n
   return createPublicClient({
     chain: live.chain,
     transport: custom({ request: silencing(live.request as RpcRequest, silenced) }, { retryCount: 0 }),
-  }) as PublicClient;
+  });
 }
 
 /** The demo's loopback feeds, with the depth feedback and the clock they answer with. */

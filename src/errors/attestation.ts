@@ -11,6 +11,7 @@ function show(value: unknown): string {
   else if (value === undefined) text = "undefined";
   else {
     try {
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a function or a symbol (no JSON): String() names it
       text = JSON.stringify(value) ?? String(value);
     } catch {
       text = Object.prototype.toString.call(value);

@@ -143,6 +143,7 @@ export function describeStoreFailure(error: unknown): string {
   }
   // A socket error (an AggregateError when several addresses were tried: the first names one).
   const first = Array.isArray(fields.errors) ? (fields.errors[0] as typeof fields) : fields;
-  const where = typeof first.address === "string" ? ` ${first.address}${first.port ? `:${first.port}` : ""}` : "";
+  const port = typeof first.port === "number" || typeof first.port === "string" ? first.port : undefined;
+  const where = typeof first.address === "string" ? ` ${first.address}${port ? `:${port}` : ""}` : "";
   return `${words} (${code}${where})`;
 }

@@ -17,6 +17,7 @@ export function errorLine(error: unknown): string {
 /** Any thrown value as an `Error` (for a `cause`), or undefined when there is none. */
 export function asError(cause: unknown): Error | undefined {
   if (cause === undefined) return undefined;
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- any thrown value: String() is the conversion that takes them all
   return cause instanceof Error ? cause : new Error(String(cause));
 }
 

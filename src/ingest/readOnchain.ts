@@ -98,7 +98,7 @@ export async function readOnchain(
 
   const named: NamedStep[] = [
     ...chainIds.map((chainId, i): NamedStep => [`chain:${chainId}`, reads[i]]),
-    ...chainIds.flatMap((chainId, i): NamedStep[] => (swaps[i] ? [[`swaps:${chainId}`, swaps[i]!]] : [])),
+    ...chainIds.flatMap((chainId, i): NamedStep[] => (swaps[i] ? [[`swaps:${chainId}`, swaps[i]]] : [])),
     ...(registryRead ? [["registry", registryRead] as NamedStep] : []),
     ["defillama-coins", coins],
   ];

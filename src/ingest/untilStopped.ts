@@ -10,6 +10,7 @@ export async function untilStopped<T>(work: Promise<T>, fence: PassFence | undef
       try {
         throwIfStopped(fence);
       } catch (error) {
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- throwIfStopped throws only its stop errors (LeaseLostError, PassAbortedError)
         reject(error);
       }
     };

@@ -1,4 +1,3 @@
-import type { Hex } from "viem";
 import { InvalidAttestationSignatureError, type InvalidAttestationSignatureErrorType } from "../errors/attestation";
 import type { AttestationSignature } from "./types";
 
@@ -68,5 +67,5 @@ export function parseAttestationSignature({
       signature,
       reason: "s is in the upper half of the curve order (high-s)",
     });
-  return { r, s, v, yParity: v === 27 ? 0 : 1, serialized: `0x${lower}` as Hex };
+  return { r, s, v, yParity: v === 27 ? 0 : 1, serialized: `0x${lower}` };
 }

@@ -51,7 +51,7 @@ export function registerResources(server: McpServer, deps: McpDeps): void {
       description: "The same JSON as GET /api/v1/attester and the tool get_attester: the address to pin.",
       mimeType: "application/json",
     },
-    async (uri) => ({
+    (uri) => ({
       contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(deps.attester) }],
     }),
   );
@@ -63,6 +63,6 @@ export function registerResources(server: McpServer, deps: McpDeps): void {
       description: "What an attestation claims, what is signed, how to verify it against a pinned attester, freshness.",
       mimeType: "text/markdown",
     },
-    async (uri) => ({ contents: [{ uri: uri.href, mimeType: "text/markdown", text: claimStatement(deps) }] }),
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: "text/markdown", text: claimStatement(deps) }] }),
   );
 }

@@ -27,7 +27,7 @@ export const ACTIVITY_KINDS: readonly ActivityKind[] = [
   ...SERVICE_ACTIVITY_KINDS,
   ...attestationRegistryAbi
     .filter((item) => item.type === "event")
-    .map((item) => `registry.${item.name}` as `registry.${RegistryEventName}`),
+    .map((item): ActivityKind => `registry.${item.name}`),
 ];
 
 /**

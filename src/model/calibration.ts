@@ -120,7 +120,7 @@ export function calibrate(counts: BinCounts): Calibration {
     return {
       horizonDays: counts.horizonDays,
       effectiveWindows,
-      probabilities: new Array(SCORE_BINS).fill(PRIOR_PROBABILITY),
+      probabilities: new Array<number>(SCORE_BINS).fill(PRIOR_PROBABILITY),
     };
   }
   const pooledRate = rates.reduce((sum, rate, i) => sum + rate * weights[i], 0) / effectiveWindows;

@@ -126,7 +126,8 @@ export function surfaceCacheKey(surface: AnyDeclaredSurface, input: Record<strin
     if (parameter.kind === "pool") return String(value).toLowerCase();
     if (parameter.kind === "pools") return (value as string[]).map((id) => id.toLowerCase()).join(",");
     if (parameter.kind === "names") return (value as string[]).join(",");
-    return value === undefined || value === null ? "" : String(value);
+    // An integer or a cursor: a number or a string, as the route's schema and the tool's arguments take them.
+    return typeof value === "number" || typeof value === "string" ? String(value) : "";
   });
   return [surface.cacheKey, ...values].join(":");
 }

@@ -173,5 +173,5 @@ export const NAV_PAGES: readonly { id: NavPageId; href: string; label: string }[
     surface.page !== null && surface.page.id === id && surface.page.nav !== null ? [surface.page] : [],
   );
   if (page.length !== 1) throw new Error(`the surface table has ${page.length} navigation pages with id ${id}`);
-  return { id, href: page[0].path, label: page[0].nav! };
+  return { id, href: page[0].path, label: page[0].nav };
 });

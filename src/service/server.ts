@@ -1,9 +1,4 @@
-import Fastify, {
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-  type FastifyHttpOptions,
-} from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyHttpOptions } from "fastify";
 import type { Server } from "node:http";
 import { buildApp, type AppOptions } from "./app";
 import type { ServiceConfig, TrustProxyConfig } from "../config/loadConfig";
@@ -96,8 +91,8 @@ export function serverOptions(
       const answer = reply as unknown as FastifyReply;
       void answer.code(status).header("x-content-type-options", "nosniff").header(REQUEST_ID_HEADER, request.id);
       void answer.send(body);
-      const { serviceMetrics } = request.server as FastifyInstance;
-      if (serviceMetrics !== undefined) countAnswer(serviceMetrics, request as unknown as FastifyRequest, answer);
+      const { serviceMetrics } = request.server;
+      if (serviceMetrics !== undefined) countAnswer(serviceMetrics, request, answer);
     },
     clientErrorHandler: clientError,
   };

@@ -23,8 +23,8 @@ export const BUILD_SCHEMA_VERSION: string = KNOWN_MIGRATIONS[KNOWN_MIGRATIONS.le
 const MIGRATION_TABLE = "kysely_migration";
 
 const provider: MigrationProvider = {
-  async getMigrations(): Promise<Record<string, Migration>> {
-    return migrations;
+  getMigrations(): Promise<Record<string, Migration>> {
+    return Promise.resolve(migrations);
   },
 };
 

@@ -170,7 +170,7 @@ function openPostgres(parameters: OpenStoreParameters & { databaseUrl: string; r
     types: {
       getTypeParser: ((oid: number, format?: "text" | "binary") => {
         if (oid === PG_INT8_OID) return (value: string) => Number(value);
-        return pg.types.getTypeParser(oid, format as "text");
+        return pg.types.getTypeParser(oid, format) as (value: string) => unknown;
       }) as typeof pg.types.getTypeParser,
     },
   });

@@ -13,8 +13,8 @@ export interface SchemaStatus {
 }
 
 const provider: MigrationProvider = {
-  async getMigrations(): Promise<Record<string, Migration>> {
-    return migrations;
+  getMigrations(): Promise<Record<string, Migration>> {
+    return Promise.resolve(migrations);
   },
 };
 

@@ -105,12 +105,7 @@ function decodeRevertData(error: ViemBaseError): { errorName: string; args?: rea
   error.walk((e) => {
     if (!e || typeof e !== "object" || !("data" in e)) return false;
     const raw = e.data;
-    const data =
-      typeof raw === "string"
-        ? raw
-        : raw && typeof raw === "object" && "data" in raw
-          ? (raw as { data: unknown }).data
-          : undefined;
+    const data = typeof raw === "string" ? raw : raw && typeof raw === "object" && "data" in raw ? raw.data : undefined;
     if (typeof data !== "string" || !isHex(data) || data.length < 10) return false;
     try {
       const result = decodeErrorResult({ abi: attestationRegistryAbi, data });
@@ -123,8 +118,7 @@ function decodeRevertData(error: ViemBaseError): { errorName: string; args?: rea
   return found;
 }
 
-function fromCustomError(name: string, args: readonly unknown[]): Error | undefined {
-  const a = args as readonly never[];
+function fromCustomError(name: string, a: readonly unknown[]): Error | undefined {
   switch (name) {
     case "BondTooLow":
       return new BondTooLowError({ bond: a[0] as bigint, minBond: a[1] as bigint });

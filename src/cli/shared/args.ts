@@ -21,7 +21,7 @@ export function parseCommandArgs<T extends OptionSpecs>({
 }): { values: Values<T>; positionals: string[] } {
   try {
     const { values, positionals } = parseArgs({ args: argv, options, allowPositionals, strict: true });
-    return { values: values as Values<T>, positionals };
+    return { values, positionals };
   } catch (error) {
     // node's messages are one readable sentence ("Unknown option '--x'", "Option '--bond <value>' argument missing").
     const message = error instanceof Error ? error.message.split("\n")[0] : String(error);

@@ -93,8 +93,9 @@ export async function fetchText(url: string): Promise<string> {
     let detail = "";
     try {
       const body = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
-      if (body?.error?.code)
-        detail = `: ${String(body.error.code)}${body.error.message ? ` ${String(body.error.message)}` : ""}`;
+      const { code, message } = body?.error ?? {};
+      const shown = (value: unknown) => (typeof value === "string" || typeof value === "number" ? String(value) : "");
+      if (shown(code)) detail = `: ${shown(code)}${shown(message) ? ` ${shown(message)}` : ""}`;
     } catch {
       // not JSON: the status says enough
     }

@@ -47,7 +47,7 @@ export function countingClient(client: PublicClient): {
           rpcRequests += calls.length;
           const http = getHttpRpcClient(url, {
             timeout: typeof transport.timeout === "number" ? transport.timeout : 20_000,
-            ...(transport.fetchOptions ? { fetchOptions: transport.fetchOptions as never } : {}),
+            ...(transport.fetchOptions ? { fetchOptions: transport.fetchOptions } : {}),
           });
           const body = calls.map((call, id) => ({
             jsonrpc: "2.0" as const,
@@ -73,7 +73,7 @@ export function countingClient(client: PublicClient): {
             return { result: response.result };
           });
         };
-  return { counted: counted as PublicClient, requests: () => rpcRequests, batch };
+  return { counted, requests: () => rpcRequests, batch };
 }
 
 /** Retries of a batch whose transport failed, as the chains' HTTP clients retry a single request (`retryCount: 2`). */

@@ -14,5 +14,5 @@ export function assertPrivateKey(value: unknown, source = "the privateKey parame
     });
   const k = BigInt(`0x${hex}`);
   if (k === 0n || k >= N) throw new InvalidPrivateKeyError({ source, reason: "out of range for secp256k1" });
-  return `0x${hex.toLowerCase()}` as Hex;
+  return `0x${hex.toLowerCase()}`;
 }

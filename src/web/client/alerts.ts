@@ -1,6 +1,6 @@
 import { deliveriesText } from "../format";
 import { onConfirmed } from "./confirm";
-import { clearFieldErrors, showFieldErrors, type FieldError } from "./fieldErrors";
+import { clearFieldErrors, formText, showFieldErrors, type FieldError } from "./fieldErrors";
 import { appendServerRow, errorField, errorMessage, requestJson, say, type JsonResponse } from "./http";
 
 /** The answer of `POST /app/api/alert-subscriptions`: the secret (shown once) and the table row as the page renders it. */
@@ -77,12 +77,12 @@ export function initAlerts(): void {
   const tbody = document.querySelector("table tbody");
   if (form === null) return;
 
-  form.addEventListener("submit", async (event) => {
+  const create = async (event: SubmitEvent): Promise<void> => {
     event.preventDefault();
     const data = new FormData(form);
-    const pool = (data.get("pool") ?? "").toString();
+    const pool = formText(data, "pool");
     const body = {
-      url: (data.get("url") ?? "").toString().trim(),
+      url: formText(data, "url").trim(),
       kinds: data.getAll("kinds").map(String),
       pool: pool === "" ? null : pool,
     };
@@ -125,7 +125,8 @@ export function initAlerts(): void {
     } finally {
       if (submit) submit.disabled = false;
     }
-  });
+  };
+  form.addEventListener("submit", (event) => void create(event));
 
   // Deleting asks first (the dialog; without JavaScript the form goes to the confirmation page).
   onConfirmed("delete-alert", async (confirmForm, id) => {
@@ -138,7 +139,7 @@ export function initAlerts(): void {
     say(rowStatus, "ok", "Subscription deleted: nothing more is sent to it.");
   });
 
-  document.addEventListener("click", async (event) => {
+  const act = async (event: MouseEvent): Promise<void> => {
     const button = (event.target as Element | null)?.closest<HTMLButtonElement>(
       '[data-action="resume-alert"], [data-action="test-alert"]',
     );
@@ -166,7 +167,8 @@ export function initAlerts(): void {
       `Test event queued (webhook-id ${webhookId}): pending; its row's deliveries update here when it goes out.`,
     );
     void followDeliveries(button.dataset.subscriptionId ?? "", rowStatus);
-  });
+  };
+  document.addEventListener("click", (event) => void act(event));
 }
 
 /**

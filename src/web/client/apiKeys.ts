@@ -1,5 +1,5 @@
 import { onConfirmed } from "./confirm";
-import { clearFieldErrors, showFieldErrors } from "./fieldErrors";
+import { clearFieldErrors, formText, showFieldErrors } from "./fieldErrors";
 import { appendServerRow, errorField, errorMessage, requestJson, say } from "./http";
 
 /** The answer of `POST /app/api/keys`: the key (shown once) and its table row as the page renders it. */
@@ -17,11 +17,11 @@ export function initApiKeys(): void {
   const tbody = document.querySelector("table tbody");
   if (form === null) return;
 
-  form.addEventListener("submit", async (event) => {
+  const create = async (event: SubmitEvent): Promise<void> => {
     event.preventDefault();
     const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]');
     if (submit) submit.disabled = true;
-    const label = (new FormData(form).get("label") ?? "").toString().trim();
+    const label = formText(new FormData(form), "label").trim();
     try {
       const response = await requestJson("/app/api/keys", {
         method: "POST",
@@ -52,7 +52,8 @@ export function initApiKeys(): void {
     } finally {
       if (submit) submit.disabled = false;
     }
-  });
+  };
+  form.addEventListener("submit", (event) => void create(event));
 
   // Revoking asks first (the dialog; without JavaScript the form goes to the confirmation page).
   onConfirmed("revoke-key", async (confirmForm, id) => {

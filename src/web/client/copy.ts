@@ -6,7 +6,7 @@
 export function initCopyButtons(): void {
   for (const button of Array.from(document.querySelectorAll<HTMLButtonElement>("button[data-copy]"))) {
     const id = button.dataset.copy ?? "";
-    button.addEventListener("click", async () => {
+    const copy = async (): Promise<void> => {
       const field = document.getElementById(id) as HTMLInputElement | null;
       const status = document.querySelector(`[data-copy-status="${CSS.escape(id)}"]`);
       if (field === null || field.value === "") return;
@@ -24,6 +24,7 @@ export function initCopyButtons(): void {
           ? "Copied to the clipboard."
           : "The browser did not allow copying: the text is selected, copy it with your keyboard or menu.";
       }
-    });
+    };
+    button.addEventListener("click", () => void copy());
   }
 }

@@ -1,5 +1,11 @@
 import { say } from "./http";
 
+/** A text control's value in a form's data ("" when absent; the forms hold no file inputs, whose values are files). */
+export function formText(data: FormData, name: string): string {
+  const value = data.get(name);
+  return typeof value === "string" ? value : "";
+}
+
 /** One invalid field: the id of its control (an input, a select, or the fieldset of a group) and a sentence. */
 export type FieldError = { input: string; message: string };
 

@@ -1,4 +1,4 @@
-import { clearFieldErrors, showFieldErrors, type FieldError } from "./fieldErrors";
+import { clearFieldErrors, formText, showFieldErrors, type FieldError } from "./fieldErrors";
 import { errorField, errorMessage, requestJson, say, type JsonResponse } from "./http";
 
 /** The form's control for each member of the request body (the API error's `field` names the member). */
@@ -14,7 +14,7 @@ const FIELD_INPUT: Record<string, string> = {
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 /** A control's value, trimmed. */
-const valueOf = (form: HTMLFormElement, name: string) => (new FormData(form).get(name) ?? "").toString().trim();
+const valueOf = (form: HTMLFormElement, name: string) => formText(new FormData(form), name).trim();
 
 /** The limits the page wrote into the controls (`max`, `maxlength`: the write's own, rendered by the server). */
 function limitOf(id: string, attribute: "max" | "maxlength"): number {
@@ -106,7 +106,7 @@ export function initLiquidityRequestForm(): void {
   form.addEventListener("input", () => {
     idempotencyKey = crypto.randomUUID();
   });
-  form.addEventListener("submit", async (event) => {
+  const send = async (event: SubmitEvent): Promise<void> => {
     event.preventDefault();
     const errors = checkForm(form);
     if (errors.length > 0) {
@@ -140,5 +140,6 @@ export function initLiquidityRequestForm(): void {
     } finally {
       if (submit) submit.disabled = false;
     }
-  });
+  };
+  form.addEventListener("submit", (event) => void send(event));
 }

@@ -54,7 +54,7 @@ function renderWallets(container: HTMLElement): void {
 /** The account, chain and EIP-4361 signature, then `POST /auth/verify`. Throws wallet errors as they come. */
 async function signInWith(provider: Eip1193Provider, status: Element | null): Promise<void> {
   say(status, "info", "Asking your wallet for an account…");
-  const accounts = (await provider.request({ method: "eth_requestAccounts" })) as unknown;
+  const accounts = await provider.request({ method: "eth_requestAccounts" });
   if (!Array.isArray(accounts) || typeof accounts[0] !== "string") throw new Error("the wallet gave no account");
   const address = getAddress(accounts[0]);
   const chainHex = await provider.request({ method: "eth_chainId" });
@@ -97,7 +97,7 @@ export function initSignIn(): void {
   if (button === null) return;
   if (walletList !== null) discoverWallets(() => renderWallets(walletList));
 
-  button.addEventListener("click", async () => {
+  const signIn = async (): Promise<void> => {
     button.disabled = true;
     say(alertBox, "error", "");
     if (alertBox !== null) alertBox.hidden = true;
@@ -122,5 +122,6 @@ export function initSignIn(): void {
     } finally {
       button.disabled = false;
     }
-  });
+  };
+  button.addEventListener("click", () => void signIn());
 }

@@ -5,7 +5,7 @@ export function initSignOut(): void {
   const button = document.querySelector<HTMLButtonElement>('[data-action="sign-out"]');
   const status = document.querySelector("[data-sign-out-status]");
   if (button === null) return;
-  button.addEventListener("click", async () => {
+  const signOut = async (): Promise<void> => {
     button.disabled = true;
     try {
       const response = await requestJson("/auth/logout", { method: "POST" });
@@ -20,5 +20,6 @@ export function initSignOut(): void {
     } finally {
       button.disabled = false;
     }
-  });
+  };
+  button.addEventListener("click", () => void signOut());
 }

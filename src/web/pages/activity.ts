@@ -1,4 +1,4 @@
-import { ACTIVITY_KINDS, ACTIVITY_KIND_DESCRIPTIONS, type ActivityKind } from "../../model/activityKinds";
+import { ACTIVITY_KINDS, ACTIVITY_KIND_DESCRIPTIONS } from "../../model/activityKinds";
 import type { GetActivityReturnType } from "../../read/getActivity";
 import { namedPool, scrollTable, type PoolNames } from "../components";
 import { formatTime } from "../format";
@@ -46,9 +46,7 @@ function kindFilter(limit: number, kinds: readonly string[]): Html {
           ${chosen.has(kind) ? html`checked` : ""}
           aria-describedby="filter-kind-${i}-help"
         /><label for="filter-kind-${i}"><code>${kind}</code></label>
-        <span class="help kind-help" id="filter-kind-${i}-help"
-          >${ACTIVITY_KIND_DESCRIPTIONS[kind as ActivityKind]}</span
-        >
+        <span class="help kind-help" id="filter-kind-${i}-help">${ACTIVITY_KIND_DESCRIPTIONS[kind]}</span>
       </li>`,
   );
   const showing =

@@ -90,8 +90,9 @@ export async function runVerifyBatch({ file, address, time, workers, io }: Verif
     while (inFlight.length > 0) await writeOldest();
   } catch (error) {
     if (error === null || error !== outputError) throw error;
-    const code = (error as { code?: unknown }).code;
-    io.stderr(`attest verify: standard output closed${code ? ` (${String(code)})` : ""} after ${tally.lines} results`);
+    const { code } = error as { code?: unknown };
+    const shown = (typeof code === "string" || typeof code === "number") && code ? ` (${code})` : "";
+    io.stderr(`attest verify: standard output closed${shown} after ${tally.lines} results`);
     return EXIT_INVALID;
   } finally {
     await pool.close();

@@ -106,7 +106,7 @@ export class VerifyPool {
       this.waiting.delete(result.id);
       waiter?.resolve(result);
     });
-    worker.on("error", (error) => this.fail(error));
+    worker.on("error", (error: Error) => this.fail(error));
     worker.on("exit", (code) => {
       if (!this.closing) this.fail(new Error(`a verification worker stopped unexpectedly (exit code ${code})`));
     });

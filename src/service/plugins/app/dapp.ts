@@ -20,8 +20,11 @@ export type Dapp = {
   chrome(request: FastifyRequest): PageChrome;
   /** Sends a rendered page with the page headers (CSP, no caching). */
   sendPage(reply: FastifyReply, page: string, status?: number): FastifyReply;
-  /** The error handler of the page routes: an HTML page with the error's status and one-line message. */
-  pageErrorHandler(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply;
+  /**
+   * The error handler of the page routes: an HTML page with the error's status and one-line message. A function
+   * property, not a method: the page routes pass it to `setErrorHandler` on its own (it uses no `this`).
+   */
+  pageErrorHandler: (error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) => FastifyReply;
 };
 
 export type DappOptions = {

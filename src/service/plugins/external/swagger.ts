@@ -34,7 +34,9 @@ export default fp(
   async function swaggerPlugin(fastify: FastifyInstance) {
     await fastify.register(swagger, {
       // Shared schemas keep their $id as the component name (`#/components/schemas/Error`).
-      refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+      refResolver: {
+        buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === "string" ? json.$id : `def-${i}`),
+      },
       openapi: {
         openapi: "3.0.3",
         info: {
