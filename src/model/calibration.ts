@@ -34,6 +34,12 @@ export interface Calibration {
   effectiveWindows: number;
   /** One probability per score bin ({@link SCORE_BINS}). */
   probabilities: number[];
+  /**
+   * Every pooled window of the horizon closed by the day, scored or not (a window counts from the pool's first day,
+   * before the pool had the windows to score it), in effective windows; and of them, those that held. v5's prior.
+   */
+  pooledWindows?: number;
+  pooledHeld?: number;
 }
 
 /** Windows counted per score bin for one horizon: how many closed, how many held. */
@@ -41,10 +47,19 @@ export interface BinCounts {
   horizonDays: number;
   windows: Int32Array;
   held: Int32Array;
+  /** Windows without a score (the pool had fewer than the minimum windows on the window's first day), and held. */
+  unscoredWindows: number;
+  unscoredHeld: number;
 }
 
 export function emptyCounts(horizonDays: number): BinCounts {
-  return { horizonDays, windows: new Int32Array(SCORE_BINS), held: new Int32Array(SCORE_BINS) };
+  return {
+    horizonDays,
+    windows: new Int32Array(SCORE_BINS),
+    held: new Int32Array(SCORE_BINS),
+    unscoredWindows: 0,
+    unscoredHeld: 0,
+  };
 }
 
 /** The bin of a score: 0 below {@link SCORE_MIN}, {@link SCORE_BINS} − 1 at or above {@link SCORE_MAX}. */
@@ -116,11 +131,18 @@ export function calibrate(counts: BinCounts): Calibration {
     i = j;
   }
   const effectiveWindows = weights.reduce((sum, w) => sum + w, 0);
+  let allHeld = counts.unscoredHeld;
+  for (const b of present) allHeld += counts.held[b];
+  const pooled = {
+    pooledWindows: effectiveWindows + counts.unscoredWindows * weight,
+    pooledHeld: allHeld * weight,
+  };
   if (effectiveWindows < MIN_EFFECTIVE_WINDOWS) {
     return {
       horizonDays: counts.horizonDays,
       effectiveWindows,
       probabilities: new Array<number>(SCORE_BINS).fill(PRIOR_PROBABILITY),
+      ...pooled,
     };
   }
   const pooledRate = rates.reduce((sum, rate, i) => sum + rate * weights[i], 0) / effectiveWindows;
@@ -138,7 +160,7 @@ export function calibrate(counts: BinCounts): Calibration {
     if (next < present.length && present[next] === b) current = monotone[next++];
     probabilities[b] = current;
   }
-  return { horizonDays: counts.horizonDays, effectiveWindows, probabilities };
+  return { horizonDays: counts.horizonDays, effectiveWindows, probabilities, ...pooled };
 }
 
 /** The calibrated probability of `score` for the horizon of `calibration`. */

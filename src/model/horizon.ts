@@ -1,5 +1,9 @@
 import { HorizonInputError } from "../errors/horizon";
 import { calibratedProbability, MIN_EFFECTIVE_WINDOWS, type Calibration } from "./calibration";
+import { normalCdf } from "./normal";
+import { pooledPriorProbability } from "./pooledPrior";
+
+export { normalCdf } from "./normal";
 
 /**
  * What a candidate horizon's past windows show, as every model version reads them. A window of h days starts on an
@@ -94,45 +98,6 @@ export function marginScore(stats: WindowStats, floor: number): number {
 }
 
 /**
- * The standard normal distribution function Φ(z), in double precision: Hart's rational approximation (1968) as given
- * by G. West, "Better approximations to cumulative normal functions" (Wilmott, 2005); absolute error below 1e-12.
- */
-export function normalCdf(z: number): number {
-  const x = Math.abs(z);
-  let tail = 0;
-  if (x <= 37) {
-    const e = Math.exp((-x * x) / 2);
-    if (x < 7.07106781186547) {
-      const numerator = horner(
-        x,
-        [
-          3.52624965998911e-2, 0.700383064443688, 6.37396220353165, 33.912866078383, 112.079291497871, 221.213596169931,
-          220.206867912376,
-        ],
-      );
-      const denominator = horner(
-        x,
-        [
-          8.83883476483184e-2, 1.75566716318264, 16.064177579207, 86.7807322029461, 296.564248779674, 637.333633378831,
-          793.826512519948, 440.413735824752,
-        ],
-      );
-      tail = (e * numerator) / denominator;
-    } else {
-      let b = x + 0.65;
-      for (const k of [4, 3, 2, 1]) b = x + k / b;
-      tail = e / b / 2.506628274631;
-    }
-  }
-  return z > 0 ? 1 - tail : tail;
-}
-
-/** The polynomial with `coefficients` (highest power first) at x. */
-function horner(x: number, coefficients: readonly number[]): number {
-  return coefficients.reduce((sum, coefficient) => sum * x + coefficient, 0);
-}
-
-/**
  * v3 (docs/model.md): the margin model, {@link marginProbability}, never above v1's share of windows that
  * held. The margin gives what v1 and v2 lack on the demo, resolution: windows that all held but came close to the floor
  * score lower than windows that never moved. The cap keeps a normal curve from smoothing over a history whose windows
@@ -185,8 +150,49 @@ function pooledMap(stats: WindowStats, calibration?: readonly Calibration[]): Ca
   return map === undefined || map.effectiveWindows < MIN_EFFECTIVE_WINDOWS ? undefined : map;
 }
 
+/** v5 (docs/model.md#v5-a-pooled-prior): v4, with `pooledPriorProbability` (./pooledPrior) in a deployment's first weeks. */
+export const MODEL_V5: HorizonModelVersion = {
+  id: "daily-min-margin-pooled/v5",
+  rule: "as v4 (the share of other pools' past windows that held among those with a like margin score, by a monotone fit per horizon on windows closed by the day, v2's conservative share where the horizon's pooled evidence is too thin); while no horizon up to this one has the pooled evidence to fit, the share of the pool's own windows shrunk towards the pooled hold rate of other pools' windows of the horizon, never above it",
+  pooled: true,
+  confidenceHundredths: (stats, floor, calibration) => {
+    const basis = v5Basis(stats, calibration);
+    if (basis === "v2") return MODEL_V2.confidenceHundredths(stats, floor);
+    return Math.floor(v5Probability(basis, stats, floor) * 100 + 1e-9);
+  },
+  meetsTarget: (stats, floor, target, calibration) => {
+    const basis = v5Basis(stats, calibration);
+    if (basis === "v2") return MODEL_V2.meetsTarget(stats, floor, target);
+    return v5Probability(basis, stats, floor) * 1e6 >= target;
+  },
+};
+
+/** v5's basis: the horizon's fitted map; else, while no shorter horizon has one, the pooled prior; else v2, as v4. */
+function v5Basis(
+  stats: WindowStats,
+  calibration?: readonly Calibration[],
+): { map: Calibration } | { prior: Calibration | undefined } | "v2" {
+  const map = pooledMap(stats, calibration);
+  if (map !== undefined) return { map };
+  const shorterFitted = (calibration ?? []).some(
+    (c) => c.horizonDays < stats.horizonDays && c.effectiveWindows >= MIN_EFFECTIVE_WINDOWS,
+  );
+  if (shorterFitted) return "v2";
+  return { prior: calibration?.find((c) => c.horizonDays === stats.horizonDays) };
+}
+
+function v5Probability(
+  basis: { map: Calibration } | { prior: Calibration | undefined },
+  stats: WindowStats,
+  floor: number,
+): number {
+  return "map" in basis
+    ? calibratedProbability(basis.map, marginScore(stats, floor))
+    : pooledPriorProbability(stats, basis.prior);
+}
+
 /** Every version, oldest first: each is evaluated side by side (`GET /api/v1/model`). */
-export const HORIZON_MODELS: readonly HorizonModelVersion[] = [MODEL_V1, MODEL_V2, MODEL_V3, MODEL_V4];
+export const HORIZON_MODELS: readonly HorizonModelVersion[] = [MODEL_V1, MODEL_V2, MODEL_V3, MODEL_V4, MODEL_V5];
 
 /** The version that issues attestations (docs/model.md says why). */
 export const ISSUING_MODEL: HorizonModelVersion = MODEL_V4;

@@ -1,4 +1,4 @@
-import { calibrate, emptyCounts, scoreBin, SCORE_BINS, type Calibration } from "./calibration";
+import { calibrate, emptyCounts, scoreBin, SCORE_BINS, type BinCounts, type Calibration } from "./calibration";
 import { DEFAULT_CANDIDATES, marginScore, type DailyDepth, type WindowStats } from "./horizon";
 import { candidateSums, dayNumber, daySeries } from "./windowSeries";
 
@@ -19,12 +19,29 @@ export interface CalibrationPool {
 interface PooledWindow {
   /** Index in the sorted candidates. */
   candidate: number;
-  /** The score bin of the pool's margin score as of the window's first day (from its windows closed by then). */
+  /**
+   * The score bin of the pool's margin score as of the window's first day (from its windows closed by then); -1 when
+   * the pool had fewer than the minimum windows then (the window counts only in the horizon's pooled hold rate).
+   */
   bin: number;
   held: boolean;
   /** The day number of the window's last day: it counts for claims made on that day or later. */
   closes: number;
 }
+
+/** Adds one window to a horizon's counts: to its score bin, or to the unscored windows. */
+function addWindow(counts: BinCounts, w: PooledWindow): void {
+  if (w.bin < 0) {
+    counts.unscoredWindows++;
+    if (w.held) counts.unscoredHeld++;
+    return;
+  }
+  counts.windows[w.bin]++;
+  if (w.held) counts.held[w.bin]++;
+}
+
+/** Slots per candidate in the cumulative counts: one per score bin, and the unscored windows. */
+const SLOTS = SCORE_BINS + 1;
 
 function candidatesOf(rule: CalibrationRule): number[] {
   return [...(rule.candidates ?? DEFAULT_CANDIDATES)].sort((a, b) => a - b);
@@ -32,9 +49,9 @@ function candidatesOf(rule: CalibrationRule): number[] {
 
 /**
  * Every complete window of one pool that closed by `lastDay` (a day number), oldest close first: for each day s with a
- * positive low and each candidate h where the pool had at least `minWindows` windows closed by s, the window s+1 …
- * s+h (all observed), whether it held at `floor` × the low of s, and the bin of the margin score the pool showed as of
- * s. The score reads only windows closed by s; the outcome only s+1 … s+h.
+ * positive low and each candidate h, the window s+1 … s+h (all observed), whether it held at `floor` × the low of s,
+ * and, where the pool had at least `minWindows` windows closed by s, the bin of the margin score the pool showed as of
+ * s (else -1: unscored). The score reads only windows closed by s; the outcome only s+1 … s+h.
  */
 function poolWindows(daily: readonly DailyDepth[], rule: CalibrationRule, lastDay: number): PooledWindow[] {
   const series = daySeries(daily, lastDay);
@@ -54,10 +71,9 @@ function poolWindows(daily: readonly DailyDepth[], rule: CalibrationRule, lastDa
         sumLogRatio: sums.sumLog[s + 1],
         sumLogRatioSquared: sums.sumLogSquared[s + 1],
       };
-      if (stats.windows < minWindows) continue;
       out.push({
         candidate,
-        bin: scoreBin(marginScore(stats, rule.floor)),
+        bin: stats.windows < minWindows ? -1 : scoreBin(marginScore(stats, rule.floor)),
         held: sums.min[e] >= rule.floor * low[s],
         closes: first + e,
       });
@@ -88,10 +104,7 @@ export function fitCalibration(
   for (const pool of pools) {
     if (pool.pool === excludePool) continue;
     const upTo = pool.daily.filter((entry) => entry.day <= asOf);
-    for (const w of poolWindows(upTo, rule, lastDay)) {
-      counts[w.candidate].windows[w.bin]++;
-      if (w.held) counts[w.candidate].held[w.bin]++;
-    }
+    for (const w of poolWindows(upTo, rule, lastDay)) addWindow(counts[w.candidate], w);
   }
   return counts.map(calibrate);
 }
@@ -104,7 +117,10 @@ export function fitCalibration(
 export class PooledCalibrations {
   private readonly candidates: number[];
   private readonly firstDay: number;
-  /** cumulative[(dayIndex × candidates + candidate) × SCORE_BINS + bin]: windows closed by the day, and held. */
+  /**
+   * cumulative[(dayIndex × candidates + candidate) × SLOTS + slot]: windows closed by the day, and held; slot = the
+   * score bin, or SCORE_BINS for the unscored windows.
+   */
   private readonly cumulativeWindows: Int32Array;
   private readonly cumulativeHeld: Int32Array;
   private readonly days: number;
@@ -121,12 +137,12 @@ export class PooledCalibrations {
     }
     this.firstDay = firstDay;
     this.days = last - firstDay + 1;
-    const stride = this.candidates.length * SCORE_BINS;
+    const stride = this.candidates.length * SLOTS;
     this.cumulativeWindows = new Int32Array(this.days * stride);
     this.cumulativeHeld = new Int32Array(this.days * stride);
     for (const windows of this.windowsOf.values()) {
       for (const w of windows) {
-        const index = (w.closes - firstDay) * stride + w.candidate * SCORE_BINS + w.bin;
+        const index = (w.closes - firstDay) * stride + w.candidate * SLOTS + (w.bin < 0 ? SCORE_BINS : w.bin);
         this.cumulativeWindows[index]++;
         if (w.held) this.cumulativeHeld[index]++;
       }
@@ -147,22 +163,24 @@ export class PooledCalibrations {
     const own = this.windowsOf.get(pool) ?? [];
     const ownCounts = this.candidates.map((h) => emptyCounts(h));
     let next = 0;
-    const stride = this.candidates.length * SCORE_BINS;
+    const stride = this.candidates.length * SLOTS;
     return (day) => {
       while (next < own.length && own[next].closes <= day) {
         const w = own[next++];
-        ownCounts[w.candidate].windows[w.bin]++;
-        if (w.held) ownCounts[w.candidate].held[w.bin]++;
+        addWindow(ownCounts[w.candidate], w);
       }
       const d = Math.min(day, this.firstDay + this.days - 1) - this.firstDay;
       return this.candidates.map((h, candidate) => {
         const counts = emptyCounts(h);
         if (d >= 0) {
-          const offset = d * stride + candidate * SCORE_BINS;
+          const offset = d * stride + candidate * SLOTS;
+          const mine = ownCounts[candidate];
           for (let b = 0; b < SCORE_BINS; b++) {
-            counts.windows[b] = this.cumulativeWindows[offset + b] - ownCounts[candidate].windows[b];
-            counts.held[b] = this.cumulativeHeld[offset + b] - ownCounts[candidate].held[b];
+            counts.windows[b] = this.cumulativeWindows[offset + b] - mine.windows[b];
+            counts.held[b] = this.cumulativeHeld[offset + b] - mine.held[b];
           }
+          counts.unscoredWindows = this.cumulativeWindows[offset + SCORE_BINS] - mine.unscoredWindows;
+          counts.unscoredHeld = this.cumulativeHeld[offset + SCORE_BINS] - mine.unscoredHeld;
         }
         return calibrate(counts);
       });
@@ -172,15 +190,15 @@ export class PooledCalibrations {
   /** The pooled hold rate of all pools' windows closed by `day`, per candidate (null with none): climatology. */
   holdRates(day: number): Map<number, number | null> {
     const d = Math.min(day, this.firstDay + this.days - 1) - this.firstDay;
-    const stride = this.candidates.length * SCORE_BINS;
+    const stride = this.candidates.length * SLOTS;
     return new Map(
       this.candidates.map((h, candidate) => {
         let windows = 0;
         let held = 0;
         if (d >= 0) {
           for (let b = 0; b < SCORE_BINS; b++) {
-            windows += this.cumulativeWindows[d * stride + candidate * SCORE_BINS + b];
-            held += this.cumulativeHeld[d * stride + candidate * SCORE_BINS + b];
+            windows += this.cumulativeWindows[d * stride + candidate * SLOTS + b];
+            held += this.cumulativeHeld[d * stride + candidate * SLOTS + b];
           }
         }
         return [h, windows > 0 ? held / windows : null];
