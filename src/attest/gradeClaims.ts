@@ -54,7 +54,7 @@ export async function gradeClaims(
   await db.transaction().execute(async (trx) => {
     await assertFence(trx, fence);
     const written = await insertAccuracyRecords(trx, records);
-    const graded = records.filter((record) => written.has(record.attestation_id));
+    const graded = records.filter((record) => written.has(record.attestationId));
     if (graded.length > 0) await appendActivity(trx, graded.map(gradedEvent));
     for (const record of graded) counts[record.outcome as keyof GradeCounts] += 1;
   });
@@ -74,46 +74,46 @@ function recordOf(
   const floorUsd = claim.floor * claim.depthAtIssuanceUsd;
   const grade = gradeClaim({ issuedDay, horizon, floorUsd }, (day) => observed.get(day) ?? null, lastFinalDay);
   return {
-    attestation_id: claim.id,
-    chain_id: claim.chainId,
+    attestationId: claim.id,
+    chainId: claim.chainId,
     address: claim.address,
-    issued_at: issuedAt,
-    issued_day: issuedDay,
-    horizon_days: horizon,
-    confidence_hundredths: claim.confidenceHundredths,
-    floor_usd: floorUsd,
+    issuedAt,
+    issuedDay,
+    horizonDays: horizon,
+    confidenceHundredths: claim.confidenceHundredths,
+    floorUsd,
     outcome: grade.outcome,
-    lowest_depth_usd: grade.lowestDepthUsd,
-    lowest_depth_date: grade.lowestDepthDate,
-    graded_at: now,
+    lowestDepthUsd: grade.lowestDepthUsd,
+    lowestDepthDate: grade.lowestDepthDate,
+    gradedAt: now,
   };
 }
 
 /** The `claim.graded` event of a grade. */
 function gradedEvent(record: AccuracyRecord): NewActivity {
-  const poolId = formatPoolId({ chainId: record.chain_id, address: record.address });
-  const confidence = record.confidence_hundredths / 100;
-  const settles = settleDay(record.issued_day, record.horizon_days);
+  const poolId = formatPoolId({ chainId: record.chainId, address: record.address });
+  const confidence = record.confidenceHundredths / 100;
+  const settles = settleDay(record.issuedDay, record.horizonDays);
   const low =
-    record.lowest_depth_usd === null ? "" : `, lowest ${record.lowest_depth_usd} USD on ${record.lowest_depth_date}`;
+    record.lowestDepthUsd === null ? "" : `, lowest ${record.lowestDepthUsd} USD on ${record.lowestDepthDate}`;
   return {
     kind: "claim.graded",
-    at: record.graded_at,
-    pool: { chainId: record.chain_id, address: record.address },
+    at: record.gradedAt,
+    pool: { chainId: record.chainId, address: record.address },
     summary:
-      `Claim of ${record.issued_day} for ${poolId} ${record.outcome}: ${record.horizon_days} days at ` +
-      `confidence ${confidence.toFixed(2)}, floor ${record.floor_usd} USD, settled ${settles}${low}`,
+      `Claim of ${record.issuedDay} for ${poolId} ${record.outcome}: ${record.horizonDays} days at ` +
+      `confidence ${confidence.toFixed(2)}, floor ${record.floorUsd} USD, settled ${settles}${low}`,
     data: {
       poolId,
-      attestationId: record.attestation_id,
-      issuedAt: record.issued_at,
-      horizon: record.horizon_days,
+      attestationId: record.attestationId,
+      issuedAt: record.issuedAt,
+      horizon: record.horizonDays,
       confidence,
-      floorUsd: record.floor_usd,
-      settlesAt: record.issued_at + record.horizon_days * DAY_S,
+      floorUsd: record.floorUsd,
+      settlesAt: record.issuedAt + record.horizonDays * DAY_S,
       outcome: record.outcome,
-      lowestDepthUsd: record.lowest_depth_usd,
-      lowestDepthDate: record.lowest_depth_date,
+      lowestDepthUsd: record.lowestDepthUsd,
+      lowestDepthDate: record.lowestDepthDate,
     },
   };
 }

@@ -23,7 +23,7 @@ import {
 import { depthCapEnds, listCampaignRecordsForPools, type CampaignRecord } from "../storage/campaigns";
 import { assertFence, type PassFence } from "../storage/leaderLease";
 import { getDailyLowHistories, utcDay, type DailyLow } from "../storage/poolDaily";
-import { getPoolRecords, setIssueVerdicts, type PoolRecord } from "../storage/pools";
+import { getPools, setIssueVerdicts, type PoolRecord } from "../storage/pools";
 import type { Database } from "../storage/schema";
 import { readObservedPools } from "./observedPools";
 import type { AttestationSigner } from "./signer";
@@ -192,7 +192,7 @@ interface StoredIssueInputs {
  * histories, latest attestations) and one for the campaigns, whatever the number of pools.
  */
 async function readIssueInputs(db: Kysely<Database>, pools: readonly PoolConfig[]): Promise<StoredIssueInputs[]> {
-  const records = await getPoolRecords(db, pools);
+  const records = await getPools(db, pools);
   const histories = await getDailyLowHistories(db, pools);
   const withMerkl = pools.flatMap((p) => (p.merklId ? [{ chainId: p.chainId, merklId: p.merklId }] : []));
   const campaignLists = await listCampaignRecordsForPools(db, withMerkl);

@@ -82,16 +82,16 @@ export async function readEvaluatedPools(
   for (const depth of await listFirstDepthsByDay(db, { to })) {
     pools.get(formatPoolId({ chainId: depth.chainId, address: depth.address }))?.depths.push(depth);
   }
-  const withMerkl = (await listPools(db)).flatMap((row) => {
-    const entry = pools.get(formatPoolId({ chainId: Number(row.chain_id), address: row.address }));
-    return row.merkl_id === null || entry === undefined
+  const withMerkl = (await listPools(db)).flatMap((record) => {
+    const entry = pools.get(formatPoolId({ chainId: record.chainId, address: record.address }));
+    return record.merklId === null || entry === undefined
       ? []
-      : [{ entry, chainId: Number(row.chain_id), merklId: row.merkl_id }];
+      : [{ entry, chainId: record.chainId, merklId: record.merklId }];
   });
   const campaigns = await getCampaignsForPools(db, withMerkl);
   withMerkl.forEach(({ entry }, i) => {
     for (const campaign of campaigns[i]) {
-      if (capsDepthClaim(campaign) && campaign.end_ts !== null) entry.campaignEnds.push(Number(campaign.end_ts));
+      if (capsDepthClaim(campaign) && campaign.endsAt !== null) entry.campaignEnds.push(campaign.endsAt);
     }
   });
   return [...pools.values()].map(({ pool, daily, depths, campaignEnds }) => ({

@@ -158,7 +158,7 @@ async function readingsBehindStoredDepth(
     const behind: string[] = [];
     for (const reading of step.data.readings) {
       const index = readings.indexOf(reading);
-      const storedBlock = stored[index]?.depth_block;
+      const storedBlock = stored[index]?.depthBlock;
       if (storedBlock === null || storedBlock === undefined || BigInt(reading.block) >= BigInt(storedBlock)) continue;
       older.add(poolKey(reading.observation.chainId, reading.observation.address));
       behind.push(`${reading.observation.address.toLowerCase()} (stored ${storedBlock})`);

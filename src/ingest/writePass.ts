@@ -1,13 +1,7 @@
 import type { Kysely } from "kysely";
 import { isStale } from "../model/freshness";
 import type { PoolConfig } from "../model/poolConfig";
-import {
-  appendActivity,
-  listActivityByKindPrefix,
-  removeActivity,
-  toActivityItem,
-  type NewActivity,
-} from "../storage/activity";
+import { appendActivity, listActivityByKindPrefix, removeActivity, type NewActivity } from "../storage/activity";
 import { listUnannouncedCampaigns, recordCampaignAnnouncements } from "../storage/campaignAnnouncements";
 import { campaignKeyOf, campaignKeyText, upsertCampaigns } from "../storage/campaigns";
 import { upsertDexVolumes, type DexVolumeRecord } from "../storage/dexVolumes";
@@ -140,15 +134,15 @@ async function writePools(
   pools.forEach((config, i) => {
     const { chainId, address, kind, symbol, protocol } = config;
     const key = poolKey(chainId, address);
-    const reading = currentReading(data, key, existing[i]?.depth_block ?? null);
+    const reading = currentReading(data, key, existing[i]?.depthBlock ?? null);
     const llama = config.defillamaId ? data.llamaPools?.get(config.defillamaId) : undefined;
     const values = poolValues({ config, reading, llama, feedsObservedAt: now, volume: volumes.get(key) });
-    const depthObservedAt = values.depth_observed_at ?? existing[i]?.depth_observed_at ?? null;
+    const depthObservedAt = values.depth_observed_at ?? existing[i]?.depthObservedAt ?? null;
     const state = isStale({ observedAt: depthObservedAt, now, windowS: freshnessWindowS }) ? "stale" : "fresh";
     values.freshness_state = state;
     rows.push({ chainId, address, kind, symbol, protocol, values, now });
     // A pool never observed starts stale without an event; every later change of state is one event.
-    if (state !== (existing[i]?.freshness_state ?? "stale")) {
+    if (state !== (existing[i]?.freshnessState ?? "stale")) {
       events.push(poolFreshnessEvent({ config, state, depthObservedAt, now, freshnessWindowS }));
     }
     // The daily low takes depths valued with prices that were fresh at the block (always, with on-chain prices).
@@ -240,13 +234,13 @@ async function replaceRegistryEvents(
   const stored = await listActivityByKindPrefix(trx, "registry.", { atLeast: read.replacing!.fromTime });
   const kept = new Set<string>();
   const removed: number[] = [];
-  for (const row of stored) {
-    const { data } = toActivityItem(row);
+  for (const { id, kind, at, data } of stored) {
     if (data.chainId !== read.chainId || data.registry !== read.address) continue;
     if (typeof data.blockNumber !== "string" || BigInt(data.blockNumber) < read.from.nextBlock) continue;
-    const key = identity(row.kind, Number(row.at), row.data_json);
+    // The stored text was JSON.stringify's, so parsing and stringifying again gives the same text back.
+    const key = identity(kind, at, JSON.stringify(data));
     if (canonical.has(key) && !kept.has(key)) kept.add(key);
-    else removed.push(row.id);
+    else removed.push(id);
   }
   await removeActivity(trx, removed);
   return events.filter((event) => !kept.has(identity(event.kind, event.at, JSON.stringify(event.data))));

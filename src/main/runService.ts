@@ -341,8 +341,8 @@ async function logDemoRequest(parameters: { url: string; file: string; store: St
   const path = near.startsWith("..") || isAbsolute(near) ? parameters.file : near;
   const quoted = /^[\w./-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`;
   const body = {
-    chainId: Number(pool.chain_id),
-    pool: formatPoolId({ chainId: Number(pool.chain_id), address: pool.address }),
+    chainId: pool.chainId,
+    pool: formatPoolId({ chainId: pool.chainId, address: pool.address }),
     amountUsd: 250000,
     horizonDays: 30,
   };

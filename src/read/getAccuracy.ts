@@ -36,12 +36,12 @@ export async function getAccuracy({ db }: Pick<ReadContext, "db">): Promise<GetA
   const scored = records
     .filter((record) => record.outcome !== "void")
     .map((record) => ({
-      confidence: record.confidence_hundredths / 100,
-      horizon: record.horizon_days,
+      confidence: record.confidenceHundredths / 100,
+      horizon: record.horizonDays,
       outcome: record.outcome as "held" | "failed",
     }));
   const bySettle = [...records].sort(
-    (a, b) => settlesAt(b) - settlesAt(a) || b.issued_at - a.issued_at || (a.address < b.address ? -1 : 1),
+    (a, b) => settlesAt(b) - settlesAt(a) || b.issuedAt - a.issuedAt || (a.address < b.address ? -1 : 1),
   );
   const latest = bySettle[0];
   return {

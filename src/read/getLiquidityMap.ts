@@ -1,6 +1,6 @@
 import { capsDepthClaim, listCampaignRecordsForPools, type CampaignRecord } from "../storage/campaigns";
 import { utcDay } from "../storage/poolDaily";
-import { listPoolRecords } from "../storage/pools";
+import { listPools } from "../storage/pools";
 import type { ReadContext } from "./context";
 import { defineSurface } from "./defineSurface";
 import { checkParameter, type IntegerParameter } from "./internal/checkInteger";
@@ -101,7 +101,7 @@ export async function getLiquidityMap(
   const offset = checkParameter("offset", LIQUIDITY_MAP_PARAMETERS.offset, offsetParameter);
   const only = chainId === undefined ? null : checkParameter("chainId", LIQUIDITY_MAP_PARAMETERS.chainId, chainId);
   const at = now();
-  const rows = (await listPoolRecords(db)).filter((row) => only === null || row.chainId === only);
+  const rows = (await listPools(db)).filter((row) => only === null || row.chainId === only);
   const pools = rows.map((row) => poolDimensions(row, { now: at, windowS: freshnessWindowS }));
   const withCampaigns = rows.flatMap((row, i) =>
     row.merklId === null ? [] : [{ pool: pools[i], chainId: row.chainId, merklId: row.merklId }],

@@ -1,6 +1,6 @@
 import { utcDay } from "../storage/poolDaily";
 import { sumDexVolumes } from "../storage/dexVolumes";
-import { listPoolRecords } from "../storage/pools";
+import { listPools } from "../storage/pools";
 import { sumFreshVolumeByVenueChainDay, sumVolumeByPool } from "../storage/poolVolume";
 import { isStale } from "../model/freshness";
 import type { ReadContext } from "./context";
@@ -124,7 +124,7 @@ export async function getVolume(
   const cutoff = at - freshnessWindowS;
   const [rows, poolRows, heldOut, feedRows] = await Promise.all([
     sumFreshVolumeByVenueChainDay(db, { fromDay: window.fromDay, toDay: today, observedSince: cutoff }),
-    listPoolRecords(db),
+    listPools(db),
     sumVolumeByPool(db, { ...window, observedBefore: cutoff }),
     sumDexVolumes(db, window),
   ]);

@@ -1,6 +1,6 @@
 import { isStale } from "../model/freshness";
 import { listLatestClaims } from "../storage/attestations";
-import { listPoolRecords } from "../storage/pools";
+import { listPools as listStoredPools } from "../storage/pools";
 import type { ReadContext } from "./context";
 import { defineSurface } from "./defineSurface";
 import { storedNoAttestationReason } from "./internal/explainNoAttestation";
@@ -51,7 +51,7 @@ export type ListPoolsReturnType = {
  */
 export async function listPools({ db, freshnessWindowS, now }: ReadContext): Promise<ListPoolsReturnType> {
   const at = now();
-  const [records, claims] = await Promise.all([listPoolRecords(db), listLatestClaims(db)]);
+  const [records, claims] = await Promise.all([listStoredPools(db), listLatestClaims(db)]);
   const claimOf = new Map(claims.map((claim) => [`${claim.chainId}:${claim.address}`, claim]));
   const pools: PoolListItem[] = records.map((row) => {
     const observedAt = row.depthObservedAt;

@@ -15,8 +15,31 @@ const FIRST_OF_DAY = sql<boolean>`not exists (select 1 from attestations b where
 /** Over `attestations as a`: no grade is recorded for the row's pool and UTC day. */
 const UNGRADED = sql<boolean>`not exists (select 1 from accuracy_records r where r.chain_id = a.chain_id and r.address = a.address and r.issued_at / ${sql.lit(DAY_S)} = a.issued_at / ${sql.lit(DAY_S)})`;
 
-/** A row of the accuracy record (docs/model.md#grading). */
-export type AccuracyRecord = AccuracyRecordsTable;
+/**
+ * One grade of the accuracy record (docs/model.md#grading): camelCase, numbers as numbers. Storage turns it into the
+ * `accuracy_records` row and back.
+ */
+export type AccuracyRecord = {
+  attestationId: string;
+  chainId: number;
+  /** Lowercase. */
+  address: string;
+  /** The attestation's issuedAt, Unix seconds. */
+  issuedAt: number;
+  /** `YYYY-MM-DD`, the UTC day of issuedAt (unique per pool). */
+  issuedDay: string;
+  horizonDays: number;
+  confidenceHundredths: number;
+  /** USD: the floor share × the depth the attestation states. */
+  floorUsd: number;
+  /** `held`, `failed` or `void`. */
+  outcome: string;
+  /** failed: the first window day's low below the floor; held: the window's lowest low; void: null. */
+  lowestDepthUsd: number | null;
+  lowestDepthDate: string | null;
+  /** Unix seconds: the pass that graded it. */
+  gradedAt: number;
+};
 
 /** How many claims have been graded. */
 export async function countAccuracyRecords(db: Kysely<Database>): Promise<number> {
@@ -56,10 +79,10 @@ export async function listUngradedClaims(
  */
 export async function insertAccuracyRecords(
   db: Kysely<Database>,
-  rows: readonly AccuracyRecord[],
+  records: readonly AccuracyRecord[],
 ): Promise<Set<string>> {
   const written = new Set<string>();
-  for (const chunk of chunksOf(rows, 200)) {
+  for (const chunk of chunksOf(records.map(toAccuracyRow), 200)) {
     const inserted = await db
       .insertInto("accuracy_records")
       .values(chunk)
@@ -80,7 +103,7 @@ export async function listAccuracyRecords(db: Kysely<Database>): Promise<Accurac
     .orderBy("chain_id")
     .orderBy("address")
     .execute();
-  return rows.map(numeric);
+  return rows.map(toAccuracyRecord);
 }
 
 /** The records of the given attestations, by attestation id. */
@@ -92,7 +115,7 @@ export async function getAccuracyRecords(
   for (const chunk of chunksOf(attestationIds, 200)) {
     if (chunk.length === 0) continue;
     const rows = await db.selectFrom("accuracy_records").selectAll().where("attestation_id", "in", chunk).execute();
-    for (const row of rows) out.set(row.attestation_id, numeric(row));
+    for (const row of rows) out.set(row.attestation_id, toAccuracyRecord(row));
   }
   return out;
 }
@@ -131,16 +154,38 @@ export async function countPendingClaims(db: Kysely<Database>): Promise<number> 
   return Number(row.n);
 }
 
-/** Numbers as numbers (PostgreSQL returns bigint columns as strings). */
-function numeric(row: AccuracyRecord): AccuracyRecord {
+/** A stored row as an {@link AccuracyRecord}: numbers as numbers (PostgreSQL returns bigint columns as strings). */
+function toAccuracyRecord(row: AccuracyRecordsTable): AccuracyRecord {
   return {
-    ...row,
-    chain_id: Number(row.chain_id),
-    issued_at: Number(row.issued_at),
-    horizon_days: Number(row.horizon_days),
-    confidence_hundredths: Number(row.confidence_hundredths),
-    floor_usd: Number(row.floor_usd),
-    lowest_depth_usd: row.lowest_depth_usd === null ? null : Number(row.lowest_depth_usd),
-    graded_at: Number(row.graded_at),
+    attestationId: row.attestation_id,
+    chainId: Number(row.chain_id),
+    address: row.address,
+    issuedAt: Number(row.issued_at),
+    issuedDay: row.issued_day,
+    horizonDays: Number(row.horizon_days),
+    confidenceHundredths: Number(row.confidence_hundredths),
+    floorUsd: Number(row.floor_usd),
+    outcome: row.outcome,
+    lowestDepthUsd: row.lowest_depth_usd === null ? null : Number(row.lowest_depth_usd),
+    lowestDepthDate: row.lowest_depth_date,
+    gradedAt: Number(row.graded_at),
+  };
+}
+
+/** The `accuracy_records` row of an {@link AccuracyRecord} (columns in the table's order). */
+function toAccuracyRow(record: AccuracyRecord): AccuracyRecordsTable {
+  return {
+    attestation_id: record.attestationId,
+    chain_id: record.chainId,
+    address: record.address,
+    issued_at: record.issuedAt,
+    issued_day: record.issuedDay,
+    horizon_days: record.horizonDays,
+    confidence_hundredths: record.confidenceHundredths,
+    floor_usd: record.floorUsd,
+    outcome: record.outcome,
+    lowest_depth_usd: record.lowestDepthUsd,
+    lowest_depth_date: record.lowestDepthDate,
+    graded_at: record.gradedAt,
   };
 }

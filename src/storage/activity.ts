@@ -134,8 +134,8 @@ export async function countActivityByKind(db: Kysely<Database>): Promise<Record<
 }
 
 /**
- * Every event whose kind starts with `prefix` (e.g. `registry.`), oldest first; with `atLeast`, only those at that
- * time or later. On SQLite a range on the `(kind, id)`
+ * Every event whose kind starts with `prefix` (e.g. `registry.`), oldest first, as {@link ActivityItem}s; with
+ * `atLeast`, only those at that time or later. On SQLite a range on the `(kind, id)`
  * index (`kind >= prefix and kind < prefix⁺`, exact under its bytewise collation), so it stays cheap beside a large
  * log of other kinds; on PostgreSQL a `LIKE 'prefix%'`, since a range is not a prefix test under a locale collation.
  */
@@ -143,7 +143,7 @@ export async function listActivityByKindPrefix(
   db: Kysely<Database>,
   prefix: string,
   options: { atLeast?: number } = {},
-): Promise<ActivityEvent[]> {
+): Promise<ActivityItem[]> {
   if (prefix === "") throw new Error("listActivityByKindPrefix needs a non-empty prefix");
   const upper = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
@@ -155,7 +155,7 @@ export async function listActivityByKindPrefix(
     .$if(options.atLeast !== undefined, (qb) => qb.where("at", ">=", options.atLeast!))
     .orderBy("id", "asc")
     .execute();
-  return rows.map((row) => ({ ...row, id: Number(row.id) }));
+  return rows.map(toActivityItem);
 }
 
 /** How many events the log holds (test events left out). */

@@ -115,10 +115,19 @@ function rowMatches(row: Pick<Campaign, "opportunity_id" | "identifier">, merklI
 }
 
 /**
- * {@link getCampaignsFor} for many pools in one query: the campaigns of each `(chainId, merklId)`, in the order given
- * (an empty list where none matches). Campaigns are ordered by end time, then id, then distribution chain.
+ * {@link getCampaignsFor} for many pools in one query, as {@link ObservedCampaign}s: the campaigns of each
+ * `(chainId, merklId)`, in the order given (an empty list where none matches). Campaigns are ordered by end time, then
+ * id, then distribution chain.
  */
 export async function getCampaignsForPools(
+  db: Kysely<Database>,
+  pools: readonly { chainId: number; merklId: string }[],
+): Promise<ObservedCampaign[][]> {
+  return (await campaignRowsForPools(db, pools)).map((rows) => rows.map(toObservedCampaign));
+}
+
+/** The rows of {@link getCampaignsForPools}, in its order. */
+async function campaignRowsForPools(
   db: Kysely<Database>,
   pools: readonly { chainId: number; merklId: string }[],
 ): Promise<Campaign[][]> {
@@ -165,7 +174,7 @@ export async function listCampaignRecordsForPools(
   db: Kysely<Database>,
   pools: readonly { chainId: number; merklId: string }[],
 ): Promise<CampaignRecord[][]> {
-  return (await getCampaignsForPools(db, pools)).map((campaigns) => campaigns.map(toCampaignRecord));
+  return (await campaignRowsForPools(db, pools)).map((rows) => rows.map(toCampaignRecord));
 }
 
 function toCampaignRecord(row: Campaign): CampaignRecord {

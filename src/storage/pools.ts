@@ -84,13 +84,13 @@ export async function getPool(db: Kysely<Database>, chainId: number, address: st
 }
 
 /**
- * {@link getPool} for many pools: their rows in the order given (undefined where a pool has no row), one query per
- * chain and chunk.
+ * {@link getPool} for many pools as {@link PoolRecord}s: in the order given (undefined where a pool has no row), one
+ * query per chain and chunk.
  */
 export async function getPools(
   db: Kysely<Database>,
   pools: readonly { chainId: number; address: string }[],
-): Promise<(Pool | undefined)[]> {
+): Promise<(PoolRecord | undefined)[]> {
   const rows: Pool[] = [];
   for (const [chainId, addresses] of addressesByChain(pools)) {
     for (const chunk of chunksOf(addresses, 1)) {
@@ -105,17 +105,22 @@ export async function getPools(
     }
   }
   const byPool = rowsByPool(rows);
-  return pools.map((pool) => byPool.get(pool.chainId, pool.address)[0]);
+  return pools.map((pool) => {
+    const row = byPool.get(pool.chainId, pool.address)[0];
+    return row === undefined ? undefined : toPoolRecord(row);
+  });
 }
 
-/** Every tracked pool, ordered by chain then address. */
-export async function listPools(db: Kysely<Database>): Promise<Pool[]> {
-  return db.selectFrom("pools").selectAll().orderBy("chain_id").orderBy("address").execute();
+/** Every tracked pool as a {@link PoolRecord}, ordered by chain then address. */
+export async function listPools(db: Kysely<Database>): Promise<PoolRecord[]> {
+  const rows = await db.selectFrom("pools").selectAll().orderBy("chain_id").orderBy("address").execute();
+  return rows.map(toPoolRecord);
 }
 
 /**
  * A tracked pool as the readers take it: camelCase, every stored number a number (null kept: not measured), each
- * measured value beside the time it was observed (Unix seconds). The columns only the writers use are left out.
+ * measured value beside the time it was observed (Unix seconds). The pass's write reads it too (depth block, freshness
+ * state, feed time); the columns nobody reads back (DefiLlama id, TVL, issue check time, row times) are left out.
  */
 export type PoolRecord = {
   chainId: number;
@@ -129,6 +134,8 @@ export type PoolRecord = {
   /** USD; lending: supplied − borrowed. */
   depthUsd: number | null;
   depthObservedAt: number | null;
+  /** The block of the stored depth (decimal text, as stored), or null. */
+  depthBlock: string | null;
   /** USD, lending only (exact there). */
   exitableUsd: number | null;
   exitableObservedAt: number | null;
@@ -145,8 +152,12 @@ export type PoolRecord = {
   /** USD, AMM only: the rolling 24 h of the pool's own swaps. */
   volume24hUsd: number | null;
   volumeObservedAt: number | null;
+  /** When the DefiLlama yields feed last listed the pool, or null. */
+  feedObservedAt: number | null;
   /** Why the last issuance check issued nothing, or null. */
   issueReason: string | null;
+  /** The freshness the last pass found (null: never written by a pass). */
+  freshnessState: "fresh" | "stale" | null;
 };
 
 /** {@link getPool} as a {@link PoolRecord}. */
@@ -157,19 +168,6 @@ export async function getPoolRecord(
 ): Promise<PoolRecord | undefined> {
   const row = await getPool(db, chainId, address);
   return row === undefined ? undefined : toPoolRecord(row);
-}
-
-/** {@link getPools} as {@link PoolRecord}s, in the order given (undefined where a pool has no row). */
-export async function getPoolRecords(
-  db: Kysely<Database>,
-  pools: readonly { chainId: number; address: string }[],
-): Promise<(PoolRecord | undefined)[]> {
-  return (await getPools(db, pools)).map((row) => (row === undefined ? undefined : toPoolRecord(row)));
-}
-
-/** {@link listPools} as {@link PoolRecord}s, ordered by chain then address. */
-export async function listPoolRecords(db: Kysely<Database>): Promise<PoolRecord[]> {
-  return (await listPools(db)).map(toPoolRecord);
 }
 
 /** A stored number column as a number, null kept (PostgreSQL may hand back numeric text). */
@@ -187,6 +185,7 @@ function toPoolRecord(row: Pool): PoolRecord {
     merklId: row.merkl_id,
     depthUsd: numberOrNull(row.depth_usd),
     depthObservedAt: numberOrNull(row.depth_observed_at),
+    depthBlock: row.depth_block,
     exitableUsd: numberOrNull(row.exitable_usd),
     exitableObservedAt: numberOrNull(row.exitable_observed_at),
     stateJson: row.state_json,
@@ -198,7 +197,9 @@ function toPoolRecord(row: Pool): PoolRecord {
     apyObservedAt: numberOrNull(row.apy_observed_at),
     volume24hUsd: numberOrNull(row.volume_24h_usd),
     volumeObservedAt: numberOrNull(row.volume_observed_at),
+    feedObservedAt: numberOrNull(row.feed_observed_at),
     issueReason: row.issue_reason,
+    freshnessState: row.freshness_state,
   };
 }
 

@@ -164,7 +164,7 @@ async function resolveRequestedPool(
 /** An asset request's chain must carry at least one tracked pool (the tracked pools are a short list). */
 async function assertChainTracked(context: WriteContext, chainId: number): Promise<void> {
   const pools = await listPools(context.db);
-  if (!pools.some((pool) => Number(pool.chain_id) === chainId)) throw new ChainNotTrackedError({ chainId });
+  if (!pools.some((pool) => pool.chainId === chainId)) throw new ChainNotTrackedError({ chainId });
 }
 
 const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 0 });

@@ -84,13 +84,13 @@ for (const backend of ["SQLite", "PostgreSQL"] as const) {
       expect(await gradeClaims(store.db, { now: dayStart(41 + h) })).to.deep.equal({ held: 1, failed: 0, void: 0 });
       const [record] = await listAccuracyRecords(store.db);
       expect(record).to.include({
-        attestation_id: claim.id,
+        attestationId: claim.id,
         outcome: "held",
-        horizon_days: h,
-        floor_usd: Number(claim.floor) * Number(claim.depth_at_issuance_usd),
-        lowest_depth_usd: 600_000,
-        lowest_depth_date: new Date(dayStart(40 + h) * 1000).toISOString().slice(0, 10),
-        issued_day: new Date(NOW * 1000).toISOString().slice(0, 10),
+        horizonDays: h,
+        floorUsd: Number(claim.floor) * Number(claim.depth_at_issuance_usd),
+        lowestDepthUsd: 600_000,
+        lowestDepthDate: new Date(dayStart(40 + h) * 1000).toISOString().slice(0, 10),
+        issuedDay: new Date(NOW * 1000).toISOString().slice(0, 10),
       });
       expect(await countPendingClaims(store.db)).to.equal(0);
       // Idempotent: a later pass (or a restart) grades nothing again and writes no second event.
@@ -115,8 +115,8 @@ for (const backend of ["SQLite", "PostgreSQL"] as const) {
       const [record] = await listAccuracyRecords(store.db);
       expect(record).to.include({
         outcome: "failed",
-        lowest_depth_usd: floorUsd - 1,
-        lowest_depth_date: new Date(dayStart(42) * 1000).toISOString().slice(0, 10),
+        lowestDepthUsd: floorUsd - 1,
+        lowestDepthDate: new Date(dayStart(42) * 1000).toISOString().slice(0, 10),
       });
     });
 
@@ -133,7 +133,7 @@ for (const backend of ["SQLite", "PostgreSQL"] as const) {
       expect(added).to.equal(1);
       expect(await gradeClaims(store.db, { now: dayStart(41 + h) })).to.deep.equal({ held: 0, failed: 0, void: 1 });
       const [record] = await listAccuracyRecords(store.db);
-      expect(record).to.include({ outcome: "void", lowest_depth_usd: null, lowest_depth_date: null });
+      expect(record).to.include({ outcome: "void", lowestDepthUsd: null, lowestDepthDate: null });
     });
 
     it("grades only the first attestation of a pool's UTC day: a re-issue that day is never graded", async () => {
@@ -155,7 +155,7 @@ for (const backend of ["SQLite", "PostgreSQL"] as const) {
       expect(await gradeClaims(store.db, { now: dayStart(43) })).to.deep.equal({ held: 0, failed: 0, void: 0 });
       expect(await countPendingClaims(store.db)).to.equal(1);
       expect(await gradeClaims(store.db, { now: dayStart(41 + h) })).to.deep.equal({ held: 1, failed: 0, void: 0 });
-      expect((await listAccuracyRecords(store.db)).map((r) => r.attestation_id)).to.deep.equal([claim.id]);
+      expect((await listAccuracyRecords(store.db)).map((r) => r.attestationId)).to.deep.equal([claim.id]);
     });
 
     if (backend === "PostgreSQL") {

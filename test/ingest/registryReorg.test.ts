@@ -63,7 +63,7 @@ describe("registry events after a reorganisation", function () {
   /** The stored registry events: kind, who, digest, block and transaction. */
   async function registryEvents() {
     return (await listActivityByKindPrefix(store.db, "registry.")).map((row) => {
-      const data = JSON.parse(row.data_json) as Record<string, unknown>;
+      const { data } = row;
       return {
         id: row.id,
         kind: row.kind,

@@ -9,7 +9,7 @@ import { listActivity } from "../../src/storage/activity";
 import { countIngestRuns, heartbeatIngestRun, listIngestRuns, startIngestRun } from "../../src/storage/ingestRuns";
 import { acquireLease, type LeaseHold } from "../../src/storage/leaderLease";
 import { openStore, type Store } from "../../src/storage/openStore";
-import { listPools } from "../../src/storage/pools";
+import { listPoolRows } from "../helpers/storage/poolRows";
 import { waitFor } from "../helpers/alerts/receiver";
 import { fixture } from "../helpers/ingest/routeServer";
 import { rejection } from "../helpers/rejection";
@@ -93,7 +93,7 @@ describe("a fenced pass on PostgreSQL (two processes on one database)", function
     const report = await pass();
     // Partial: the pool's chain has no RPC client here; the feed's values are written.
     expect(report.status).to.equal("partial");
-    expect((await listPools(a.db)).map((p) => p.tvl_usd)).to.deep.equal([41235877]);
+    expect((await listPoolRows(a.db)).map((p) => p.tvl_usd)).to.deep.equal([41235877]);
     const passes = (await events(b)).filter((e) => e.kind === "ingest.pass");
     expect(passes.map((e) => [e.data.runId, e.data.instance, e.data.status])).to.deep.equal([
       [report.runId, "a", "partial"],
@@ -107,7 +107,7 @@ describe("a fenced pass on PostgreSQL (two processes on one database)", function
     };
     const error = await rejection(pass());
     expect(error).to.be.instanceOf(LeaseLostError);
-    expect(await listPools(b.db)).to.deep.equal([]);
+    expect(await listPoolRows(b.db)).to.deep.equal([]);
     const all = await events(b);
     expect(all.map((e) => [e.kind, e.data.instance, e.data.status])).to.deep.equal([["ingest.pass", "a", "failed"]]);
     const sources = all[0].data.sources as Record<string, { ok: boolean; error?: string }>;
@@ -125,7 +125,7 @@ describe("a fenced pass on PostgreSQL (two processes on one database)", function
     const error = await rejection(pass({ fence: { lease: held, signal: stop.signal } }));
     answer();
     expect(error).to.be.instanceOf(PassAbortedError);
-    expect(await listPools(b.db)).to.deep.equal([]);
+    expect(await listPoolRows(b.db)).to.deep.equal([]);
     const all = await events(b);
     expect(all.map((e) => [e.kind, e.data.status])).to.deep.equal([["ingest.pass", "failed"]]);
     expect(JSON.stringify(all[0].data.sources)).to.match(/stopped before it finished/);
@@ -191,7 +191,7 @@ describe("a pass asked to stop on SQLite", () => {
       }),
     );
     expect(error).to.be.instanceOf(PassAbortedError);
-    expect(await listPools(store.db)).to.deep.equal([]);
+    expect(await listPoolRows(store.db)).to.deep.equal([]);
     expect((await listIngestRuns(store.db)).map((r) => r.status)).to.deep.equal(["failed"]);
   });
 });

@@ -10,7 +10,7 @@ import { runIngestionPass } from "../../src/ingest/runIngestionPass";
 import type { PoolConfig } from "../../src/model/poolConfig";
 import { listIngestRuns } from "../../src/storage/ingestRuns";
 import { openStore } from "../../src/storage/openStore";
-import { listPools } from "../../src/storage/pools";
+import { listPoolRows } from "../helpers/storage/poolRows";
 import { startLocalMarket, type LocalMarket } from "../helpers/ingest/localMarket";
 
 const ROOT = join(__dirname, "..", "..");
@@ -103,7 +103,7 @@ describe("reliability: a pass killed with SIGKILL", function () {
       log: () => undefined,
     });
     expect(report.status).to.equal("ok");
-    const before = await listPools(store.db);
+    const before = await listPoolRows(store.db);
     await store.close();
     return before;
   }
@@ -130,7 +130,7 @@ describe("reliability: a pass killed with SIGKILL", function () {
     expect(integrity(file)).to.equal("ok");
     const store = await openStore({ file });
     try {
-      expect(await listPools(store.db)).to.deep.equal(before);
+      expect(await listPoolRows(store.db)).to.deep.equal(before);
       const runs = await listIngestRuns(store.db);
       expect(runs.map((r) => r.status)).to.deep.equal(["running", "ok"]);
       const next = await runIngestionPass({
@@ -147,7 +147,7 @@ describe("reliability: a pass killed with SIGKILL", function () {
       const after = await listIngestRuns(store.db);
       expect(after.map((r) => r.status)).to.deep.equal(["ok", "failed", "ok"]);
       expect(JSON.parse(after[1].sources_json).pass.error).to.match(/^interrupted/);
-      const rows = await listPools(store.db);
+      const rows = await listPoolRows(store.db);
       expect(rows.every((r) => r.updated_at === T0 + 120)).to.equal(true);
     } finally {
       await store.close();
@@ -192,7 +192,7 @@ describe("reliability: a pass killed with SIGKILL", function () {
     expect(integrity(file)).to.equal("ok");
     const store = await openStore({ file });
     try {
-      const rows = await listPools(store.db);
+      const rows = await listPoolRows(store.db);
       // Each pass writes every pool row with its own clock in one transaction: after the kill, all rows carry the
       // same pass's time (never a mix), and no pool is missing.
       expect(rows).to.have.length(pools.length + extra.length);

@@ -6,7 +6,7 @@ import type { PoolConfig } from "../../src/model/poolConfig";
 import { runIngestionPass } from "../../src/ingest/runIngestionPass";
 import type { Store } from "../../src/storage/openStore";
 import { getDailyHistory } from "../../src/storage/poolDaily";
-import { listPools } from "../../src/storage/pools";
+import { listPoolRows } from "../helpers/storage/poolRows";
 import { startLocalMarket, type LocalMarket } from "../helpers/ingest/localMarket";
 import { openTempStore, type TempStore } from "../helpers/storage/tempStore";
 
@@ -60,7 +60,7 @@ describe("reliability: feeds that fail", function () {
     it(`completes as "partial" when every feed answers "${fault}", keeps stored rows, and they turn stale`, async () => {
       const base = clock + 10_000;
       expect((await passAt(base)).status).to.equal("ok");
-      const before = await listPools(store.db);
+      const before = await listPoolRows(store.db);
       const campaigns = await store.db.selectFrom("campaigns").selectAll().execute();
       const volumes = await store.db.selectFrom("dex_volumes").selectAll().execute();
       expect(before.every((p) => p.tvl_usd !== null && p.feed_observed_at === base)).to.equal(true);
@@ -75,7 +75,7 @@ describe("reliability: feeds that fail", function () {
         expect(report.sources[source].error, source).to.be.a("string");
       }
 
-      const after = await listPools(store.db);
+      const after = await listPoolRows(store.db);
       for (const [i, row] of after.entries()) {
         // Feed values are exactly as the last good pass left them; on-chain values moved on.
         expect(row.tvl_usd).to.equal(before[i].tvl_usd);
@@ -96,14 +96,14 @@ describe("reliability: feeds that fail", function () {
   it("keeps on-chain values when the RPC is unreachable, and they turn stale", async () => {
     const base = clock + 10_000;
     expect((await passAt(base)).status).to.equal("ok");
-    const before = await listPools(store.db);
+    const before = await listPoolRows(store.db);
     const dead = createPublicClient({
       transport: http("http://127.0.0.1:9", { retryCount: 0, timeout: 500 }),
     }) as PublicClient;
     const report = await passAt(base + 600, dead);
     expect(report.status).to.equal("partial");
     expect(report.sources["chain:1"]).to.include({ ok: false, rows: 0 });
-    const after = await listPools(store.db);
+    const after = await listPoolRows(store.db);
     for (const [i, row] of after.entries()) {
       expect(row.depth_usd).to.equal(before[i].depth_usd);
       expect(row.depth_observed_at).to.equal(base);

@@ -9,7 +9,7 @@ import type { PoolConfig } from "../../src/model/poolConfig";
 import type { SourceReport } from "../../src/storage/ingestRuns";
 import type { Store } from "../../src/storage/openStore";
 import { getDailyHistory } from "../../src/storage/poolDaily";
-import { listPools } from "../../src/storage/pools";
+import { listPoolRows } from "../helpers/storage/poolRows";
 import { startFaultyFeedProxy, type FaultyFeedProxy, type ProxyFault } from "../helpers/ingest/faultyFeedProxy";
 import { startLocalMarket, type LocalMarket } from "../helpers/ingest/localMarket";
 import { startRouteServer, type RouteServer } from "../helpers/ingest/routeServer";
@@ -26,7 +26,7 @@ type Opportunity = Json & { campaigns: Json[] };
 
 /** What a pass left in a store: pools, daily histories, campaigns, dex volumes. */
 interface Snapshot {
-  pools: Awaited<ReturnType<typeof listPools>>;
+  pools: Awaited<ReturnType<typeof listPoolRows>>;
   daily: Awaited<ReturnType<typeof getDailyHistory>>[];
   campaigns: Json[];
   dex: Json[];
@@ -106,7 +106,7 @@ describe("reliability: real providers' bad rows, conflicts, bounds and HTTP", fu
 
   /** A store's rows, pools and histories in the order of `pools`. */
   async function snapshot(store: Store): Promise<Snapshot> {
-    const rows = await listPools(store.db);
+    const rows = await listPoolRows(store.db);
     return {
       pools: pools.map((p) => rows.find((r) => r.address === p.address.toLowerCase())!),
       daily: await Promise.all(pools.map((p) => getDailyHistory(store.db, p.chainId, p.address))),

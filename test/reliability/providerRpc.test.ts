@@ -150,7 +150,7 @@ describe("JSON-RPC providers: range-limited and lagging nodes", function () {
         registryCursors: await cursors("registry", 1),
         registryEvents: (await listActivityByKindPrefix(store.db, "registry.")).map((row) => [
           row.kind,
-          (JSON.parse(row.data_json) as { transactionHash: string }).transactionHash,
+          row.data.transactionHash as string,
         ]),
       },
       chain10: {

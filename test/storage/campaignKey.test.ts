@@ -49,7 +49,7 @@ describe("campaign key (distribution chain, campaign id)", function () {
       await upsertCampaigns(store.db, [campaign(1, T + 86_400), campaign(8453, T + 2 * 86_400)]);
       expect(await countCampaigns(store.db)).to.equal(2);
       const [listed] = await getCampaignsForPools(store.db, [{ chainId: 1, merklId: "77" }]);
-      expect(listed.map((c) => [Number(c.distribution_chain_id), c.name])).to.deep.equal([
+      expect(listed.map((c) => [c.distributionChainId, c.name])).to.deep.equal([
         [1, "paid on 1"],
         [8453, "paid on 8453"],
       ]);

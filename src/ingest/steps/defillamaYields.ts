@@ -46,7 +46,7 @@ export async function readYieldsStep(parameters: {
     const conflicted = new Set(answer.conflictKeys);
     const withId = pools.filter((p) => p.defillamaId);
     const anyConflict = withId.some((p) => conflicted.has(p.defillamaId!.toLowerCase()));
-    const stored = (await getPools(db, withId)).some((row) => row?.feed_observed_at != null);
+    const stored = (await getPools(db, withId)).some((pool) => pool?.feedObservedAt != null);
     if (stored && !anyConflict) {
       const error = `empty answer: /pools lists none of the ${withId.length} tracked pools that hold values from it; stored values kept`;
       return { report: { ok: false, rows: 0, error, ...counts }, data: null };

@@ -45,7 +45,7 @@ export async function readMerklStep(parameters: {
   if (opportunities.length === 0) {
     const withId = pools.filter((p) => p.merklId).map((p) => ({ chainId: p.chainId, merklId: p.merklId! }));
     const at = now();
-    const running = (await getCampaignsForPools(db, withId)).flat().filter((c) => c.end_ts === null || c.end_ts > at);
+    const running = (await getCampaignsForPools(db, withId)).flat().filter((c) => c.endsAt === null || c.endsAt > at);
     if (running.length > 0) {
       const error = `empty answer: no opportunity while ${running.length} stored campaign(s) of tracked pools have not ended; stored campaigns kept`;
       return { report: { ok: false, rows: 0, error, ...counts }, data: null };

@@ -23,9 +23,8 @@ export async function countBondedAttesters(db: Kysely<Database>): Promise<number
   ]);
   if (events.length === 0 && !read) return null;
   const bonds = new Map<string, bigint>();
-  for (const event of events) {
-    const name = event.kind.slice(REGISTRY_PREFIX.length).replace(/[_-]/g, "").toLowerCase();
-    const data = parseObject(event.data_json);
+  for (const { kind, data } of events) {
+    const name = kind.slice(REGISTRY_PREFIX.length).replace(/[_-]/g, "").toLowerCase();
     const attester = typeof data.attester === "string" ? data.attester.toLowerCase() : null;
     if (attester === null) continue;
     const bond = toWei(data.bond);
@@ -36,15 +35,6 @@ export async function countBondedAttesters(db: Kysely<Database>): Promise<number
     }
   }
   return [...bonds.values()].filter((bond) => bond > 0n).length;
-}
-
-function parseObject(text: string): Record<string, unknown> {
-  try {
-    const value = JSON.parse(text) as unknown;
-    return value !== null && typeof value === "object" ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }
 
 function toWei(value: unknown): bigint | null {

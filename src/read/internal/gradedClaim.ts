@@ -23,19 +23,19 @@ export type GradedClaim = {
 /** The published form of a record. */
 export function gradedClaim(record: AccuracyRecord): GradedClaim {
   return {
-    pool: formatPoolId({ chainId: record.chain_id, address: record.address }),
-    issuedAt: record.issued_at,
-    horizon: record.horizon_days,
-    confidence: record.confidence_hundredths / 100,
-    floorUsd: record.floor_usd,
+    pool: formatPoolId({ chainId: record.chainId, address: record.address }),
+    issuedAt: record.issuedAt,
+    horizon: record.horizonDays,
+    confidence: record.confidenceHundredths / 100,
+    floorUsd: record.floorUsd,
     settlesAt: settlesAt(record),
     outcome: record.outcome as GradedClaim["outcome"],
-    lowestDepthUsd: record.lowest_depth_usd,
-    lowestDepthDate: record.lowest_depth_date,
+    lowestDepthUsd: record.lowestDepthUsd,
+    lowestDepthDate: record.lowestDepthDate,
   };
 }
 
 /** Unix seconds: the claim's settle time, issuedAt + horizon days. */
 export function settlesAt(record: AccuracyRecord): number {
-  return record.issued_at + record.horizon_days * DAY_S;
+  return record.issuedAt + record.horizonDays * DAY_S;
 }
