@@ -40,6 +40,12 @@ export const READ_SURFACES = [
     page: { id: "pools", path: "/app/pools/:pool", nav: null },
   },
   {
+    reader: "read/getPoolCampaigns",
+    route: { method: "GET", path: "/api/v1/pool/:pool/campaigns" },
+    tool: "get_pool_campaigns",
+    page: null,
+  },
+  {
     reader: "read/verifyAgainstAttester",
     route: { method: "POST", path: "/api/v1/verify" },
     tool: "verify_attestation",
