@@ -1,4 +1,3 @@
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
 import type { Page } from "playwright-core";
@@ -6,18 +5,8 @@ import type { GetPoolHistoryReturnType } from "../../src/read/getPoolHistory";
 import { formatRate, formatUsd } from "../../src/web/format";
 import { IDS } from "../helpers/read/seedMarket";
 import type { BrowserContext } from "playwright-core";
-import { SCREENSHOTS, signInWithWallet, useDappInChromium } from "../helpers/web/browser";
+import { SCREENSHOTS, signInWithWallet, useDappInChromium, sectionShot } from "../helpers/web/browser";
 import { OTHER_WALLET, WALLET } from "../helpers/web/webApp";
-
-/** A screenshot of the viewport once `selector` is scrolled to the top. */
-async function sectionShot(page: Page, selector: string, name: string): Promise<void> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page
-    .locator(selector)
-    .first()
-    .evaluate((element) => element.scrollIntoView());
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
-}
 
 /** Where point `index` of the history chart is on screen (its day's SVG x, mapped through the SVG's box). */
 async function pointOnScreen(page: Page, index: number): Promise<{ x: number; y: number }> {

@@ -1,5 +1,3 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import { expect } from "chai";
 import type { Page } from "playwright-core";
 import type { GetPoolHistoryReturnType } from "../../src/read/getPoolHistory";
@@ -9,22 +7,12 @@ import { evaluateModel } from "../../src/model/evaluateModel";
 import { HORIZON_MODELS } from "../../src/model/horizon";
 import { saveModelEvaluation } from "../../src/storage/modelEvaluations";
 import { IDS } from "../helpers/read/seedMarket";
-import { SCREENSHOTS, screenshot, signedInDesktopAndPhone, useDappInChromium, type Tab } from "../helpers/web/browser";
+import { screenshot, signedInDesktopAndPhone, useDappInChromium, type Tab, sectionShot } from "../helpers/web/browser";
 import { WALLET } from "../helpers/web/webApp";
 
 /** How far the document scrolls sideways: scrollWidth − clientWidth (0 when it fits). */
 const overflow = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-
-/** A screenshot of what the viewport shows once `selector` is scrolled to the top. */
-async function sectionShot(page: Page, selector: string, name: string): Promise<void> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page
-    .locator(selector)
-    .first()
-    .evaluate((element) => element.scrollIntoView());
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
-}
 
 /** Each chart's figure on the page: how far it scrolls inside itself, and where its SVG's right edge is. */
 const charts = (page: Page) =>

@@ -1,4 +1,3 @@
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
 import type { Page } from "playwright-core";
@@ -6,20 +5,13 @@ import type { GetAccuracyReturnType } from "../../src/read/getAccuracy";
 import type { GetPoolClaimsReturnType } from "../../src/read/getPoolClaims";
 import type { GetPoolHistoryReturnType } from "../../src/read/getPoolHistory";
 import { formatUsd } from "../../src/web/format";
-import { SCREENSHOTS, screenshot, signInWithWallet, type Tab } from "../helpers/web/browser";
+import { SCREENSHOTS, screenshot, signInWithWallet, type Tab, sectionShot } from "../helpers/web/browser";
 import { useDemoDappInChromium } from "../helpers/web/demoDapp";
 import { WALLET } from "../helpers/web/webApp";
 
 /** How far the document scrolls sideways: scrollWidth − clientWidth (0 when it fits). */
 const overflow = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-
-/** A screenshot of what the viewport shows once `selector` is scrolled to the top. */
-async function sectionShot(page: Page, selector: string, name: string): Promise<void> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.locator(selector).evaluate((element) => element.scrollIntoView());
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
-}
 
 /**
  * The track record (issue 29) in Debian's Chromium on the demo (its simulated history issues claims, and the closed

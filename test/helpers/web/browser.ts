@@ -94,6 +94,16 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return path;
 }
 
+/** A screenshot of what the viewport shows once the first `selector` is scrolled to the top. */
+export async function sectionShot(page: Page, selector: string, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page
+    .locator(selector)
+    .first()
+    .evaluate((element) => element.scrollIntoView());
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}
+
 /** Signs the tab's page in with its injected test wallet from `path`, and waits to be back on `path`. */
 export async function signInWithWallet(page: Page, path: string): Promise<void> {
   await page.goto(path);
