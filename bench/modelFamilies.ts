@@ -43,6 +43,7 @@ interface Row {
   brier: number;
   climatology: number;
   buckets: { from: number; n: number; effective: number; mean: number; held: number }[];
+  horizons: { horizon: number; n: number; mean: number; held: number; climatology: number; brier: number; climatologyBrier: number }[];
 }
 
 /**
@@ -93,6 +94,20 @@ function evaluate(family: string, pools: EvaluatedPool[], model: HorizonModelVer
     observedFailure: 1 - mean(scored.map(outcome)),
     brier: mean(scored.map((c) => (c.confidence - outcome(c)) ** 2)),
     climatology: mean(scored.map((c) => (forecast(c.asOf, c.horizon) - outcome(c)) ** 2)),
+    horizons: [...new Set(scored.map((c) => c.horizon))]
+      .sort((a, b) => a - b)
+      .map((horizon) => {
+        const group = scored.filter((c) => c.horizon === horizon);
+        return {
+          horizon,
+          n: group.length,
+          mean: mean(group.map((c) => c.confidence)),
+          held: mean(group.map(outcome)),
+          climatology: mean(group.map((c) => forecast(c.asOf, c.horizon))),
+          brier: mean(group.map((c) => (c.confidence - outcome(c)) ** 2)),
+          climatologyBrier: mean(group.map((c) => (forecast(c.asOf, c.horizon) - outcome(c)) ** 2)),
+        };
+      }),
     buckets: [...buckets.entries()]
       .sort(([a], [b]) => a - b)
       .map(([index, group]) => ({
@@ -129,6 +144,13 @@ function print(row: Row): void {
       `failed ${(100 * row.observedFailure).toFixed(1).padStart(5)} % vs promised ${(100 * row.promisedFailure).toFixed(1).padStart(5)} %  ` +
       `Brier ${row.brier.toFixed(4)} vs clim ${row.climatology.toFixed(4)}  worst bucket ${worst === null ? "(none with eff n ≥ 30)" : `${worst.from.toFixed(2)}: ${worst.held.toFixed(3)} vs ${worst.mean.toFixed(3)} (n ${worst.n}, eff ${worst.effective.toFixed(0)})`}  → ${verdict(row)}`,
   );
+  if (process.env.HORIZONS) {
+    for (const h of row.horizons) {
+      console.log(
+        `      ${String(h.horizon).padStart(3)} d n ${String(h.n).padStart(6)} mean ${h.mean.toFixed(3)} held ${h.held.toFixed(3)} clim ${h.climatology.toFixed(3)}  Brier ${h.brier.toFixed(4)} vs ${h.climatologyBrier.toFixed(4)}`,
+      );
+    }
+  }
   if (process.env.BUCKETS) {
     for (const b of row.buckets) {
       console.log(

@@ -7,12 +7,44 @@
  * This file holds the value and the fit from counts; `./pooledCalibration` counts the windows of pools' histories.
  */
 
+import { fitLogistic, logisticProbability, type LogisticRow } from "./logistic";
+
 /** Scores are counted in bins of this width between {@link SCORE_MIN} and {@link SCORE_MAX} (plus one bin each side). */
 export const SCORE_BIN_WIDTH = 0.25;
 export const SCORE_MIN = -2;
 export const SCORE_MAX = 8;
 /** The number of score bins: below {@link SCORE_MIN}, the steps in between, and at or above {@link SCORE_MAX}. */
 export const SCORE_BINS = 2 + Math.round((SCORE_MAX - SCORE_MIN) / SCORE_BIN_WIDTH);
+
+/**
+ * v6 also counts windows by the pool's recent volatility as of the window's first day (`recentVolatility` in
+ * ./windowSeries): classes of ln(volatility) {@link VOLATILITY_CLASS_WIDTH} wide from ln {@link VOLATILITY_MIN} (plus one
+ * class below, and the last class open above). A day without a volatility (no two consecutive observed days yet) is in
+ * the last class: taken to be as volatile as any.
+ */
+export const VOLATILITY_MIN = 0.004;
+export const VOLATILITY_CLASS_WIDTH = Math.LN2 / 2;
+export const VOLATILITY_CLASSES = 12;
+/** Cells of a horizon's counts: score bin × volatility class, index bin × {@link VOLATILITY_CLASSES} + class. */
+export const CELLS = SCORE_BINS * VOLATILITY_CLASSES;
+
+/** The class of a recent volatility (NaN: the last class). */
+export function volatilityClass(volatility: number): number {
+  if (!(volatility >= 0)) return VOLATILITY_CLASSES - 1;
+  const x = Math.log(volatility);
+  if (!(x >= Math.log(VOLATILITY_MIN))) return 0;
+  return Math.min(VOLATILITY_CLASSES - 1, 1 + Math.floor((x - Math.log(VOLATILITY_MIN)) / VOLATILITY_CLASS_WIDTH));
+}
+
+/** The middle of a volatility class, in ln(volatility): the feature the logistic fit reads for the class's windows. */
+export function volatilityClassCenter(volatilityClass: number): number {
+  return Math.log(VOLATILITY_MIN) + (volatilityClass - 0.5) * VOLATILITY_CLASS_WIDTH;
+}
+
+/** The middle of a score bin: the feature the logistic fit reads for the bin's windows. */
+export function scoreBinCenter(bin: number): number {
+  return SCORE_MIN + (bin - 0.5) * SCORE_BIN_WIDTH;
+}
 
 /** The probability used where the pooled evidence is thin: below any issuing target, so thin evidence issues nothing. */
 export const PRIOR_PROBABILITY = 0.5;
@@ -40,6 +72,11 @@ export interface Calibration {
    */
   pooledWindows?: number;
   pooledHeld?: number;
+  /**
+   * v6's map, where fitted (`calibrate(counts, { logistic: true })`): the coefficients of a logistic regression of
+   * hold on [score, ln recent volatility], `[intercept, score slope, volatility slope]` (`logisticConfidence`).
+   */
+  logistic?: number[];
 }
 
 /** Windows counted per score bin for one horizon: how many closed, how many held. */
@@ -47,6 +84,9 @@ export interface BinCounts {
   horizonDays: number;
   windows: Int32Array;
   held: Int32Array;
+  /** The same windows per cell (score bin × volatility class, {@link CELLS}), and held. */
+  cellWindows: Int32Array;
+  cellHeld: Int32Array;
   /** Windows without a score (the pool had fewer than the minimum windows on the window's first day), and held. */
   unscoredWindows: number;
   unscoredHeld: number;
@@ -57,6 +97,8 @@ export function emptyCounts(horizonDays: number): BinCounts {
     horizonDays,
     windows: new Int32Array(SCORE_BINS),
     held: new Int32Array(SCORE_BINS),
+    cellWindows: new Int32Array(CELLS),
+    cellHeld: new Int32Array(CELLS),
     unscoredWindows: 0,
     unscoredHeld: 0,
   };
@@ -114,7 +156,7 @@ export function isotonicFit(values: readonly number[], weights: readonly number[
  * lower): a score beyond the
  * evidence gets no more than the evidence below it shows.
  */
-export function calibrate(counts: BinCounts): Calibration {
+export function calibrate(counts: BinCounts, options: { logistic?: boolean } = {}): Calibration {
   const weight = windowWeight(counts.horizonDays);
   const present: number[] = [];
   for (let b = 0; b < SCORE_BINS; b++) if (counts.windows[b] > 0) present.push(b);
@@ -160,7 +202,51 @@ export function calibrate(counts: BinCounts): Calibration {
     if (next < present.length && present[next] === b) current = monotone[next++];
     probabilities[b] = current;
   }
-  return { horizonDays: counts.horizonDays, effectiveWindows, probabilities, ...pooled };
+  return {
+    horizonDays: counts.horizonDays,
+    effectiveWindows,
+    probabilities,
+    ...pooled,
+    ...(options.logistic ? { logistic: logisticMap(counts) } : {}),
+  };
+}
+
+/**
+ * v6's map: a logistic regression of hold on the score and ln(recent volatility) over the horizon's cells (each cell's
+ * features its middle; its weight its effective windows). Two slopes and an intercept on thousands of windows: far
+ * less noise than a map per bin, and it reads the volatility that a pool's margin score cannot see (a calm pool
+ * entering a stressed week).
+ */
+export function logisticMap(counts: BinCounts): number[] {
+  const weight = windowWeight(counts.horizonDays);
+  const rows: LogisticRow[] = [];
+  for (let cell = 0; cell < CELLS; cell++) {
+    const n = counts.cellWindows[cell];
+    if (n === 0) continue;
+    rows.push({
+      x: [
+        scoreBinCenter(Math.floor(cell / VOLATILITY_CLASSES)),
+        volatilityClassCenter(cell % VOLATILITY_CLASSES),
+      ],
+      weight: n * weight,
+      rate: counts.cellHeld[cell] / n,
+    });
+  }
+  return fitLogistic(rows, 2);
+}
+
+/**
+ * v6's confidence: the logistic map at the pool's score and recent volatility, each clamped to the span the cells
+ * cover (a score or a volatility beyond the evidence reads as its last cell); a volatility that is not known (NaN)
+ * reads as the last class, as the counts place such windows.
+ */
+export function logisticConfidence(calibration: Calibration, score: number, volatility: number): number {
+  const beta = calibration.logistic ?? [0, 0, 0];
+  const z = Math.min(scoreBinCenter(SCORE_BINS - 1), Math.max(scoreBinCenter(0), score));
+  const lowest = volatilityClassCenter(0);
+  const highest = volatilityClassCenter(VOLATILITY_CLASSES - 1);
+  const v = volatility >= 0 ? Math.min(highest, Math.max(lowest, Math.log(volatility))) : highest;
+  return logisticProbability(beta, [z, v]);
 }
 
 /** The calibrated probability of `score` for the horizon of `calibration`. */

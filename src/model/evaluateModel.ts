@@ -10,6 +10,7 @@ import {
   type WindowStats,
 } from "./horizon";
 import { PooledCalibrations } from "./pooledCalibration";
+import { recentVolatility } from "./volatility";
 import { candidateSums, dayNumber, dayString, daySeries } from "./windowSeries";
 
 /** Confidence buckets of the calibration table: [from, to) in hundredths, the last one closed at 1. */
@@ -148,6 +149,7 @@ export function walkForward(
   const { first, span, low } = series;
   // Each candidate's windows as prefix sums over their end day: any day's windows are read at once.
   const perCandidate = candidates.map((h) => candidateSums(series, h, rule.floor));
+  const volatility = recentVolatility(low);
   const stated = new Float64Array(span).fill(Number.NaN);
   for (const { day, depthUsd } of pool.depths ?? []) {
     const i = dayNumber(day) - first;
@@ -171,6 +173,7 @@ export function walkForward(
         held: c.held[d + 1],
         sumLogRatio: c.sumLog[d + 1],
         sumLogRatioSquared: c.sumLogSquared[d + 1],
+        volatility: volatility[d],
       };
       if (stats.windows < minWindows || !model.meetsTarget(stats, rule.floor, targetMillionths, calibration)) continue;
       chosen = { h: c.h, share: model.confidenceHundredths(stats, rule.floor, calibration) };

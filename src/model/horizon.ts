@@ -1,7 +1,14 @@
 import { HorizonInputError } from "../errors/horizon";
-import { calibratedProbability, MIN_EFFECTIVE_WINDOWS, type Calibration } from "./calibration";
+import {
+  calibratedProbability,
+  logisticConfidence,
+  MIN_EFFECTIVE_WINDOWS,
+  PRIOR_PROBABILITY,
+  type Calibration,
+} from "./calibration";
 import { normalCdf } from "./normal";
 import { pooledPriorProbability } from "./pooledPrior";
+import { recentVolatility } from "./volatility";
 
 export { normalCdf } from "./normal";
 
@@ -20,6 +27,11 @@ export interface WindowStats {
   sumLogRatio: number;
   /** Σ ln(drawdown ratio)² over the windows. */
   sumLogRatioSquared: number;
+  /**
+   * The pool's recent volatility as of the claim's day (`recentVolatility` in ./volatility), which v6 reads; absent or
+   * NaN when not known (no two consecutive observed days).
+   */
+  volatility?: number;
 }
 
 /** The smallest drawdown ratio counted (a window that fell to 0 counts as a fall to one millionth). */
@@ -39,6 +51,8 @@ export interface HorizonModelVersion {
    * closed windows): the caller passes it as `calibration`. Without one it makes no claim.
    */
   pooled?: boolean;
+  /** `"logistic"`: the version reads the calibration's logistic map (v6), which the fit then adds. */
+  pooledFit?: "logistic";
   /** The confidence in hundredths (0–100, rounded down). */
   confidenceHundredths(stats: WindowStats, floor: number, calibration?: readonly Calibration[]): number;
   /** Whether the confidence meets the target (in millionths). */
@@ -191,11 +205,62 @@ function v5Probability(
     : pooledPriorProbability(stats, basis.prior);
 }
 
+/**
+ * v6 (docs/model.md#v6-margin-and-recent-volatility): a pooled map per horizon that reads two things about the pool, v3's
+ * margin score and its recent volatility (`recentVolatility` in ./volatility), by a logistic regression fitted on other
+ * pools' windows closed by the day (`logisticMap` in ./calibration). Thin evidence claims short or nothing: where the
+ * horizon's pooled evidence is too thin to fit, the shortest candidate reads v5's pooled prior and a longer one makes
+ * no claim; a lone pool (no other pool's window at all) reads v2, as v4 and v5 do. Rounded down to hundredths.
+ */
+export const MODEL_V6: HorizonModelVersion = {
+  id: "daily-min-margin-volatility/v6",
+  rule: "the probability that a window holds, from the pool's margin score (v3's, uncapped) and its recent volatility, by a logistic regression per horizon on other pools' windows closed by the day; where that evidence is too thin to fit, the shortest horizon reads the pool's own windows shrunk towards the pooled hold rate (never above it) and longer ones claim nothing; a lone pool reads v2",
+  pooled: true,
+  pooledFit: "logistic",
+  confidenceHundredths: (stats, floor, calibration) => {
+    const basis = v6Basis(stats, calibration);
+    if (basis === "v2") return MODEL_V2.confidenceHundredths(stats, floor);
+    return Math.floor(v6Probability(basis, stats, floor) * 100 + 1e-9);
+  },
+  meetsTarget: (stats, floor, target, calibration) => {
+    const basis = v6Basis(stats, calibration);
+    if (basis === "v2") return MODEL_V2.meetsTarget(stats, floor, target);
+    return v6Probability(basis, stats, floor) * 1e6 >= target;
+  },
+};
+
+/**
+ * v6's basis: the horizon's fitted map; a lone pool (no pooled window of any horizon) v2; else, where the map is too
+ * thin, v5's pooled prior on the shortest candidate and no claim on a longer one.
+ */
+function v6Basis(
+  stats: WindowStats,
+  calibration?: readonly Calibration[],
+): { map: Calibration } | { prior: Calibration | undefined } | "none" | "v2" {
+  const map = pooledMap(stats, calibration);
+  if (map !== undefined) return { map };
+  const maps = calibration ?? [];
+  if (!maps.some((c) => (c.pooledWindows ?? 0) > 0)) return "v2";
+  if (maps.some((c) => c.horizonDays < stats.horizonDays)) return "none";
+  return { prior: maps.find((c) => c.horizonDays === stats.horizonDays) };
+}
+
+function v6Probability(
+  basis: { map: Calibration } | { prior: Calibration | undefined } | "none",
+  stats: WindowStats,
+  floor: number,
+): number {
+  if (basis === "none") return PRIOR_PROBABILITY;
+  return "map" in basis
+    ? logisticConfidence(basis.map, marginScore(stats, floor), stats.volatility ?? Number.NaN)
+    : pooledPriorProbability(stats, basis.prior);
+}
+
 /** Every version, oldest first: each is evaluated side by side (`GET /api/v1/model`). */
-export const HORIZON_MODELS: readonly HorizonModelVersion[] = [MODEL_V1, MODEL_V2, MODEL_V3, MODEL_V4, MODEL_V5];
+export const HORIZON_MODELS: readonly HorizonModelVersion[] = [MODEL_V1, MODEL_V2, MODEL_V3, MODEL_V4, MODEL_V5, MODEL_V6];
 
 /** The version that issues attestations (docs/model.md says why). */
-export const ISSUING_MODEL: HorizonModelVersion = MODEL_V4;
+export const ISSUING_MODEL: HorizonModelVersion = MODEL_V6;
 
 /** Identifies the issuing model in stored attestations (`attestations.model`). */
 export const HORIZON_MODEL_ID = ISSUING_MODEL.id;
@@ -323,8 +388,16 @@ export function computeHorizon(parameters: ComputeHorizonParameters): ComputeHor
   }
 
   const starts = [...byDay.keys()].sort((a, b) => a - b);
+  const volatility = lastVolatility(byDay, starts);
   const results: HorizonCandidateResult[] = candidates.map((h) => {
-    const stats: WindowStats = { horizonDays: h, windows: 0, held: 0, sumLogRatio: 0, sumLogRatioSquared: 0 };
+    const stats: WindowStats = {
+      horizonDays: h,
+      windows: 0,
+      held: 0,
+      sumLogRatio: 0,
+      sumLogRatioSquared: 0,
+      volatility,
+    };
     for (const start of starts) {
       const reference = byDay.get(start)!;
       const threshold = floor * reference;
@@ -438,6 +511,15 @@ export function countWindow(stats: WindowStats, held: boolean, ratio: number): v
   if (held) stats.held++;
   stats.sumLogRatio += log;
   stats.sumLogRatioSquared += log * log;
+}
+
+/** The recent volatility as of the history's last day (NaN with none), as the walk forward reads it for that day. */
+function lastVolatility(byDay: ReadonlyMap<number, number>, sortedDays: readonly number[]): number {
+  if (sortedDays.length === 0) return Number.NaN;
+  const first = sortedDays[0];
+  const low = new Float64Array(sortedDays[sortedDays.length - 1] - first + 1).fill(Number.NaN);
+  for (const [day, value] of byDay) low[day - first] = value;
+  return recentVolatility(low)[low.length - 1];
 }
 
 /** `1 day`, `2 days`: counts in reasons read as a person would write them. */

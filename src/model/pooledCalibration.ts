@@ -1,5 +1,15 @@
-import { calibrate, emptyCounts, scoreBin, SCORE_BINS, type BinCounts, type Calibration } from "./calibration";
-import { DEFAULT_CANDIDATES, marginScore, type DailyDepth, type WindowStats } from "./horizon";
+import {
+  calibrate,
+  CELLS,
+  emptyCounts,
+  scoreBin,
+  VOLATILITY_CLASSES,
+  volatilityClass,
+  type BinCounts,
+  type Calibration,
+} from "./calibration";
+import { DEFAULT_CANDIDATES, marginScore, type DailyDepth, type HorizonModelVersion, type WindowStats } from "./horizon";
+import { recentVolatility } from "./volatility";
 import { candidateSums, dayNumber, daySeries } from "./windowSeries";
 
 /** The rule's parameters that a pooled calibration depends on (as the issuer uses them). */
@@ -7,6 +17,8 @@ export interface CalibrationRule {
   floor: number;
   candidates?: readonly number[];
   minWindows?: number;
+  /** The version the maps are for: one with `pooledFit: "logistic"` (v6) also gets the logistic map. */
+  model?: Pick<HorizonModelVersion, "pooledFit">;
 }
 
 /** One pool's observed daily lows. */
@@ -24,6 +36,8 @@ interface PooledWindow {
    * the pool had fewer than the minimum windows then (the window counts only in the horizon's pooled hold rate).
    */
   bin: number;
+  /** The cell (score bin × volatility class as of the window's first day); -1 when unscored. */
+  cell: number;
   held: boolean;
   /** The day number of the window's last day: it counts for claims made on that day or later. */
   closes: number;
@@ -38,10 +52,16 @@ function addWindow(counts: BinCounts, w: PooledWindow): void {
   }
   counts.windows[w.bin]++;
   if (w.held) counts.held[w.bin]++;
+  counts.cellWindows[w.cell]++;
+  if (w.held) counts.cellHeld[w.cell]++;
 }
 
-/** Slots per candidate in the cumulative counts: one per score bin, and the unscored windows. */
-const SLOTS = SCORE_BINS + 1;
+/** Slots per candidate in the cumulative counts: one per cell, and the unscored windows. */
+const SLOTS = CELLS + 1;
+
+function fitOptions(rule: CalibrationRule): { logistic: boolean } {
+  return { logistic: rule.model?.pooledFit === "logistic" };
+}
 
 function candidatesOf(rule: CalibrationRule): number[] {
   return [...(rule.candidates ?? DEFAULT_CANDIDATES)].sort((a, b) => a - b);
@@ -58,6 +78,7 @@ function poolWindows(daily: readonly DailyDepth[], rule: CalibrationRule, lastDa
   if (series === null) return [];
   const minWindows = rule.minWindows ?? 7;
   const out: PooledWindow[] = [];
+  const volatility = recentVolatility(series.low);
   candidatesOf(rule).forEach((h, candidate) => {
     const sums = candidateSums(series, h, rule.floor);
     const { low, observedBefore, first } = series;
@@ -71,9 +92,11 @@ function poolWindows(daily: readonly DailyDepth[], rule: CalibrationRule, lastDa
         sumLogRatio: sums.sumLog[s + 1],
         sumLogRatioSquared: sums.sumLogSquared[s + 1],
       };
+      const bin = stats.windows < minWindows ? -1 : scoreBin(marginScore(stats, rule.floor));
       out.push({
         candidate,
-        bin: stats.windows < minWindows ? -1 : scoreBin(marginScore(stats, rule.floor)),
+        bin,
+        cell: bin < 0 ? -1 : bin * VOLATILITY_CLASSES + volatilityClass(volatility[s]),
         held: sums.min[e] >= rule.floor * low[s],
         closes: first + e,
       });
@@ -106,7 +129,8 @@ export function fitCalibration(
     const upTo = pool.daily.filter((entry) => entry.day <= asOf);
     for (const w of poolWindows(upTo, rule, lastDay)) addWindow(counts[w.candidate], w);
   }
-  return counts.map(calibrate);
+  const options = fitOptions(rule);
+  return counts.map((c) => calibrate(c, options));
 }
 
 /**
@@ -119,15 +143,17 @@ export class PooledCalibrations {
   private readonly firstDay: number;
   /**
    * cumulative[(dayIndex × candidates + candidate) × SLOTS + slot]: windows closed by the day, and held; slot = the
-   * score bin, or SCORE_BINS for the unscored windows.
+   * cell (score bin × volatility class), or CELLS for the unscored windows.
    */
   private readonly cumulativeWindows: Int32Array;
   private readonly cumulativeHeld: Int32Array;
   private readonly days: number;
   private readonly windowsOf = new Map<string, PooledWindow[]>();
+  private readonly options: { logistic: boolean };
 
   constructor(pools: readonly CalibrationPool[], rule: CalibrationRule, lastDay: string) {
     this.candidates = candidatesOf(rule);
+    this.options = fitOptions(rule);
     const last = dayNumber(lastDay);
     let firstDay = last;
     for (const pool of pools) {
@@ -142,7 +168,7 @@ export class PooledCalibrations {
     this.cumulativeHeld = new Int32Array(this.days * stride);
     for (const windows of this.windowsOf.values()) {
       for (const w of windows) {
-        const index = (w.closes - firstDay) * stride + w.candidate * SLOTS + (w.bin < 0 ? SCORE_BINS : w.bin);
+        const index = (w.closes - firstDay) * stride + w.candidate * SLOTS + (w.cell < 0 ? CELLS : w.cell);
         this.cumulativeWindows[index]++;
         if (w.held) this.cumulativeHeld[index]++;
       }
@@ -175,14 +201,19 @@ export class PooledCalibrations {
         if (d >= 0) {
           const offset = d * stride + candidate * SLOTS;
           const mine = ownCounts[candidate];
-          for (let b = 0; b < SCORE_BINS; b++) {
-            counts.windows[b] = this.cumulativeWindows[offset + b] - mine.windows[b];
-            counts.held[b] = this.cumulativeHeld[offset + b] - mine.held[b];
+          for (let cell = 0; cell < CELLS; cell++) {
+            const windows = this.cumulativeWindows[offset + cell] - mine.cellWindows[cell];
+            const held = this.cumulativeHeld[offset + cell] - mine.cellHeld[cell];
+            counts.cellWindows[cell] = windows;
+            counts.cellHeld[cell] = held;
+            const bin = Math.floor(cell / VOLATILITY_CLASSES);
+            counts.windows[bin] += windows;
+            counts.held[bin] += held;
           }
-          counts.unscoredWindows = this.cumulativeWindows[offset + SCORE_BINS] - mine.unscoredWindows;
-          counts.unscoredHeld = this.cumulativeHeld[offset + SCORE_BINS] - mine.unscoredHeld;
+          counts.unscoredWindows = this.cumulativeWindows[offset + CELLS] - mine.unscoredWindows;
+          counts.unscoredHeld = this.cumulativeHeld[offset + CELLS] - mine.unscoredHeld;
         }
-        return calibrate(counts);
+        return calibrate(counts, this.options);
       });
     };
   }
@@ -196,9 +227,9 @@ export class PooledCalibrations {
         let windows = 0;
         let held = 0;
         if (d >= 0) {
-          for (let b = 0; b < SCORE_BINS; b++) {
-            windows += this.cumulativeWindows[d * stride + candidate * SLOTS + b];
-            held += this.cumulativeHeld[d * stride + candidate * SLOTS + b];
+          for (let cell = 0; cell < CELLS; cell++) {
+            windows += this.cumulativeWindows[d * stride + candidate * SLOTS + cell];
+            held += this.cumulativeHeld[d * stride + candidate * SLOTS + cell];
           }
         }
         return [h, windows > 0 ? held / windows : null];

@@ -86,3 +86,4 @@ function slidingMin(values: Float64Array, h: number): Float64Array {
   }
   return out;
 }
+
