@@ -173,7 +173,11 @@ async function pooledCalibrationsAsOf(
 ): Promise<(poolId: string) => Calibration[]> {
   const lastDay = utcDay(context.now - 86_400);
   const observed = await readObservedPools(db, { lastDay });
-  const pooled = new PooledCalibrations(observed, { floor: context.floor, candidates: DEFAULT_CANDIDATES }, lastDay);
+  const pooled = new PooledCalibrations(
+    observed,
+    { floor: context.floor, candidates: DEFAULT_CANDIDATES, model: ISSUING_MODEL },
+    lastDay,
+  );
   return (poolId) => pooled.forPool(poolId)(dayNumber(lastDay));
 }
 

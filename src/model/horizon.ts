@@ -251,9 +251,12 @@ function v6Probability(
   floor: number,
 ): number {
   if (basis === "none") return PRIOR_PROBABILITY;
-  return "map" in basis
-    ? logisticConfidence(basis.map, marginScore(stats, floor), stats.volatility ?? Number.NaN)
-    : pooledPriorProbability(stats, basis.prior);
+  if (!("map" in basis)) return pooledPriorProbability(stats, basis.prior);
+  if (basis.map.logistic === undefined) {
+    // A programming error, not an input one: the maps were fitted without v6's logistic fit.
+    throw new Error("v6 reads the logistic map: fit the calibration with the rule's model (PooledCalibrations, fitCalibration)");
+  }
+  return logisticConfidence(basis.map, marginScore(stats, floor), stats.volatility ?? Number.NaN);
 }
 
 /** Every version, oldest first: each is evaluated side by side (`GET /api/v1/model`). */

@@ -57,7 +57,7 @@ describe("issueAttestations", () => {
     });
 
   it("signs the longest supported horizon through the library and stores the claim", async () => {
-    // 40 complete days: 7d has 33 windows, 14d 26, 30d 10, 60d none. The issuing model (v4) finds no other pool's
+    // 40 complete days: 7d has 33 windows, 14d 26, 30d 10, 60d none. The issuing model (v6) finds no other pool's
     // windows to calibrate on, so the conservative prior (v2) decides: 14d (2·26 + 14) / (2·26 + 28) = 0.825 → 0.82;
     // 30d (20 + 30) / (20 + 60) = 0.625, below the target.
     const [outcome] = await issue();
@@ -70,7 +70,7 @@ describe("issueAttestations", () => {
       floor: 0.5,
       depth_at_issuance_usd: 1_000_000,
       outcome: "pending",
-      model: "daily-min-margin-pooled/v4",
+      model: ISSUING_MODEL.id,
       eip712_json: null,
     });
     const check = verifyAttestation({
