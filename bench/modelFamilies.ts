@@ -43,7 +43,15 @@ interface Row {
   brier: number;
   climatology: number;
   buckets: { from: number; n: number; effective: number; mean: number; held: number }[];
-  horizons: { horizon: number; n: number; mean: number; held: number; climatology: number; brier: number; climatologyBrier: number }[];
+  horizons: {
+    horizon: number;
+    n: number;
+    mean: number;
+    held: number;
+    climatology: number;
+    brier: number;
+    climatologyBrier: number;
+  }[];
 }
 
 /**

@@ -224,10 +224,7 @@ export function logisticMap(counts: BinCounts): number[] {
     const n = counts.cellWindows[cell];
     if (n === 0) continue;
     rows.push({
-      x: [
-        scoreBinCenter(Math.floor(cell / VOLATILITY_CLASSES)),
-        volatilityClassCenter(cell % VOLATILITY_CLASSES),
-      ],
+      x: [scoreBinCenter(Math.floor(cell / VOLATILITY_CLASSES)), volatilityClassCenter(cell % VOLATILITY_CLASSES)],
       weight: n * weight,
       rate: counts.cellHeld[cell] / n,
     });

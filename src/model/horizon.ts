@@ -254,13 +254,22 @@ function v6Probability(
   if (!("map" in basis)) return pooledPriorProbability(stats, basis.prior);
   if (basis.map.logistic === undefined) {
     // A programming error, not an input one: the maps were fitted without v6's logistic fit.
-    throw new Error("v6 reads the logistic map: fit the calibration with the rule's model (PooledCalibrations, fitCalibration)");
+    throw new Error(
+      "v6 reads the logistic map: fit the calibration with the rule's model (PooledCalibrations, fitCalibration)",
+    );
   }
   return logisticConfidence(basis.map, marginScore(stats, floor), stats.volatility ?? Number.NaN);
 }
 
 /** Every version, oldest first: each is evaluated side by side (`GET /api/v1/model`). */
-export const HORIZON_MODELS: readonly HorizonModelVersion[] = [MODEL_V1, MODEL_V2, MODEL_V3, MODEL_V4, MODEL_V5, MODEL_V6];
+export const HORIZON_MODELS: readonly HorizonModelVersion[] = [
+  MODEL_V1,
+  MODEL_V2,
+  MODEL_V3,
+  MODEL_V4,
+  MODEL_V5,
+  MODEL_V6,
+];
 
 /** The version that issues attestations (docs/model.md says why). */
 export const ISSUING_MODEL: HorizonModelVersion = MODEL_V6;

@@ -38,7 +38,11 @@ export function fitLogistic(rows: readonly LogisticRow[], features: number): num
     for (let j = 1; j < k; j++) mean[j] += row.weight * row.x[j - 1];
   }
   if (total > 0) for (let j = 1; j < k; j++) mean[j] /= total;
-  const centred = rows.map((row) => ({ x: [1, ...row.x.map((v, j) => v - mean[j + 1])], weight: row.weight, rate: row.rate }));
+  const centred = rows.map((row) => ({
+    x: [1, ...row.x.map((v, j) => v - mean[j + 1])],
+    weight: row.weight,
+    rate: row.rate,
+  }));
   centred.push({ x: [1, ...new Array<number>(features).fill(0)], weight: LOGISTIC_PSEUDO_WEIGHT, rate: 0.5 });
   const start = (heldWeight + LOGISTIC_PSEUDO_WEIGHT / 2) / (total + LOGISTIC_PSEUDO_WEIGHT);
   const beta = new Array<number>(k).fill(0);

@@ -8,7 +8,13 @@ import {
   type BinCounts,
   type Calibration,
 } from "./calibration";
-import { DEFAULT_CANDIDATES, marginScore, type DailyDepth, type HorizonModelVersion, type WindowStats } from "./horizon";
+import {
+  DEFAULT_CANDIDATES,
+  marginScore,
+  type DailyDepth,
+  type HorizonModelVersion,
+  type WindowStats,
+} from "./horizon";
 import { recentVolatility } from "./volatility";
 import { candidateSums, dayNumber, daySeries } from "./windowSeries";
 

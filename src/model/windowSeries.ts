@@ -86,4 +86,3 @@ function slidingMin(values: Float64Array, h: number): Float64Array {
   }
   return out;
 }
-
