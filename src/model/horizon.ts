@@ -1,281 +1,24 @@
 import { HorizonInputError } from "../errors/horizon";
-import {
-  calibratedProbability,
-  logisticConfidence,
-  MIN_EFFECTIVE_WINDOWS,
-  PRIOR_PROBABILITY,
-  type Calibration,
-} from "./calibration";
-import { normalCdf } from "./normal";
-import { pooledPriorProbability } from "./pooledPrior";
+import type { Calibration } from "./calibration";
+import { ISSUING_MODEL } from "./pooledVersions";
+import { MIN_RATIO, type HorizonModelVersion, type WindowStats } from "./versions";
 import { recentVolatility } from "./volatility";
 
+// The model versions live in ./versions (v1–v3) and ./pooledVersions (v4–v6, the issuing one); this module is where
+// callers find them beside computeHorizon.
 export { normalCdf } from "./normal";
-
-/**
- * What a candidate horizon's past windows show, as every model version reads them. A window of h days starts on an
- * observed day s (its reference) and covers s+1 … s+h, all observed; its drawdown ratio is its lowest day over the
- * reference (1 when the reference is 0: nothing can fall below a floor of 0).
- */
-export interface WindowStats {
-  horizonDays: number;
-  /** Complete windows. */
-  windows: number;
-  /** Windows in which the claim held (every day at or above floor × the reference). */
-  held: number;
-  /** Σ ln(drawdown ratio) over the windows (each ratio clamped at {@link MIN_RATIO}). */
-  sumLogRatio: number;
-  /** Σ ln(drawdown ratio)² over the windows. */
-  sumLogRatioSquared: number;
-  /**
-   * The pool's recent volatility as of the claim's day (`recentVolatility` in ./volatility), which v6 reads; absent or
-   * NaN when not known (no two consecutive observed days).
-   */
-  volatility?: number;
-}
-
-/** The smallest drawdown ratio counted (a window that fell to 0 counts as a fall to one millionth). */
-export const MIN_RATIO = 1e-6;
-
-/**
- * A version of the horizon model: how a candidate horizon's past windows ({@link WindowStats}) turn into a confidence,
- * in hundredths rounded down, and whether it meets the target (in millionths) at the claim's floor.
- */
-export interface HorizonModelVersion {
-  /** Stored in attestations (`attestations.model`, `claim.model`) and in evaluations. */
-  id: string;
-  /** One sentence: the rule, for people (the model page, docs/model.md). */
-  rule: string;
-  /**
-   * True when the version reads a pooled calibration (one {@link Calibration} per horizon, fitted on other pools'
-   * closed windows): the caller passes it as `calibration`. Without one it makes no claim.
-   */
-  pooled?: boolean;
-  /** `"logistic"`: the version reads the calibration's logistic map (v6), which the fit then adds. */
-  pooledFit?: "logistic";
-  /** The confidence in hundredths (0–100, rounded down). */
-  confidenceHundredths(stats: WindowStats, floor: number, calibration?: readonly Calibration[]): number;
-  /** Whether the confidence meets the target (in millionths). */
-  meetsTarget(
-    stats: WindowStats,
-    floor: number,
-    targetMillionths: number,
-    calibration?: readonly Calibration[],
-  ): boolean;
-}
-
-/** v1 (docs/data.md#the-horizon-model): the plain share of past windows in which the claim held. Integer arithmetic. */
-export const MODEL_V1: HorizonModelVersion = {
-  id: "daily-min-windows/v1",
-  rule: "the share of past windows of the horizon's length in which the claim held",
-  confidenceHundredths: ({ held, windows }) => Math.floor((held * 100) / windows),
-  meetsTarget: ({ held, windows }, _floor, target) => held * 1e6 >= target * windows,
-};
-
-/**
- * v2 (docs/model.md): windows of h days that start on consecutive days overlap and mostly share their
- * outcome, so they count as 2·windows/h independent trials; the confidence is Laplace's rule of succession on them,
- * (2·held/h + 1) / (2·windows/h + 2) = (2·held + h) / (2·windows + 2h). It shrinks a share measured on few independent
- * windows towards one half, so a long horizon on a short history no longer claims certainty. Integer arithmetic.
- */
-export const MODEL_V2: HorizonModelVersion = {
-  id: "daily-min-windows/v2",
-  rule: "the share of past windows that held, with each h-day window counted as 2/h of an independent trial and shrunk towards one half (rule of succession)",
-  confidenceHundredths: ({ held, windows, horizonDays: h }) =>
-    Math.floor(((2 * held + h) * 100) / (2 * windows + 2 * h)),
-  meetsTarget: ({ held, windows, horizonDays: h }, _floor, target) =>
-    (2 * held + h) * 1e6 >= target * (2 * windows + 2 * h),
-};
-
-/** v3's smallest spread of log drawdowns: a pool that never moved is not taken to be certain. */
-export const MARGIN_MIN_SPREAD = 0.1;
-
-/**
- * v3's probability that the next window's drawdown ratio stays at or above `floor` (docs/model.md): the past windows'
- * log drawdown ratios, read as a normal distribution (their mean μ and standard deviation s, at least
- * {@link MARGIN_MIN_SPREAD}), widened as a prediction from n = 2·windows/h independent windows (s·√(1 + 1/n), n ≥ 1);
- * the confidence is Φ((μ − ln floor) / (s·√(1 + 1/n))). A pool whose windows all held but came close to the floor gets
- * less than one that never moved: the margin, not only the count, tells them apart.
- */
-export function marginProbability(stats: WindowStats, floor: number): number {
-  return normalCdf(marginScore(stats, floor));
-}
-
-/** v3's margin z: (μ − ln floor) / (s·√(1 + 1/n)), as {@link marginProbability} describes; v4's per-pool score. */
-export function marginScore(stats: WindowStats, floor: number): number {
-  const { windows, horizonDays: h } = stats;
-  const mean = stats.sumLogRatio / windows;
-  const variance = Math.max(0, stats.sumLogRatioSquared / windows - mean * mean);
-  const independent = Math.max(1, (2 * windows) / h);
-  const spread = Math.max(MARGIN_MIN_SPREAD, Math.sqrt(variance)) * Math.sqrt(1 + 1 / independent);
-  return (mean - Math.log(floor)) / spread;
-}
-
-/**
- * v3 (docs/model.md): the margin model, {@link marginProbability}, never above v1's share of windows that
- * held. The margin gives what v1 and v2 lack on the demo, resolution: windows that all held but came close to the floor
- * score lower than windows that never moved. The cap keeps a normal curve from smoothing over a history whose windows
- * broke often (a pool that bleeds 5 % a day has windows near 1 and windows just under the floor, no normal shape).
- * Floating point (`Math.log`, `Math.exp`), rounded down to hundredths.
- */
-export const MODEL_V3: HorizonModelVersion = {
-  id: "daily-min-margin/v3",
-  rule: "the chance that the next window's lowest depth stays above the floor, from the mean and spread of past windows' log drawdowns (normal, widened when there are few independent windows), never above the share of past windows that held",
-  confidenceHundredths: (stats, floor) => Math.floor(marginConfidence(stats, floor) * 100 + 1e-9),
-  meetsTarget: (stats, floor, target) => marginConfidence(stats, floor) * 1e6 >= target,
-};
-
-/** v3's confidence as a number in [0, 1]: the margin probability capped by the share of windows that held. */
-function marginConfidence(stats: WindowStats, floor: number): number {
-  return Math.min(marginProbability(stats, floor), stats.held / stats.windows);
-}
-
-/**
- * v4 (docs/model.md#v4-a-pooled-calibration): v3's margin score, without the cap by v1's share, mapped to a probability
- * per horizon by a pooled calibration: an isotonic fit of how often other pools' closed windows with such a score held
- * (`./calibration`, fitted by `PooledCalibrations` in `./pooledCalibration` on windows closed by the claim's day, never
- * the pool's own). One pool's clean history says little about rare falls; how often clean histories broke across pools
- * says more. A block of the fit on few windows is shrunk towards the horizon's pooled hold rate. Where the horizon's
- * pooled evidence is thin (fewer than {@link MIN_EFFECTIVE_WINDOWS} effective windows, or no calibration at all) the
- * conservative prior applies: v2's confidence on the pool's own windows, which promised more failures than happened on
- * every process family of the benchmark. Rounded down to hundredths.
- */
-export const MODEL_V4: HorizonModelVersion = {
-  id: "daily-min-margin-pooled/v4",
-  rule: "the share of other pools' past windows that held among those whose margin score (v3's, uncapped) was like this pool's, by a monotone fit per horizon on windows closed by the day, shrunk towards the horizon's pooled hold rate where that evidence is thin; where the pooled evidence is too thin to fit, v2's conservative share of the pool's own windows",
-  pooled: true,
-  confidenceHundredths: (stats, floor, calibration) => {
-    const map = pooledMap(stats, calibration);
-    return map === undefined
-      ? MODEL_V2.confidenceHundredths(stats, floor)
-      : Math.floor(calibratedProbability(map, marginScore(stats, floor)) * 100 + 1e-9);
-  },
-  meetsTarget: (stats, floor, target, calibration) => {
-    const map = pooledMap(stats, calibration);
-    return map === undefined
-      ? MODEL_V2.meetsTarget(stats, floor, target)
-      : calibratedProbability(map, marginScore(stats, floor)) * 1e6 >= target;
-  },
-};
-
-/** v4's map of the candidate's horizon; undefined where the pooled evidence is too thin to fit (the prior applies). */
-function pooledMap(stats: WindowStats, calibration?: readonly Calibration[]): Calibration | undefined {
-  const map = calibration?.find((c) => c.horizonDays === stats.horizonDays);
-  return map === undefined || map.effectiveWindows < MIN_EFFECTIVE_WINDOWS ? undefined : map;
-}
-
-/** v5 (docs/model.md#v5-a-pooled-prior): v4, with `pooledPriorProbability` (./pooledPrior) in a deployment's first weeks. */
-export const MODEL_V5: HorizonModelVersion = {
-  id: "daily-min-margin-pooled/v5",
-  rule: "as v4 (the share of other pools' past windows that held among those with a like margin score, by a monotone fit per horizon on windows closed by the day, v2's conservative share where the horizon's pooled evidence is too thin); while no horizon up to this one has the pooled evidence to fit, the share of the pool's own windows shrunk towards the pooled hold rate of other pools' windows of the horizon, never above it",
-  pooled: true,
-  confidenceHundredths: (stats, floor, calibration) => {
-    const basis = v5Basis(stats, calibration);
-    if (basis === "v2") return MODEL_V2.confidenceHundredths(stats, floor);
-    return Math.floor(v5Probability(basis, stats, floor) * 100 + 1e-9);
-  },
-  meetsTarget: (stats, floor, target, calibration) => {
-    const basis = v5Basis(stats, calibration);
-    if (basis === "v2") return MODEL_V2.meetsTarget(stats, floor, target);
-    return v5Probability(basis, stats, floor) * 1e6 >= target;
-  },
-};
-
-/** v5's basis: the horizon's fitted map; else, while no shorter horizon has one, the pooled prior; else v2, as v4. */
-function v5Basis(
-  stats: WindowStats,
-  calibration?: readonly Calibration[],
-): { map: Calibration } | { prior: Calibration | undefined } | "v2" {
-  const map = pooledMap(stats, calibration);
-  if (map !== undefined) return { map };
-  const shorterFitted = (calibration ?? []).some(
-    (c) => c.horizonDays < stats.horizonDays && c.effectiveWindows >= MIN_EFFECTIVE_WINDOWS,
-  );
-  if (shorterFitted) return "v2";
-  return { prior: calibration?.find((c) => c.horizonDays === stats.horizonDays) };
-}
-
-function v5Probability(
-  basis: { map: Calibration } | { prior: Calibration | undefined },
-  stats: WindowStats,
-  floor: number,
-): number {
-  return "map" in basis
-    ? calibratedProbability(basis.map, marginScore(stats, floor))
-    : pooledPriorProbability(stats, basis.prior);
-}
-
-/**
- * v6 (docs/model.md#v6-margin-and-recent-volatility): a pooled map per horizon that reads two things about the pool, v3's
- * margin score and its recent volatility (`recentVolatility` in ./volatility), by a logistic regression fitted on other
- * pools' windows closed by the day (`logisticMap` in ./calibration). Thin evidence claims short or nothing: where the
- * horizon's pooled evidence is too thin to fit, the shortest candidate reads v5's pooled prior and a longer one makes
- * no claim; a lone pool (no other pool's window at all) reads v2, as v4 and v5 do. Rounded down to hundredths.
- */
-export const MODEL_V6: HorizonModelVersion = {
-  id: "daily-min-margin-volatility/v6",
-  rule: "the probability that a window holds, from the pool's margin score (v3's, uncapped) and its recent volatility, by a logistic regression per horizon on other pools' windows closed by the day; where that evidence is too thin to fit, the shortest horizon reads the pool's own windows shrunk towards the pooled hold rate (never above it) and longer ones claim nothing; a lone pool reads v2",
-  pooled: true,
-  pooledFit: "logistic",
-  confidenceHundredths: (stats, floor, calibration) => {
-    const basis = v6Basis(stats, calibration);
-    if (basis === "v2") return MODEL_V2.confidenceHundredths(stats, floor);
-    return Math.floor(v6Probability(basis, stats, floor) * 100 + 1e-9);
-  },
-  meetsTarget: (stats, floor, target, calibration) => {
-    const basis = v6Basis(stats, calibration);
-    if (basis === "v2") return MODEL_V2.meetsTarget(stats, floor, target);
-    return v6Probability(basis, stats, floor) * 1e6 >= target;
-  },
-};
-
-/**
- * v6's basis: the horizon's fitted map; a lone pool (no pooled window of any horizon) v2; else, where the map is too
- * thin, v5's pooled prior on the shortest candidate and no claim on a longer one.
- */
-function v6Basis(
-  stats: WindowStats,
-  calibration?: readonly Calibration[],
-): { map: Calibration } | { prior: Calibration | undefined } | "none" | "v2" {
-  const map = pooledMap(stats, calibration);
-  if (map !== undefined) return { map };
-  const maps = calibration ?? [];
-  if (!maps.some((c) => (c.pooledWindows ?? 0) > 0)) return "v2";
-  if (maps.some((c) => c.horizonDays < stats.horizonDays)) return "none";
-  return { prior: maps.find((c) => c.horizonDays === stats.horizonDays) };
-}
-
-function v6Probability(
-  basis: { map: Calibration } | { prior: Calibration | undefined } | "none",
-  stats: WindowStats,
-  floor: number,
-): number {
-  if (basis === "none") return PRIOR_PROBABILITY;
-  if (!("map" in basis)) return pooledPriorProbability(stats, basis.prior);
-  if (basis.map.logistic === undefined) {
-    // A programming error, not an input one: the maps were fitted without v6's logistic fit.
-    throw new Error(
-      "v6 reads the logistic map: fit the calibration with the rule's model (PooledCalibrations, fitCalibration)",
-    );
-  }
-  return logisticConfidence(basis.map, marginScore(stats, floor), stats.volatility ?? Number.NaN);
-}
-
-/** Every version, oldest first: each is evaluated side by side (`GET /api/v1/model`). */
-export const HORIZON_MODELS: readonly HorizonModelVersion[] = [
+export {
+  MARGIN_MIN_SPREAD,
+  MIN_RATIO,
   MODEL_V1,
   MODEL_V2,
   MODEL_V3,
-  MODEL_V4,
-  MODEL_V5,
-  MODEL_V6,
-];
-
-/** The version that issues attestations (docs/model.md says why). */
-export const ISSUING_MODEL: HorizonModelVersion = MODEL_V6;
-
-/** Identifies the issuing model in stored attestations (`attestations.model`). */
-export const HORIZON_MODEL_ID = ISSUING_MODEL.id;
+  marginProbability,
+  marginScore,
+  type HorizonModelVersion,
+  type WindowStats,
+} from "./versions";
+export { HORIZON_MODEL_ID, HORIZON_MODELS, ISSUING_MODEL, MODEL_V4, MODEL_V5, MODEL_V6 } from "./pooledVersions";
 
 /** Default candidate horizons, in days (docs/data.md#the-horizon-model). */
 export const DEFAULT_CANDIDATES = [7, 14, 30, 60, 90, 180] as const;
@@ -402,30 +145,7 @@ export function computeHorizon(parameters: ComputeHorizonParameters): ComputeHor
   const starts = [...byDay.keys()].sort((a, b) => a - b);
   const volatility = lastVolatility(byDay, starts);
   const results: HorizonCandidateResult[] = candidates.map((h) => {
-    const stats: WindowStats = {
-      horizonDays: h,
-      windows: 0,
-      held: 0,
-      sumLogRatio: 0,
-      sumLogRatioSquared: 0,
-      volatility,
-    };
-    for (const start of starts) {
-      const reference = byDay.get(start)!;
-      const threshold = floor * reference;
-      let complete = true;
-      let lowest = Number.POSITIVE_INFINITY;
-      for (let k = 1; k <= h; k++) {
-        const depth = byDay.get(start + k);
-        if (depth === undefined) {
-          complete = false;
-          break;
-        }
-        lowest = Math.min(lowest, depth);
-      }
-      if (!complete) continue;
-      countWindow(stats, lowest >= threshold, drawdownRatio(lowest, reference));
-    }
+    const stats = historyWindows(byDay, starts, h, floor, volatility);
     const { windows, held } = stats;
     const calibration = parameters.calibration;
     const shareHundredths = windows >= minWindows ? model.confidenceHundredths(stats, floor, calibration) : null;
@@ -523,6 +243,29 @@ export function countWindow(stats: WindowStats, held: boolean, ratio: number): v
   if (held) stats.held++;
   stats.sumLogRatio += log;
   stats.sumLogRatioSquared += log * log;
+}
+
+/** Every complete h-day window of the history, counted in day order (as the walk forward's prefix sums add them). */
+function historyWindows(
+  byDay: ReadonlyMap<number, number>,
+  sortedDays: readonly number[],
+  h: number,
+  floor: number,
+  volatility: number,
+): WindowStats {
+  const stats: WindowStats = { horizonDays: h, windows: 0, held: 0, sumLogRatio: 0, sumLogRatioSquared: 0, volatility };
+  for (const start of sortedDays) {
+    const reference = byDay.get(start)!;
+    let lowest = Number.POSITIVE_INFINITY;
+    let complete = true;
+    for (let k = 1; k <= h && complete; k++) {
+      const depth = byDay.get(start + k);
+      if (depth === undefined) complete = false;
+      else lowest = Math.min(lowest, depth);
+    }
+    if (complete) countWindow(stats, lowest >= floor * reference, drawdownRatio(lowest, reference));
+  }
+  return stats;
 }
 
 /** The recent volatility as of the history's last day (NaN with none), as the walk forward reads it for that day. */

@@ -121,18 +121,19 @@ describe("walk-forward evaluation of the horizon model", function () {
       pool: `p${seed}`,
       daily: lowsSeries(seed, 150, { gapEvery: gap }),
     }));
-    const pooled = new PooledCalibrations(pools, RULE, lastDay);
+    const rule = { ...RULE, model };
+    const pooled = new PooledCalibrations(pools, rule, lastDay);
     for (const [seed] of sets) {
       const { daily } = pools.find((p) => p.pool === `p${seed}`)!;
       const calibrationAt = model.pooled ? pooled.forPool(`p${seed}`) : undefined;
       const claims = new Map(
-        walkForward({ pool: `p${seed}`, daily }, { ...RULE, model }, lastDay, calibrationAt).map((c) => [c.asOf, c]),
+        walkForward({ pool: `p${seed}`, daily }, rule, lastDay, calibrationAt).map((c) => [c.asOf, c]),
       );
       let made = 0;
       for (const entry of daily) {
         const upTo = daily.filter((d) => d.day <= entry.day);
-        const calibration = model.pooled ? fitCalibration(pools, RULE, entry.day, `p${seed}`) : undefined;
-        const expected = computeHorizon({ daily: upTo, depthNow: entry.minDepthUsd, ...RULE, model, calibration });
+        const calibration = model.pooled ? fitCalibration(pools, rule, entry.day, `p${seed}`) : undefined;
+        const expected = computeHorizon({ daily: upTo, depthNow: entry.minDepthUsd, ...rule, calibration });
         const claim = claims.get(entry.day);
         if (expected.horizonDays === null) {
           expect(claim, `${seed} ${entry.day}`).to.equal(undefined);

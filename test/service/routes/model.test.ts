@@ -29,6 +29,16 @@ const ModelEvaluationResponseSchema = declaredResponseSchema(getModelEvaluationS
 const A = "0x1000000000000000000000000000000000000001";
 const B = "0x2000000000000000000000000000000000000002";
 const FEED_ONLY = "0x3000000000000000000000000000000000000003";
+/**
+ * Four more pools with dips every 30, 50, 25 and 60 days: the pooled versions calibrate a pool's claim on the other
+ * pools' windows, and two pools as unlike as A and B give each other too little to claim on.
+ */
+const OTHERS: [string, number, number][] = [
+  ["0x4000000000000000000000000000000000000004", 800_000, 30],
+  ["0x5000000000000000000000000000000000000005", 2_000_000, 50],
+  ["0x6000000000000000000000000000000000000006", 700_000, 25],
+  ["0x7000000000000000000000000000000000000007", 900_000, 60],
+];
 const DAYS = 120;
 /** 00:00 UTC of a day 60 days back, on which A's first attestation states a depth well above its low. */
 const ANCHOR_AT = Math.floor((NOW - 60 * DAY) / DAY) * DAY;
@@ -53,12 +63,14 @@ describe("model evaluation route, tool and page (real SQLite)", function () {
       [A, "AAA"],
       [B, "BBB"],
       [FEED_ONLY, "FFF"],
+      ...OTHERS.map(([address], i): [string, string] => [address, `O${i}`]),
     ]) {
       await insertPool(store, { chain_id: 1, address, kind: "amm", symbol, protocol: "uniswap-v2" });
     }
     const series: [string, number[]][] = [
       [A, lows(1_000_000, 40)],
       [B, lows(500_000, 9)],
+      ...OTHERS.map(([address, base, dipEvery]): [string, number[]] => [address, lows(base, dipEvery)]),
     ];
     for (const [address, values] of series) {
       for (const [i, depthUsd] of values.entries()) {

@@ -1,0 +1,156 @@
+import {
+  calibratedProbability,
+  logisticConfidence,
+  MIN_EFFECTIVE_WINDOWS,
+  PRIOR_PROBABILITY,
+  type Calibration,
+} from "./calibration";
+import { pooledPriorProbability } from "./pooledPrior";
+import { MODEL_V1, MODEL_V2, MODEL_V3, marginScore, type HorizonModelVersion, type WindowStats } from "./versions";
+
+/**
+ * v4 (docs/model.md#v4-a-pooled-calibration): v3's margin score, without the cap by v1's share, mapped to a probability
+ * per horizon by a pooled calibration: an isotonic fit of how often other pools' closed windows with such a score held
+ * (`./calibration`, fitted by `PooledCalibrations` in `./pooledCalibration` on windows closed by the claim's day, never
+ * the pool's own). One pool's clean history says little about rare falls; how often clean histories broke across pools
+ * says more. A block of the fit on few windows is shrunk towards the horizon's pooled hold rate. Where the horizon's
+ * pooled evidence is thin (fewer than {@link MIN_EFFECTIVE_WINDOWS} effective windows, or no calibration at all) the
+ * conservative prior applies: v2's confidence on the pool's own windows, which promised more failures than happened on
+ * every process family of the benchmark. Rounded down to hundredths.
+ */
+export const MODEL_V4: HorizonModelVersion = {
+  id: "daily-min-margin-pooled/v4",
+  rule: "the share of other pools' past windows that held among those whose margin score (v3's, uncapped) was like this pool's, by a monotone fit per horizon on windows closed by the day, shrunk towards the horizon's pooled hold rate where that evidence is thin; where the pooled evidence is too thin to fit, v2's conservative share of the pool's own windows",
+  pooled: true,
+  confidenceHundredths: (stats, floor, calibration) => {
+    const map = pooledMap(stats, calibration);
+    return map === undefined
+      ? MODEL_V2.confidenceHundredths(stats, floor)
+      : Math.floor(calibratedProbability(map, marginScore(stats, floor)) * 100 + 1e-9);
+  },
+  meetsTarget: (stats, floor, target, calibration) => {
+    const map = pooledMap(stats, calibration);
+    return map === undefined
+      ? MODEL_V2.meetsTarget(stats, floor, target)
+      : calibratedProbability(map, marginScore(stats, floor)) * 1e6 >= target;
+  },
+};
+
+/** v4's map of the candidate's horizon; undefined where the pooled evidence is too thin to fit (the prior applies). */
+function pooledMap(stats: WindowStats, calibration?: readonly Calibration[]): Calibration | undefined {
+  const map = calibration?.find((c) => c.horizonDays === stats.horizonDays);
+  return map === undefined || map.effectiveWindows < MIN_EFFECTIVE_WINDOWS ? undefined : map;
+}
+
+/** v5 (docs/model.md#v5-a-pooled-prior): v4, with `pooledPriorProbability` (./pooledPrior) in a deployment's first weeks. */
+export const MODEL_V5: HorizonModelVersion = {
+  id: "daily-min-margin-pooled/v5",
+  rule: "as v4 (the share of other pools' past windows that held among those with a like margin score, by a monotone fit per horizon on windows closed by the day, v2's conservative share where the horizon's pooled evidence is too thin); while no horizon up to this one has the pooled evidence to fit, the share of the pool's own windows shrunk towards the pooled hold rate of other pools' windows of the horizon, never above it",
+  pooled: true,
+  confidenceHundredths: (stats, floor, calibration) => {
+    const basis = v5Basis(stats, calibration);
+    if (basis === "v2") return MODEL_V2.confidenceHundredths(stats, floor);
+    return Math.floor(v5Probability(basis, stats, floor) * 100 + 1e-9);
+  },
+  meetsTarget: (stats, floor, target, calibration) => {
+    const basis = v5Basis(stats, calibration);
+    if (basis === "v2") return MODEL_V2.meetsTarget(stats, floor, target);
+    return v5Probability(basis, stats, floor) * 1e6 >= target;
+  },
+};
+
+/** v5's basis: the horizon's fitted map; else, while no shorter horizon has one, the pooled prior; else v2, as v4. */
+function v5Basis(
+  stats: WindowStats,
+  calibration?: readonly Calibration[],
+): { map: Calibration } | { prior: Calibration | undefined } | "v2" {
+  const map = pooledMap(stats, calibration);
+  if (map !== undefined) return { map };
+  const shorterFitted = (calibration ?? []).some(
+    (c) => c.horizonDays < stats.horizonDays && c.effectiveWindows >= MIN_EFFECTIVE_WINDOWS,
+  );
+  if (shorterFitted) return "v2";
+  return { prior: calibration?.find((c) => c.horizonDays === stats.horizonDays) };
+}
+
+function v5Probability(
+  basis: { map: Calibration } | { prior: Calibration | undefined },
+  stats: WindowStats,
+  floor: number,
+): number {
+  return "map" in basis
+    ? calibratedProbability(basis.map, marginScore(stats, floor))
+    : pooledPriorProbability(stats, basis.prior);
+}
+
+/**
+ * v6 (docs/model.md#v6-margin-and-recent-volatility): a pooled map per horizon that reads two things about the pool, v3's
+ * margin score and its recent volatility (`recentVolatility` in ./volatility), by a logistic regression fitted on other
+ * pools' windows closed by the day (`logisticMap` in ./calibration). Thin evidence claims short or nothing: where the
+ * horizon's pooled evidence is too thin to fit, the shortest candidate reads v5's pooled prior and a longer one makes
+ * no claim; a lone pool (no other pool's window at all) reads v2, as v4 and v5 do. Rounded down to hundredths.
+ */
+export const MODEL_V6: HorizonModelVersion = {
+  id: "daily-min-margin-volatility/v6",
+  rule: "the probability that a window holds, from the pool's margin score (v3's, uncapped) and its recent volatility, by a logistic regression per horizon on other pools' windows closed by the day; where that evidence is too thin to fit, the shortest horizon reads the pool's own windows shrunk towards the pooled hold rate (never above it) and longer ones claim nothing; a lone pool reads v2",
+  pooled: true,
+  pooledFit: "logistic",
+  confidenceHundredths: (stats, floor, calibration) => {
+    const basis = v6Basis(stats, calibration);
+    if (basis === "v2") return MODEL_V2.confidenceHundredths(stats, floor);
+    return Math.floor(v6Probability(basis, stats, floor) * 100 + 1e-9);
+  },
+  meetsTarget: (stats, floor, target, calibration) => {
+    const basis = v6Basis(stats, calibration);
+    if (basis === "v2") return MODEL_V2.meetsTarget(stats, floor, target);
+    return v6Probability(basis, stats, floor) * 1e6 >= target;
+  },
+};
+
+/**
+ * v6's basis: the horizon's fitted map; a lone pool (no pooled window of any horizon) v2; else, where the map is too
+ * thin, v5's pooled prior on the shortest candidate and no claim on a longer one.
+ */
+function v6Basis(
+  stats: WindowStats,
+  calibration?: readonly Calibration[],
+): { map: Calibration } | { prior: Calibration | undefined } | "none" | "v2" {
+  const map = pooledMap(stats, calibration);
+  if (map !== undefined) return { map };
+  const maps = calibration ?? [];
+  if (!maps.some((c) => (c.pooledWindows ?? 0) > 0)) return "v2";
+  if (maps.some((c) => c.horizonDays < stats.horizonDays)) return "none";
+  return { prior: maps.find((c) => c.horizonDays === stats.horizonDays) };
+}
+
+function v6Probability(
+  basis: { map: Calibration } | { prior: Calibration | undefined } | "none",
+  stats: WindowStats,
+  floor: number,
+): number {
+  if (basis === "none") return PRIOR_PROBABILITY;
+  if (!("map" in basis)) return pooledPriorProbability(stats, basis.prior);
+  if (basis.map.logistic === undefined) {
+    // A programming error, not an input one: the maps were fitted without v6's logistic fit.
+    throw new Error(
+      "v6 reads the logistic map: fit the calibration with the rule's model (PooledCalibrations, fitCalibration)",
+    );
+  }
+  return logisticConfidence(basis.map, marginScore(stats, floor), stats.volatility ?? Number.NaN);
+}
+
+/** Every version, oldest first: each is evaluated side by side (`GET /api/v1/model`). */
+export const HORIZON_MODELS: readonly HorizonModelVersion[] = [
+  MODEL_V1,
+  MODEL_V2,
+  MODEL_V3,
+  MODEL_V4,
+  MODEL_V5,
+  MODEL_V6,
+];
+
+/** The version that issues attestations (docs/model.md says why). */
+export const ISSUING_MODEL: HorizonModelVersion = MODEL_V6;
+
+/** Identifies the issuing model in stored attestations (`attestations.model`). */
+export const HORIZON_MODEL_ID = ISSUING_MODEL.id;
