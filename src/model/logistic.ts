@@ -29,8 +29,13 @@ export interface LogisticRow {
  */
 export function fitLogistic(rows: readonly LogisticRow[], features: number): number[] {
   const k = features + 1;
+  const n = rows.length + 1;
+  // Rows laid out flat (the intercept's 1 first), centred on the weighted mean; the last row is the pseudo-row.
+  const x = new Float64Array(n * k);
+  const weight = new Float64Array(n);
+  const rate = new Float64Array(n);
+  const mean = new Float64Array(k);
   let total = 0;
-  const mean = new Array<number>(k).fill(0);
   let heldWeight = 0;
   for (const row of rows) {
     total += row.weight;
@@ -38,29 +43,37 @@ export function fitLogistic(rows: readonly LogisticRow[], features: number): num
     for (let j = 1; j < k; j++) mean[j] += row.weight * row.x[j - 1];
   }
   if (total > 0) for (let j = 1; j < k; j++) mean[j] /= total;
-  const centred = rows.map((row) => ({
-    x: [1, ...row.x.map((v, j) => v - mean[j + 1])],
-    weight: row.weight,
-    rate: row.rate,
-  }));
-  centred.push({ x: [1, ...new Array<number>(features).fill(0)], weight: LOGISTIC_PSEUDO_WEIGHT, rate: 0.5 });
+  rows.forEach((row, i) => {
+    x[i * k] = 1;
+    for (let j = 1; j < k; j++) x[i * k + j] = row.x[j - 1] - mean[j];
+    weight[i] = row.weight;
+    rate[i] = row.rate;
+  });
+  x[(n - 1) * k] = 1;
+  weight[n - 1] = LOGISTIC_PSEUDO_WEIGHT;
+  rate[n - 1] = 0.5;
   const start = (heldWeight + LOGISTIC_PSEUDO_WEIGHT / 2) / (total + LOGISTIC_PSEUDO_WEIGHT);
   const beta = new Array<number>(k).fill(0);
   beta[0] = Math.log(start / (1 - start));
+  const gradient = new Array<number>(k);
+  const hessian = Array.from({ length: k }, () => new Array<number>(k));
   for (let iteration = 0; iteration < 50; iteration++) {
-    const gradient = new Array<number>(k).fill(0);
-    const hessian = Array.from({ length: k }, () => new Array<number>(k).fill(0));
-    for (const row of centred) {
+    gradient.fill(0);
+    for (const line of hessian) line.fill(0);
+    for (let i = 0; i < n; i++) {
+      const o = i * k;
       let eta = 0;
-      for (let a = 0; a < k; a++) eta += beta[a] * row.x[a];
+      for (let a = 0; a < k; a++) eta += beta[a] * x[o + a];
       const p = 1 / (1 + Math.exp(-eta));
-      const residual = row.weight * (row.rate - p);
-      const curvature = row.weight * p * (1 - p);
+      const residual = weight[i] * (rate[i] - p);
+      const curvature = weight[i] * p * (1 - p);
       for (let a = 0; a < k; a++) {
-        gradient[a] += residual * row.x[a];
-        for (let b = 0; b < k; b++) hessian[a][b] += curvature * row.x[a] * row.x[b];
+        gradient[a] += residual * x[o + a];
+        const ca = curvature * x[o + a];
+        for (let b = a; b < k; b++) hessian[a][b] += ca * x[o + b];
       }
     }
+    for (let a = 0; a < k; a++) for (let b = 0; b < a; b++) hessian[a][b] = hessian[b][a];
     for (let a = 1; a < k; a++) {
       gradient[a] -= LOGISTIC_RIDGE * beta[a];
       hessian[a][a] += LOGISTIC_RIDGE;
