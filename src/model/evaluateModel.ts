@@ -251,7 +251,7 @@ export function evaluateModelWithClaims(
   lastDay: string,
 ): { evaluation: ModelEvaluation; scored: ScoredClaim[] } {
   const model = rule.model ?? ISSUING_MODEL;
-  const pooled = model.pooled ? new PooledCalibrations(pools, rule, lastDay) : null;
+  const pooled = model.pooled ? new PooledCalibrations(pools, { ...rule, model }, lastDay) : null;
   const claims = pools.flatMap((pool) => walkForward(pool, rule, lastDay, pooled?.forPool(pool.pool)));
   const scored = claims.filter(isScored);
   const voided = claims.filter((claim) => claim.outcome === "void").length;

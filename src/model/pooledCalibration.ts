@@ -10,6 +10,7 @@ import {
 } from "./calibration";
 import {
   DEFAULT_CANDIDATES,
+  ISSUING_MODEL,
   marginScore,
   type DailyDepth,
   type HorizonModelVersion,
@@ -23,7 +24,10 @@ export interface CalibrationRule {
   floor: number;
   candidates?: readonly number[];
   minWindows?: number;
-  /** The version the maps are for: one with `pooledFit: "logistic"` (v6) also gets the logistic map. */
+  /**
+   * The version the maps are for (default the issuing one, as `walkForward` and `computeHorizon` default): one with
+   * `pooledFit: "logistic"` (v6) also gets the logistic map.
+   */
   model?: Pick<HorizonModelVersion, "pooledFit">;
 }
 
@@ -66,7 +70,7 @@ function addWindow(counts: BinCounts, w: PooledWindow): void {
 const SLOTS = CELLS + 1;
 
 function fitOptions(rule: CalibrationRule): { logistic: boolean } {
-  return { logistic: rule.model?.pooledFit === "logistic" };
+  return { logistic: (rule.model ?? ISSUING_MODEL).pooledFit === "logistic" };
 }
 
 function candidatesOf(rule: CalibrationRule): number[] {

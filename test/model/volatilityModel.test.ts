@@ -15,8 +15,15 @@ import {
   volatilityClassCenter,
   type Calibration,
 } from "../../src/model/calibration";
-import { walkForward } from "../../src/model/evaluateModel";
-import { MODEL_V2, MODEL_V6, computeHorizon, marginScore, type WindowStats } from "../../src/model/horizon";
+import { evaluateModel, walkForward } from "../../src/model/evaluateModel";
+import {
+  ISSUING_MODEL,
+  MODEL_V2,
+  MODEL_V6,
+  computeHorizon,
+  marginScore,
+  type WindowStats,
+} from "../../src/model/horizon";
 import { fitLogistic, logisticProbability } from "../../src/model/logistic";
 import { fitCalibration, PooledCalibrations } from "../../src/model/pooledCalibration";
 import { pooledPriorProbability } from "../../src/model/pooledPrior";
@@ -219,6 +226,14 @@ describe("model v6: the margin score and the recent volatility, by a pooled logi
         daily: p.daily.map((d) => (d.day > asOf ? { ...d, minDepthUsd: Math.round(d.minDepthUsd * 0.1) } : d)),
       }));
       expect(fitCalibration(later, V6_RULE, asOf, "p1")).to.deep.equal(base);
+    });
+
+    it("is what evaluateModel and fitCalibration use when the rule names no version (the issuing one)", function () {
+      const asOf = day(150);
+      const { model: _named, ...unnamed } = V6_RULE;
+      const issuing = { ...unnamed, model: ISSUING_MODEL };
+      expect(fitCalibration(pools, unnamed, asOf, "p1")).to.deep.equal(fitCalibration(pools, issuing, asOf, "p1"));
+      expect(evaluateModel(pools, unnamed, day(199))).to.deep.equal(evaluateModel(pools, issuing, day(199)));
     });
 
     it("gives each day's claim the walk forward replays as computeHorizon does with fitCalibration", function () {
