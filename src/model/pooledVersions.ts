@@ -84,15 +84,18 @@ function v5Probability(
 }
 
 /**
- * v6 (docs/model.md#v6-margin-and-recent-volatility): a pooled map per horizon that reads two things about the pool, v3's
- * margin score and its recent volatility (`recentVolatility` in ./volatility), by a logistic regression fitted on other
- * pools' windows closed by the day (`logisticMap` in ./calibration). Thin evidence claims short or nothing: where the
- * horizon's pooled evidence is too thin to fit, the shortest candidate reads v5's pooled prior and a longer one makes
- * no claim; a lone pool (no other pool's window at all) reads v2, as v4 and v5 do. Rounded down to hundredths.
+ * v6 (docs/model.md#v6-the-margin-and-the-recent-volatility): the mean of two pooled maps of the horizon, both fitted on
+ * other pools' windows closed by the day: v4's monotone map of v3's margin score, and a logistic regression on that
+ * score and the pool's recent volatility (`recentVolatility` in ./volatility, `logisticMap` in ./calibration). The
+ * volatility sees what a pool's past windows cannot (a calm pool entering a stressed week); the mean keeps the
+ * logistic's smooth shape from promising more than the margin's map where the two disagree. Thin evidence claims short
+ * or nothing: where the horizon's pooled evidence is too thin to fit, the shortest candidate reads v5's pooled prior
+ * and a longer one makes no claim; a lone pool (no other pool's window at all) reads v2, as v4 and v5 do. Rounded down
+ * to hundredths.
  */
 export const MODEL_V6: HorizonModelVersion = {
   id: "daily-min-margin-volatility/v6",
-  rule: "the probability that a window holds, from the pool's margin score (v3's, uncapped) and its recent volatility, by a logistic regression per horizon on other pools' windows closed by the day; where that evidence is too thin to fit, the shortest horizon reads the pool's own windows shrunk towards the pooled hold rate (never above it) and longer ones claim nothing; a lone pool reads v2",
+  rule: "the mean of two maps fitted per horizon on other pools' windows closed by the day: v4's (how often windows with a like margin score held) and a logistic regression on the margin score and the pool's recent volatility; where that evidence is too thin to fit, the shortest horizon reads the pool's own windows shrunk towards the pooled hold rate (never above it) and longer ones claim nothing; a lone pool reads v2",
   pooled: true,
   pooledFit: "logistic",
   confidenceHundredths: (stats, floor, calibration) => {
@@ -136,7 +139,10 @@ function v6Probability(
       "v6 reads the logistic map: fit the calibration with the rule's model (PooledCalibrations, fitCalibration)",
     );
   }
-  return logisticConfidence(basis.map, marginScore(stats, floor), stats.volatility ?? Number.NaN);
+  const score = marginScore(stats, floor);
+  return (
+    (logisticConfidence(basis.map, score, stats.volatility ?? Number.NaN) + calibratedProbability(basis.map, score)) / 2
+  );
 }
 
 /** Every version, oldest first: each is evaluated side by side (`GET /api/v1/model`). */

@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import {
   calibrate,
+  calibratedProbability,
   emptyCounts,
   logisticConfidence,
   logisticMap,
@@ -189,16 +190,23 @@ describe("model v6: the margin score and the recent volatility, by a pooled logi
       }
     });
 
-    it("reads the logistic map where the horizon's map is fitted, at the pool's score and volatility", function () {
-      const fitted: Calibration = { ...thinMap(14, 500, 0.9), effectiveWindows: 400, logistic: [0.5, 0.4, -0.3] };
+    it("reads the mean of the margin's map and the logistic map where the horizon's map is fitted", function () {
+      const probabilities = Array.from({ length: SCORE_BINS }, (_, bin) => Math.min(0.99, 0.5 + bin / 60));
+      const fitted: Calibration = {
+        ...thinMap(14, 500, 0.9),
+        effectiveWindows: 400,
+        probabilities,
+        logistic: [-1, 0.4, -0.6],
+      };
+      const maps = [thinMap(7, 500, 0.9), fitted];
       const s = stats(14, 60, 58, 0.03);
-      const p = logisticConfidence(fitted, marginScore(s, 0.5), 0.03);
-      expect(MODEL_V6.confidenceHundredths(s, 0.5, [thinMap(7, 500, 0.9), fitted])).to.equal(
-        Math.floor(p * 100 + 1e-9),
-      );
+      const z = marginScore(s, 0.5);
+      const p = (logisticConfidence(fitted, z, 0.03) + calibratedProbability(fitted, z)) / 2;
+      expect(MODEL_V6.confidenceHundredths(s, 0.5, maps)).to.equal(Math.floor(p * 100 + 1e-9));
+      expect(MODEL_V6.meetsTarget(s, 0.5, Math.floor(p * 1e6), maps)).to.equal(true);
+      expect(MODEL_V6.meetsTarget(s, 0.5, Math.ceil(p * 1e6) + 1, maps)).to.equal(false);
       // Calmer reads higher (the slope on ln volatility is negative).
-      const calm = MODEL_V6.confidenceHundredths({ ...s, volatility: 0.005 }, 0.5, [thinMap(7, 500, 0.9), fitted]);
-      expect(calm).to.be.above(Math.floor(p * 100));
+      expect(MODEL_V6.confidenceHundredths({ ...s, volatility: 0.005 }, 0.5, maps)).to.be.above(Math.floor(p * 100));
     });
 
     it("refuses maps fitted without the logistic fit (a programming error, never a silent 0.5)", function () {
