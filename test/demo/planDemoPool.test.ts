@@ -176,7 +176,7 @@ describe("planDemoPool", function () {
   });
 
   it("keeps WETH-USDC on every chain attestable on 18 complete days (the end-to-end tests run 20 days, 19 complete)", function () {
-    // 18 days: 11 complete 7-day windows, too few pooled ones to fit, so the conservative prior (v2) decides: 0.80.
+    // 18 days: 11 complete 7-day windows, too few pooled ones to fit a map, so the pooled prior decides.
     for (let seed = 1; seed <= 10; seed++) {
       const plans = planAll(seed, 18);
       const horizons = horizonsOf(plans);
