@@ -7,8 +7,9 @@
  * h-day claim counts min(1, 2/h)).
  *
  * Environment: POOLS (default 80 per family), DAYS (default 450), SEED (default 1), FAMILY (one family, or "mixed"),
- * MODELS (e.g. "v3,v4"), BUCKETS=1 (every bucket), BASIS=1 (a pooled version's scored claims split by the basis of
- * their confidence: the pooled map, or the conservative prior where the map was too thin).
+ * MODELS (e.g. "v3,v6"), BUCKETS=1 (every bucket), HORIZONS=1 (each horizon's claims: mean confidence, hold rate,
+ * climatology and both Brier scores), BASIS=1 (a pooled version's scored claims split by the basis of their
+ * confidence: the pooled map, or the prior where the map was too thin).
  */
 import { ISSUER_RULE } from "../src/attest/refreshModelEvaluation";
 import { CLAIM_TARGET } from "../src/attest/issueAttestations";
