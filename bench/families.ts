@@ -23,8 +23,14 @@ function studentT(rng: Prng, nu: number): number {
   return normal(rng) / Math.sqrt(chi / nu);
 }
 
-/** A day's log-depth step: returns the next log depth from the current one. */
-type Step = (logDepth: number, day: number) => number;
+/**
+ * A day's log-depth step: returns the next log depth from the current one. `calm`, where a family has a stressed
+ * state, says whether the process is calm after the day's step (a family without one is calm on every day).
+ */
+type Step = ((logDepth: number, day: number) => number) & { calm?: () => boolean };
+
+/** Days after a jump or a cliff during which the pool is not calm. */
+const SHOCK_DAYS = 14;
 
 /** Each family's per-pool parameters (drawn from `rng`) and its daily step, in log depth. */
 const STEPS: Record<Family, (rng: Prng, base: number, days: number) => Step> = {
@@ -48,10 +54,12 @@ const STEPS: Record<Family, (rng: Prng, base: number, days: number) => Step> = {
     const enter = rng.between(0.003, 0.02);
     const leave = rng.between(0.05, 0.2);
     let stress = false;
-    return (x) => {
+    const step: Step = (x) => {
       stress = stress ? !rng.chance(leave) : rng.chance(enter);
       return stress ? x + stressDrift + stressSigma * normal(rng) : x + calmSigma * normal(rng);
     };
+    step.calm = () => !stress;
+    return step;
   },
   // Rare large withdrawals: a calm pool (0.5–2 % a day) loses 40–85 % on 0.2–1 % of days, and returns towards its
   // level at 0–5 % a day (some never come back).
@@ -59,11 +67,18 @@ const STEPS: Record<Family, (rng: Prng, base: number, days: number) => Step> = {
     const sigma = rng.between(0.005, 0.02);
     const p = rng.between(0.002, 0.01);
     const recovery = rng.between(0, 0.05);
-    return (x) => {
+    let sinceJump = Number.POSITIVE_INFINITY;
+    const step: Step = (x) => {
       let next = x + recovery * (base - x) + sigma * normal(rng);
-      if (rng.chance(p)) next += Math.log(1 - rng.between(0.4, 0.85));
+      sinceJump++;
+      if (rng.chance(p)) {
+        next += Math.log(1 - rng.between(0.4, 0.85));
+        sinceJump = 0;
+      }
       return next;
     };
+    step.calm = () => sinceJump >= SHOCK_DAYS;
+    return step;
   },
   // Incentive cliffs: a calm pool (0.5–2 % a day) with one or two campaign ends at random days, each a sudden lasting
   // drop of 50–90 % (the liquidity that came for the rewards leaves and stays gone).
@@ -71,7 +86,13 @@ const STEPS: Record<Family, (rng: Prng, base: number, days: number) => Step> = {
     const sigma = rng.between(0.005, 0.02);
     const cliffs = new Map<number, number>();
     for (let i = rng.int(1, 2); i > 0; i--) cliffs.set(rng.int(30, days - 1), Math.log(1 - rng.between(0.5, 0.9)));
-    return (x, day) => x + sigma * normal(rng) + (cliffs.get(day) ?? 0);
+    let lastDay = 0;
+    const step: Step = (x, day) => {
+      lastDay = day;
+      return x + sigma * normal(rng) + (cliffs.get(day) ?? 0);
+    };
+    step.calm = () => ![...cliffs.keys()].some((cliff) => cliff <= lastDay && lastDay - cliff < SHOCK_DAYS);
+    return step;
   },
   // Heavy-tailed days: Student-t steps with 2–4 degrees of freedom, scale 1–4 % a day, weak pull to the level.
   heavyTails: (rng, base) => {
@@ -90,31 +111,37 @@ const STEPS: Record<Family, (rng: Prng, base: number, days: number) => Step> = {
 
 const DAY_MS = 86_400_000;
 
+/** A family pool: its lows, and whether the process was calm on each day (same order). */
+export type FamilyPool = EvaluatedPool & { calm: boolean[] };
+
 /**
  * One pool of a family: `days` daily lows ending the day before `end` (Unix ms, a UTC midnight). The day's low is the
- * day's closing depth less an intraday dip of 0–2 %. Deterministic in (family, seed, index).
+ * day's closing depth less an intraday dip of 0–2 %. A day is calm unless the process is stressed (regimes) or within
+ * 14 days of a jump or a cliff. Deterministic in (family, seed, index).
  */
-export function familyPool(family: Family, seed: number, index: number, days: number, end: number): EvaluatedPool {
+export function familyPool(family: Family, seed: number, index: number, days: number, end: number): FamilyPool {
   const rng = createPrng(mixPoolSeed(seed, FAMILIES.indexOf(family), index));
   const base = Math.log(rng.between(1e5, 1e7));
   const step = STEPS[family](rng, base, days);
   let x = base;
   const daily = [];
+  const calm: boolean[] = [];
   for (let i = 0; i < days; i++) {
     x = step(x, i);
+    calm.push(step.calm?.() ?? true);
     const low = Math.exp(x) * (1 - rng.between(0, 0.02));
     daily.push({ day: new Date(end - (days - i) * DAY_MS).toISOString().slice(0, 10), minDepthUsd: Math.round(low) });
   }
-  return { pool: `${family}:${index}`, daily };
+  return { pool: `${family}:${index}`, daily, calm };
 }
 
 /** `pools` pools of one family. */
-export function familyPools(family: Family, seed: number, pools: number, days: number, end: number): EvaluatedPool[] {
+export function familyPools(family: Family, seed: number, pools: number, days: number, end: number): FamilyPool[] {
   return Array.from({ length: pools }, (_, i) => familyPool(family, seed, i, days, end));
 }
 
 /** A mixed set: pool i is of family i mod 7 (each with its own parameters), so every family is in it. */
-export function mixedPools(seed: number, pools: number, days: number, end: number): EvaluatedPool[] {
+export function mixedPools(seed: number, pools: number, days: number, end: number): FamilyPool[] {
   return Array.from({ length: pools }, (_, i) => {
     const family = FAMILIES[i % FAMILIES.length];
     return { ...familyPool(family, seed, 1000 + i, days, end), pool: `mixed:${family}:${i}` };

@@ -19,7 +19,7 @@ import { HORIZON_MODELS, ISSUING_MODEL, type HorizonModelVersion } from "../src/
 import { MIN_EFFECTIVE_WINDOWS } from "../src/model/calibration";
 import { PooledCalibrations } from "../src/model/pooledCalibration";
 import { dayNumber } from "../src/model/windowSeries";
-import { FAMILIES, familyPools, mixedPools } from "./families";
+import { FAMILIES, familyPools, mixedPools, type FamilyPool } from "./families";
 
 const DAY_MS = 86_400_000;
 const POOLS = Number(process.env.POOLS ?? 80);
@@ -38,6 +38,9 @@ interface Row {
   model: string;
   poolDays: number;
   claims: number;
+  /** Pool-days on which the process was calm, and how many of them the version made a claim on. */
+  calmDays: number;
+  calmClaims: number;
   scored: number;
   promisedFailure: number;
   observedFailure: number;
@@ -73,7 +76,7 @@ function priorBasis(pools: EvaluatedPool[], pooled: PooledCalibrations, claims: 
   return prior;
 }
 
-function evaluate(family: string, pools: EvaluatedPool[], model: HorizonModelVersion, basis?: "pooled" | "prior"): Row {
+function evaluate(family: string, pools: FamilyPool[], model: HorizonModelVersion, basis?: "pooled" | "prior"): Row {
   const rule = { ...ISSUER_RULE, model };
   const pooled = model.pooled ? new PooledCalibrations(pools, rule, LAST_DAY) : null;
   let claims = pools.flatMap((pool) => walkForward(pool, rule, LAST_DAY, pooled?.forPool(pool.pool)));
@@ -98,6 +101,7 @@ function evaluate(family: string, pools: EvaluatedPool[], model: HorizonModelVer
     model: model.id,
     poolDays: pools.reduce((sum, p) => sum + p.daily.length, 0),
     claims: claims.length,
+    ...calmShare(pools, claims),
     scored: scored.length,
     promisedFailure: 1 - mean(scored.map((c) => c.confidence)),
     observedFailure: 1 - mean(scored.map(outcome)),
@@ -129,6 +133,14 @@ function evaluate(family: string, pools: EvaluatedPool[], model: HorizonModelVer
   };
 }
 
+/** Calm pool-days, and those with a claim (a claim is made as of a day: that day counts). */
+function calmShare(pools: FamilyPool[], claims: readonly { pool: string; asOf: string }[]) {
+  const calm = new Set<string>();
+  for (const pool of pools) pool.daily.forEach((d, i) => pool.calm[i] && calm.add(`${pool.pool} ${d.day}`));
+  const calmClaims = claims.filter((c) => calm.has(`${c.pool} ${c.asOf}`)).length;
+  return { calmDays: calm.size, calmClaims };
+}
+
 /** The worst gap |held − mean confidence| among buckets of effective n ≥ 30 (null when none). */
 function worstBucket(row: Row) {
   const big = row.buckets.filter((b) => b.effective >= 30);
@@ -143,13 +155,14 @@ function verdict(row: Row): string {
   const worst = worstBucket(row);
   if (worst !== null && Math.abs(worst.held - worst.mean) > 0.05) failures.push("a bucket off by > 0.05");
   if (row.observedFailure > 0 && !(row.brier < row.climatology)) failures.push("Brier not below climatology");
+  if (row.calmClaims < 0.3 * row.calmDays) failures.push("claims on under 30 % of calm pool-days");
   return failures.length === 0 ? "meets" : failures.join("; ");
 }
 
 function print(row: Row): void {
   const worst = worstBucket(row);
   console.log(
-    `  ${row.model.padEnd(28)} claims ${String(row.claims).padStart(6)} (${((100 * row.claims) / row.poolDays).toFixed(0).padStart(2)} % of pool-days)  scored ${String(row.scored).padStart(6)}  ` +
+    `  ${row.model.padEnd(28)} claims ${String(row.claims).padStart(6)} (${((100 * row.claims) / row.poolDays).toFixed(0).padStart(2)} % of pool-days, ${((100 * row.calmClaims) / row.calmDays).toFixed(0).padStart(2)} % of calm ones)  scored ${String(row.scored).padStart(6)}  ` +
       `failed ${(100 * row.observedFailure).toFixed(1).padStart(5)} % vs promised ${(100 * row.promisedFailure).toFixed(1).padStart(5)} %  ` +
       `Brier ${row.brier.toFixed(4)} vs clim ${row.climatology.toFixed(4)}  worst bucket ${worst === null ? "(none with eff n ≥ 30)" : `${worst.from.toFixed(2)}: ${worst.held.toFixed(3)} vs ${worst.mean.toFixed(3)} (n ${worst.n}, eff ${worst.effective.toFixed(0)})`}  → ${verdict(row)}`,
   );
@@ -174,8 +187,8 @@ function main(): void {
   console.log(
     `${POOLS} pools × ${DAYS} days per family, seed ${SEED}; claims are made at confidence ≥ ${CLAIM_TARGET} (the issuing target); tuned on ${TUNED_ON.join(", ")}; the rest held out`,
   );
-  const sets: [string, EvaluatedPool[]][] = [
-    ...FAMILIES.map((family): [string, EvaluatedPool[]] => [family, familyPools(family, SEED, POOLS, DAYS, END)]),
+  const sets: [string, FamilyPool[]][] = [
+    ...FAMILIES.map((family): [string, FamilyPool[]] => [family, familyPools(family, SEED, POOLS, DAYS, END)]),
     ["mixed", mixedPools(SEED, POOLS, DAYS, END)],
   ];
   for (const [family, pools] of sets) {

@@ -165,6 +165,28 @@ describe("pooled calibration (model v4)", function () {
       });
     }
 
+    it("flags the days the process is calm: stressed regimes and the 14 days after a jump or a cliff are not", function () {
+      for (const family of FAMILIES) {
+        const pools = Array.from({ length: 20 }, (_, i) => familyPool(family, 7, i, 450, end));
+        for (const pool of pools) expect(pool.calm).to.have.length(pool.daily.length);
+        const calmShare = pools.flatMap((p) => p.calm).filter(Boolean).length / (20 * 450);
+        if (family === "regimes" || family === "jumps" || family === "cliffs") {
+          expect(calmShare, family).to.be.above(0.5).and.below(1);
+        } else {
+          expect(calmShare, family).to.equal(1);
+        }
+      }
+      // A cliff is a drop of at least half in a day: the day's low against the day before's, less the 2 % intraday dip.
+      const cliffs = Array.from({ length: 20 }, (_, i) => familyPool("cliffs", 7, i, 450, end));
+      for (const pool of cliffs) {
+        pool.daily.forEach((d, i) => {
+          if (i > 0 && d.minDepthUsd < 0.45 * pool.daily[i - 1].minDepthUsd) {
+            expect(pool.calm[i], `${pool.pool} ${d.day}`).to.equal(false);
+          }
+        });
+      }
+    });
+
     it("the mixed set holds every family and is deterministic", function () {
       const mixed = mixedPools(3, 14, 60, end);
       expect(mixedPools(3, 14, 60, end)).to.deep.equal(mixed);
