@@ -9,6 +9,25 @@ import { pooledPriorProbability } from "./pooledPrior";
 import { MODEL_V1, MODEL_V2, MODEL_V3, marginScore, type HorizonModelVersion, type WindowStats } from "./versions";
 
 /**
+ * A pooled version's confidence and target check from its probability of a candidate, or `"v2"` where it falls back
+ * to v2's integer rule: rounded down to hundredths, compared in millionths.
+ */
+function pooledRule(
+  probability: (stats: WindowStats, floor: number, calibration?: readonly Calibration[]) => number | "v2",
+): Pick<HorizonModelVersion, "confidenceHundredths" | "meetsTarget"> {
+  return {
+    confidenceHundredths: (stats, floor, calibration) => {
+      const p = probability(stats, floor, calibration);
+      return p === "v2" ? MODEL_V2.confidenceHundredths(stats, floor) : Math.floor(p * 100 + 1e-9);
+    },
+    meetsTarget: (stats, floor, target, calibration) => {
+      const p = probability(stats, floor, calibration);
+      return p === "v2" ? MODEL_V2.meetsTarget(stats, floor, target) : p * 1e6 >= target;
+    },
+  };
+}
+
+/**
  * v4 (docs/model.md#v4-a-pooled-calibration): v3's margin score, without the cap by v1's share, mapped to a probability
  * per horizon by a pooled calibration: an isotonic fit of how often other pools' closed windows with such a score held
  * (`./calibration`, fitted by `PooledCalibrations` in `./pooledCalibration` on windows closed by the claim's day, never
@@ -22,18 +41,10 @@ export const MODEL_V4: HorizonModelVersion = {
   id: "daily-min-margin-pooled/v4",
   rule: "the share of other pools' past windows that held among those whose margin score (v3's, uncapped) was like this pool's, by a monotone fit per horizon on windows closed by the day, shrunk towards the horizon's pooled hold rate where that evidence is thin; where the pooled evidence is too thin to fit, v2's conservative share of the pool's own windows",
   pooled: true,
-  confidenceHundredths: (stats, floor, calibration) => {
+  ...pooledRule((stats, floor, calibration) => {
     const map = pooledMap(stats, calibration);
-    return map === undefined
-      ? MODEL_V2.confidenceHundredths(stats, floor)
-      : Math.floor(calibratedProbability(map, marginScore(stats, floor)) * 100 + 1e-9);
-  },
-  meetsTarget: (stats, floor, target, calibration) => {
-    const map = pooledMap(stats, calibration);
-    return map === undefined
-      ? MODEL_V2.meetsTarget(stats, floor, target)
-      : calibratedProbability(map, marginScore(stats, floor)) * 1e6 >= target;
-  },
+    return map === undefined ? "v2" : calibratedProbability(map, marginScore(stats, floor));
+  }),
 };
 
 /** v4's map of the candidate's horizon; undefined where the pooled evidence is too thin to fit (the prior applies). */
@@ -47,16 +58,10 @@ export const MODEL_V5: HorizonModelVersion = {
   id: "daily-min-margin-pooled/v5",
   rule: "as v4 (the share of other pools' past windows that held among those with a like margin score, by a monotone fit per horizon on windows closed by the day, v2's conservative share where the horizon's pooled evidence is too thin); while no horizon up to this one has the pooled evidence to fit, the share of the pool's own windows shrunk towards the pooled hold rate of other pools' windows of the horizon, never above it",
   pooled: true,
-  confidenceHundredths: (stats, floor, calibration) => {
+  ...pooledRule((stats, floor, calibration) => {
     const basis = v5Basis(stats, calibration);
-    if (basis === "v2") return MODEL_V2.confidenceHundredths(stats, floor);
-    return Math.floor(v5Probability(basis, stats, floor) * 100 + 1e-9);
-  },
-  meetsTarget: (stats, floor, target, calibration) => {
-    const basis = v5Basis(stats, calibration);
-    if (basis === "v2") return MODEL_V2.meetsTarget(stats, floor, target);
-    return v5Probability(basis, stats, floor) * 1e6 >= target;
-  },
+    return basis === "v2" ? "v2" : v5Probability(basis, stats, floor);
+  }),
 };
 
 /** v5's basis: the horizon's fitted map; else, while no shorter horizon has one, the pooled prior; else v2, as v4. */
@@ -98,16 +103,10 @@ export const MODEL_V6: HorizonModelVersion = {
   rule: "the mean of two maps fitted per horizon on other pools' windows closed by the day: v4's (how often windows with a like margin score held) and a logistic regression on the margin score and the pool's recent volatility; where that evidence is too thin to fit, the shortest horizon reads the pool's own windows shrunk towards the pooled hold rate (never above it) and longer ones claim nothing; a lone pool reads v2",
   pooled: true,
   pooledFit: "logistic",
-  confidenceHundredths: (stats, floor, calibration) => {
+  ...pooledRule((stats, floor, calibration) => {
     const basis = v6Basis(stats, calibration);
-    if (basis === "v2") return MODEL_V2.confidenceHundredths(stats, floor);
-    return Math.floor(v6Probability(basis, stats, floor) * 100 + 1e-9);
-  },
-  meetsTarget: (stats, floor, target, calibration) => {
-    const basis = v6Basis(stats, calibration);
-    if (basis === "v2") return MODEL_V2.meetsTarget(stats, floor, target);
-    return v6Probability(basis, stats, floor) * 1e6 >= target;
-  },
+    return basis === "v2" ? "v2" : v6Probability(basis, stats, floor);
+  }),
 };
 
 /**
