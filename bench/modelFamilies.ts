@@ -6,7 +6,7 @@
  * then: `climatology` in src/model/climatology.ts, the evaluation's baseline), and calibration buckets with their effective sizes (claims on consecutive days share most of their window: an
  * h-day claim counts min(1, 2/h)).
  *
- * Environment: POOLS (default 80 per family), DAYS (default 450), SEED (default 1), FAMILY (one family, or "mixed"),
+ * Environment: POOLS (default 300 per family, the review's size), DAYS (default 450), SEED (default 1), FAMILY (one family, or "mixed"),
  * MODELS (e.g. "v3,v6"), BUCKETS=1 (every bucket), HORIZONS=1 (each horizon's claims: mean confidence, hold rate,
  * climatology and both Brier scores), BASIS=1 (a pooled version's scored claims split by the basis of their
  * confidence: the pooled map, or the prior where the map was too thin).
@@ -14,7 +14,13 @@
 import { ISSUER_RULE } from "../src/attest/refreshModelEvaluation";
 import { CLAIM_TARGET } from "../src/attest/issueAttestations";
 import { climatology } from "../src/model/climatology";
-import { isScored, walkForward, type EvaluatedPool, type ScoredClaim } from "../src/model/evaluateModel";
+import {
+  clusteredInterval,
+  isScored,
+  walkForward,
+  type EvaluatedPool,
+  type ScoredClaim,
+} from "../src/model/evaluateModel";
 import { HORIZON_MODELS, ISSUING_MODEL, type HorizonModelVersion } from "../src/model/horizon";
 import { MIN_EFFECTIVE_WINDOWS } from "../src/model/calibration";
 import { PooledCalibrations } from "../src/model/pooledCalibration";
@@ -22,7 +28,7 @@ import { dayNumber } from "../src/model/windowSeries";
 import { FAMILIES, familyPools, mixedPools, type FamilyPool } from "./families";
 
 const DAY_MS = 86_400_000;
-const POOLS = Number(process.env.POOLS ?? 80);
+const POOLS = Number(process.env.POOLS ?? 300);
 const DAYS = Number(process.env.DAYS ?? 450);
 const SEED = Number(process.env.SEED ?? 1);
 const END = Date.UTC(2026, 0, 1);
@@ -46,6 +52,8 @@ interface Row {
   observedFailure: number;
   brier: number;
   climatology: number;
+  /** The 90 % interval of brier − climatology, pools taken as the independent units (claims of a pool share days). */
+  difference90: { low: number; high: number };
   buckets: { from: number; n: number; effective: number; mean: number; held: number }[];
   horizons: {
     horizon: number;
@@ -107,6 +115,12 @@ function evaluate(family: string, pools: FamilyPool[], model: HorizonModelVersio
     observedFailure: 1 - mean(scored.map(outcome)),
     brier: mean(scored.map((c) => (c.confidence - outcome(c)) ** 2)),
     climatology: mean(scored.map((c) => (forecast(c.asOf, c.horizon) - outcome(c)) ** 2)),
+    difference90: clusteredInterval(
+      scored.map((c) => ({
+        cluster: c.pool,
+        value: (c.confidence - outcome(c)) ** 2 - (forecast(c.asOf, c.horizon) - outcome(c)) ** 2,
+      })),
+    ),
     horizons: [...new Set(scored.map((c) => c.horizon))]
       .sort((a, b) => a - b)
       .map((horizon) => {
@@ -164,7 +178,7 @@ function print(row: Row): void {
   console.log(
     `  ${row.model.padEnd(28)} claims ${String(row.claims).padStart(6)} (${((100 * row.claims) / row.poolDays).toFixed(0).padStart(2)} % of pool-days, ${((100 * row.calmClaims) / row.calmDays).toFixed(0).padStart(2)} % of calm ones)  scored ${String(row.scored).padStart(6)}  ` +
       `failed ${(100 * row.observedFailure).toFixed(1).padStart(5)} % vs promised ${(100 * row.promisedFailure).toFixed(1).padStart(5)} %  ` +
-      `Brier ${row.brier.toFixed(4)} vs clim ${row.climatology.toFixed(4)}  worst bucket ${worst === null ? "(none with eff n ≥ 30)" : `${worst.from.toFixed(2)}: ${worst.held.toFixed(3)} vs ${worst.mean.toFixed(3)} (n ${worst.n}, eff ${worst.effective.toFixed(0)})`}  → ${verdict(row)}`,
+      `Brier ${row.brier.toFixed(4)} vs clim ${row.climatology.toFixed(4)} (difference 90 % [${signed(row.difference90.low)}, ${signed(row.difference90.high)}])  worst bucket ${worst === null ? "(none with eff n ≥ 30)" : `${worst.from.toFixed(2)}: ${worst.held.toFixed(3)} vs ${worst.mean.toFixed(3)} (n ${worst.n}, eff ${worst.effective.toFixed(0)})`}  → ${verdict(row)}`,
   );
   if (process.env.HORIZONS) {
     for (const h of row.horizons) {
@@ -180,6 +194,10 @@ function print(row: Row): void {
       );
     }
   }
+}
+
+function signed(x: number): string {
+  return `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(4)}`;
 }
 
 function main(): void {

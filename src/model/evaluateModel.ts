@@ -90,6 +90,27 @@ export function wilsonInterval(rate: number, n: number, z = Z90): { low: number;
   return { low: Math.max(0, center - half), high: Math.min(1, center + half) };
 }
 
+/**
+ * The 90 % interval of a mean whose terms come in clusters that are not independent inside (a pool's claims share days
+ * and the pool's own ways): the mean ± z × its cluster-robust standard error √(G / (G − 1) · Σ_g S_g²) / N, where S_g is
+ * cluster g's sum of deviations from the mean, G the clusters and N the terms. `npm run bench:families` puts one on
+ * the difference of Brier scores (model − climatology), pools as the clusters. NaN bounds with fewer than two clusters.
+ */
+export function clusteredInterval(
+  terms: readonly { cluster: string; value: number }[],
+  z = Z90,
+): { low: number; high: number } {
+  const center = terms.reduce((sum, t) => sum + t.value, 0) / terms.length;
+  const sums = new Map<string, number>();
+  for (const t of terms) sums.set(t.cluster, (sums.get(t.cluster) ?? 0) + t.value - center);
+  const g = sums.size;
+  if (g < 2) return { low: Number.NaN, high: Number.NaN };
+  let squares = 0;
+  for (const s of sums.values()) squares += s * s;
+  const half = (z * Math.sqrt((g / (g - 1)) * squares)) / terms.length;
+  return { low: center - half, high: center + half };
+}
+
 export interface ModelEvaluation {
   /** The last complete day the evaluation saw (`YYYY-MM-DD`), or null with no history. */
   asOf: string | null;

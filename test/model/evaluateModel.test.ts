@@ -7,6 +7,7 @@ import {
   isScored,
   walkForward,
   wilsonInterval,
+  clusteredInterval,
   SAMPLE_SIZE,
   type EvaluatedClaim,
 } from "../../src/model/evaluateModel";
@@ -398,6 +399,35 @@ describe("calibration buckets: effective sample size and 90 % interval", functio
     expect(wilsonInterval(1, 4).low).to.be.closeTo(0.5965, 1e-3);
     expect(wilsonInterval(1, 4).high).to.equal(1);
     expect(wilsonInterval(0.5, 0)).to.deep.equal({ low: 0, high: 1 });
+  });
+
+  it("clusteredInterval: the cluster-robust interval of a mean, by hand; one term a cluster is the usual t-free interval", function () {
+    // Mean 4; cluster sums of deviations −4 (a: 1, 3), 1 (b: 5), 3 (c: 7); √(3/2 · 26) / 4 = 1.5612; × 1.6449 = 2.5680.
+    const grouped = clusteredInterval([
+      { cluster: "a", value: 1 },
+      { cluster: "a", value: 3 },
+      { cluster: "b", value: 5 },
+      { cluster: "c", value: 7 },
+    ]);
+    expect(grouped.low).to.be.closeTo(4 - 2.568, 1e-3);
+    expect(grouped.high).to.be.closeTo(4 + 2.568, 1e-3);
+    // Each term its own cluster: the sample standard deviation over √n (2.5820 / 2 = 1.2910), × 1.6449.
+    const single = clusteredInterval([1, 3, 5, 7].map((value, i) => ({ cluster: String(i), value })));
+    expect(single.high - 4).to.be.closeTo(1.291 * 1.6449, 1e-3);
+    // Terms that move together in a cluster widen it: the same values, two clusters of alike terms.
+    const alike = clusteredInterval([
+      { cluster: "a", value: 1 },
+      { cluster: "a", value: 3 },
+      { cluster: "b", value: 5 },
+      { cluster: "b", value: 7 },
+    ]);
+    expect(alike.high - 4).to.be.greaterThan(single.high - 4);
+    expect(
+      clusteredInterval([
+        { cluster: "a", value: 1 },
+        { cluster: "a", value: 2 },
+      ]).low,
+    ).to.be.NaN;
   });
 });
 
