@@ -176,7 +176,7 @@ function verdict(row: Row): string {
 function print(row: Row): void {
   const worst = worstBucket(row);
   console.log(
-    `  ${row.model.padEnd(28)} claims ${String(row.claims).padStart(6)} (${((100 * row.claims) / row.poolDays).toFixed(0).padStart(2)} % of pool-days, ${((100 * row.calmClaims) / row.calmDays).toFixed(0).padStart(2)} % of calm ones)  scored ${String(row.scored).padStart(6)}  ` +
+    `  ${row.model.padEnd(28)} claims ${String(row.claims).padStart(6)} (${((100 * row.claims) / row.poolDays).toFixed(0).padStart(2)} % of pool-days, ${((100 * row.calmClaims) / row.calmDays).toFixed(0).padStart(2)} % of calm ones)  scored ${String(row.scored).padStart(6)} (${Math.round(row.observedFailure * row.scored)} failed)  ` +
       `failed ${(100 * row.observedFailure).toFixed(1).padStart(5)} % vs promised ${(100 * row.promisedFailure).toFixed(1).padStart(5)} %  ` +
       `Brier ${row.brier.toFixed(4)} vs clim ${row.climatology.toFixed(4)} (difference 90 % [${signed(row.difference90.low)}, ${signed(row.difference90.high)}])  worst bucket ${worst === null ? "(none with eff n ≥ 30)" : `${worst.from.toFixed(2)}: ${worst.held.toFixed(3)} vs ${worst.mean.toFixed(3)} (n ${worst.n}, eff ${worst.effective.toFixed(0)})`}  → ${verdict(row)}`,
   );
