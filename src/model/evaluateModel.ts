@@ -127,6 +127,12 @@ export interface ModelEvaluation {
    * pooled hold rate of all pools' windows of its horizon closed by its day. Null when none is scored.
    */
   baselineBrier: number | null;
+  /**
+   * The 90 % interval of brier − baselineBrier (`clusteredInterval`, the pools as clusters: a pool's claims share days
+   * and the pool's ways): wholly below 0 when the model beats the climatology by more than chance. Null when nothing
+   * is scored or fewer than two pools are.
+   */
+  brierDifference90: { low: number; high: number } | null;
   buckets: CalibrationBucket[];
   byHorizon: { horizon: number; n: number; holdRate: number }[];
   /** At least {@link SAMPLE_SIZE} scored claims spread over the whole set (all when fewer), to recompute by hand. */
@@ -335,10 +341,26 @@ function summarize(
     brier: scores.brier,
     baselineBrier:
       rate === null ? null : round6(mean(scored.map((c) => (forecast(c.asOf, c.horizon) - outcomeOf(c)) ** 2))),
+    brierDifference90: brierDifference90(scored, forecast),
     buckets: scores.buckets,
     byHorizon: scores.byHorizon,
     sample: spreadSample(scored, SAMPLE_SIZE).map(({ outcome, ...claim }) => ({ ...claim, held: outcome === "held" })),
   };
+}
+
+/** {@link ModelEvaluation.brierDifference90}: the clustered interval of the claims' squared-error differences. */
+function brierDifference90(
+  scored: readonly ScoredClaim[],
+  forecast: (asOf: string, horizon: number) => number,
+): { low: number; high: number } | null {
+  if (scored.length === 0) return null;
+  const interval = clusteredInterval(
+    scored.map((c) => {
+      const y = c.outcome === "held" ? 1 : 0;
+      return { cluster: c.pool, value: (c.confidence - y) ** 2 - (forecast(c.asOf, c.horizon) - y) ** 2 };
+    }),
+  );
+  return Number.isNaN(interval.low) ? null : { low: round6(interval.low), high: round6(interval.high) };
 }
 
 /** A claim that held or failed, as the scores read it: the model evaluation's scored claims and the accuracy record's. */

@@ -49,11 +49,12 @@ export async function getModelEvaluation({ db }: Pick<ReadContext, "db">): Promi
 
 /**
  * The stored evaluation, or null when it was written in an older shape (buckets without their effective sample size
- * and interval, or no `void` count: scored on the day's low rather than the stated depth): read as not computed until
- * the next issuing pass replaces it.
+ * and interval, no `void` count: scored on the day's low rather than the stated depth, or no interval of the Brier
+ * difference): read as not computed until the next issuing pass replaces it.
  */
 function current(evaluation: ModelEvaluation): ModelEvaluation | null {
   return typeof evaluation.void === "number" &&
+    evaluation.brierDifference90 !== undefined &&
     evaluation.buckets.every((bucket) => typeof bucket.effectiveN === "number" && bucket.interval90 !== undefined)
     ? evaluation
     : null;
@@ -70,7 +71,7 @@ export const surface = defineSurface({
     "closed by the accuracy record's rule (failed: an observed daily low below floorUsd; else void: a day without",
     "an observed low, counted, not scored; else held). Gives claims, scored, held, void, brier beside baselineBrier",
     "(climatology: each claim forecast by the pooled hold rate of windows of its horizon closed by its day; lower is",
-    "better), buckets (from, to, n, effectiveN: overlapping windows counted as min(1, 2/h) each, meanConfidence,",
+    "better) and brierDifference90 (the 90 % interval of their difference, pools as the independent units), buckets (from, to, n, effectiveN: overlapping windows counted as min(1, 2/h) each, meanConfidence,",
     "holdRate, interval90: its 90 % Wilson interval on effectiveN; calibration), byHorizon (horizon, n, holdRate)",
     "and a sample of scored claims to recompute with get_pool_history (every scored claim: get_model_claims).",
     "evaluation and computedAt are null before the first issuing pass; versions lists every model version's",

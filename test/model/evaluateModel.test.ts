@@ -331,6 +331,21 @@ describe("walk-forward evaluation of the horizon model", function () {
       scored.reduce((s, c) => s + (naiveClimatology(pools, c.asOf, c.horizon) - outcome(c)) ** 2, 0) / scored.length;
     expect(evaluation.brier).to.be.closeTo(brier, 1e-6);
     expect(evaluation.baselineBrier).to.be.closeTo(baseline, 1e-6);
+    // The difference's interval, by hand: per pool, the sum of each claim's squared-error difference less the mean.
+    const differences = scored.map(
+      (c) => (c.confidence - outcome(c)) ** 2 - (naiveClimatology(pools, c.asOf, c.horizon) - outcome(c)) ** 2,
+    );
+    const center = differences.reduce((s, d) => s + d, 0) / scored.length;
+    const perPool = new Map<string, number>();
+    scored.forEach((c, i) => perPool.set(c.pool, (perPool.get(c.pool) ?? 0) + differences[i] - center));
+    const g = perPool.size;
+    const half =
+      (1.6449 * Math.sqrt((g / (g - 1)) * [...perPool.values()].reduce((s, v) => s + v * v, 0))) / scored.length;
+    expect(g).to.be.at.least(2);
+    expect(center).to.be.closeTo(brier - baseline, 1e-9);
+    expect(evaluation.brierDifference90!.low).to.be.closeTo(center - half, 1e-5);
+    expect(evaluation.brierDifference90!.high).to.be.closeTo(center + half, 1e-5);
+    expect(evaluateModel([], { ...RULE, model: MODEL_V3 }, day(139)).brierDifference90).to.equal(null);
     expect(evaluation.buckets.reduce((s, b) => s + b.n, 0)).to.equal(scored.length);
     for (const bucket of evaluation.buckets) {
       expect(bucket.meanConfidence).to.be.at.least(bucket.from).and.at.most(bucket.to);

@@ -3,7 +3,13 @@ import type { ListPoolsReturnType } from "../../src/read/listPools";
 import type { CalibrationBucket, ModelEvaluation } from "../../src/model/evaluateModel";
 import type { GetAccuracyReturnType } from "../../src/read/getAccuracy";
 import { countOf, formatConfidence, protocolName, shortAddress } from "../../src/web/format";
-import { bucketSentence, bucketVerdict, renderModelPage, spreadAcrossPools } from "../../src/web/pages/model";
+import {
+  baselineVerdict,
+  bucketSentence,
+  bucketVerdict,
+  renderModelPage,
+  spreadAcrossPools,
+} from "../../src/web/pages/model";
 import { whyHorizon } from "../../src/web/pages/pool";
 import { shortNoAttestationReason } from "../../src/web/pages/pools";
 import { IDS } from "../helpers/read/seedMarket";
@@ -166,6 +172,7 @@ describe("the dapp's third step: reasons, plain words, names", function () {
       void: 20,
       brier: 0.12,
       baselineBrier: 0.15,
+      brierDifference90: { low: -0.041, high: -0.019 },
       buckets: [inside, over, under],
       byHorizon: [
         { horizon: 7, n: 300, holdRate: 0.8 },
@@ -223,6 +230,19 @@ describe("the dapp's third step: reasons, plain words, names", function () {
         "Claims made at 85–90 % held 70.0 % of the time (120 claims; 90 % interval 63.0 %–77.0 %): over-confident: their mean confidence, 87.0 %, is outside the 90 % interval of what held.",
       );
       expect(body).to.include("No signed claim is graded yet.");
+    });
+
+    it("says whether the model beats the baseline by more than chance, from the difference's 90 % interval", function () {
+      expect(page()).to.include(
+        "The model beats the baseline, by more than chance: its Brier score minus the baseline's is −0.0410 to −0.0190 (90 % interval, the pools taken as the independent units).",
+      );
+      expect(baselineVerdict(false, { low: -0.0002, high: 0.0005 })).to.equal(
+        "The model does not beat the baseline, but the two are level within chance: its Brier score minus the baseline's is −0.0002 to +0.0005 (90 % interval, the pools taken as the independent units).",
+      );
+      expect(baselineVerdict(false, { low: 0.001, high: 0.003 })).to.match(
+        /^The model does not beat the baseline: it scores worse, by more than chance: .* \+0\.0010 to \+0\.0030 /,
+      );
+      expect(baselineVerdict(true, null)).to.equal("The model beats the baseline.");
     });
 
     it("names the horizons never scored", function () {

@@ -45,6 +45,14 @@ const EvaluationSchema = z.strictObject({
     ),
     "null when nothing is scored",
   ),
+  brierDifference90: nullable(
+    z
+      .strictObject({ low: z.number().describe("lower bound"), high: z.number().describe("upper bound") })
+      .describe(
+        "the 90 % interval of brier − baselineBrier, the pools taken as the independent units (a pool's claims share days): wholly below 0 when the model beats the climatology by more than chance, across 0 when the two are level",
+      ),
+    "null when nothing is scored or fewer than two pools are",
+  ),
   buckets: z
     .array(CalibrationBucketSchema)
     .describe("calibration: scored claims by confidence, in buckets of 0.05 (empty buckets left out)"),

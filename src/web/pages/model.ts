@@ -9,6 +9,22 @@ import { html, type Html } from "../html";
 import { renderPage, type PageChrome } from "../layout";
 
 const three = (value: number | null) => (value === null ? "—" : value.toFixed(3));
+
+/** A difference of Brier scores, signed, four decimals. */
+const difference = (value: number) => `${value < 0 ? "−" : "+"}${Math.abs(value).toFixed(4)}`;
+
+/**
+ * Whether the model beats the climatology, and by more than chance where the 90 % interval of the difference is known:
+ * wholly below 0 beats it measurably, wholly above 0 is measurably worse, across 0 the two are level within chance.
+ */
+export function baselineVerdict(beats: boolean, interval: { low: number; high: number } | null): string {
+  const verdict = beats ? "The model beats the baseline" : "The model does not beat the baseline";
+  if (interval === null) return `${verdict}.`;
+  const range = `its Brier score minus the baseline's is ${difference(interval.low)} to ${difference(interval.high)} (90 % interval, the pools taken as the independent units)`;
+  if (interval.high < 0) return `${verdict}, by more than chance: ${range}.`;
+  if (interval.low > 0) return `${verdict}: it scores worse, by more than chance: ${range}.`;
+  return `${verdict}, but the two are level within chance: ${range}.`;
+}
 const percent = (value: number) => `${(value * 100).toFixed(1)} %`;
 
 /**
@@ -65,9 +81,7 @@ export function renderModelPage(
         <dd>${e.asOf ?? "—"} · computed ${formatTime(data.computedAt)}</dd>
       </div>
     </dl>
-    <p>
-      ${e.brier === null ? "Nothing is scored yet." : beats ? "The model beats the baseline." : "The model does not beat the baseline."}
-    </p>`;
+    <p>${e.brier === null ? "Nothing is scored yet." : baselineVerdict(beats, e.brierDifference90)}</p>`;
   const body = html`${plainAnswer(e, accuracy)} ${intro}
     <section aria-labelledby="score-heading">
       <h2 id="score-heading">Backtest score</h2>

@@ -240,6 +240,11 @@ describe("model evaluation route, tool and page (real SQLite)", function () {
     expect(page.match(/<circle /g)).to.have.length(evaluation.buckets.length);
     expect(page).to.include(evaluation.brier!.toFixed(3)).and.include(evaluation.baselineBrier!.toFixed(3));
     expect(page).to.include(evaluation.brier! < evaluation.baselineBrier! ? "beats the baseline" : "does not beat");
+    // The difference's 90 % interval holds the difference itself, and the page states it.
+    const interval = evaluation.brierDifference90!;
+    expect(interval.low).to.be.at.most(evaluation.brier! - evaluation.baselineBrier! + 1e-6);
+    expect(interval.high).to.be.at.least(evaluation.brier! - evaluation.baselineBrier! - 1e-6);
+    expect(page).to.include("90 % interval, the pools taken as the independent units");
     for (const horizon of evaluation.byHorizon) expect(page).to.include(`${horizon.horizon} days`);
     for (const version of data.versions) expect(page).to.include(version.model);
     const empty = renderModelPage(

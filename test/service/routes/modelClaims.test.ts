@@ -164,4 +164,14 @@ describe("GET /api/v1/model/claims: every scored claim, paged (real SQLite)", fu
     await saveModelEvaluation(store.db, { model: HORIZON_MODEL_ID, computedAt: NOW, evaluation: stored });
     expect((await getModelEvaluation({ db: store.db })).evaluation).to.deep.equal(stored);
   });
+
+  it("reads an evaluation stored without the Brier difference's interval as not computed, until the next pass", async function () {
+    const stored = await refreshModelEvaluation(store.db, { now: NOW });
+    expect(stored.brierDifference90).to.have.keys("low", "high");
+    const { brierDifference90: _interval, ...older } = stored;
+    await saveModelEvaluation(store.db, { model: HORIZON_MODEL_ID, computedAt: NOW, evaluation: older });
+    expect((await getModelEvaluation({ db: store.db })).evaluation).to.equal(null);
+    await saveModelEvaluation(store.db, { model: HORIZON_MODEL_ID, computedAt: NOW, evaluation: stored });
+    expect((await getModelEvaluation({ db: store.db })).evaluation).to.deep.equal(stored);
+  });
 });
