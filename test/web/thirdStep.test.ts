@@ -4,6 +4,7 @@ import type { CalibrationBucket, ModelEvaluation } from "../../src/model/evaluat
 import type { GetAccuracyReturnType } from "../../src/read/getAccuracy";
 import { countOf, formatConfidence, protocolName, shortAddress } from "../../src/web/format";
 import {
+  baselineStanding,
   baselineVerdict,
   bucketSentence,
   bucketVerdict,
@@ -243,6 +244,13 @@ describe("the dapp's third step: reasons, plain words, names", function () {
         /^The model does not beat the baseline: it scores worse, by more than chance: .* \+0\.0010 to \+0\.0030 /,
       );
       expect(baselineVerdict(true, null)).to.equal("The model beats the baseline.");
+      // The versions table says the same per version: better, level or worse.
+      expect(baselineStanding({ low: -0.041, high: -0.019 })).to.equal("better");
+      expect(baselineStanding({ low: -0.0002, high: 0.0005 })).to.equal("level");
+      expect(baselineStanding({ low: 0.001, high: 0.003 })).to.equal("worse");
+      expect(baselineStanding(null)).to.equal(null);
+      expect(page()).to.include("Vs. baseline: better or worse where the 90 % interval");
+      expect(page()).to.match(/0\.150 better (yes|no)/);
     });
 
     it("names the horizons never scored", function () {

@@ -14,15 +14,22 @@ const three = (value: number | null) => (value === null ? "—" : value.toFixed(
 const difference = (value: number) => `${value < 0 ? "−" : "+"}${Math.abs(value).toFixed(4)}`;
 
 /**
- * Whether the model beats the climatology, and by more than chance where the 90 % interval of the difference is known:
- * wholly below 0 beats it measurably, wholly above 0 is measurably worse, across 0 the two are level within chance.
+ * Where the model stands against the climatology by the 90 % interval of their Brier difference: wholly below 0 better
+ * by more than chance, wholly above 0 worse by more than chance, across 0 level within chance; null when not known.
  */
+export function baselineStanding(interval: { low: number; high: number } | null): "better" | "level" | "worse" | null {
+  if (interval === null) return null;
+  return interval.high < 0 ? "better" : interval.low > 0 ? "worse" : "level";
+}
+
+/** The page's sentence on the baseline: whether the model's Brier score is lower, and by more than chance or not. */
 export function baselineVerdict(beats: boolean, interval: { low: number; high: number } | null): string {
   const verdict = beats ? "The model beats the baseline" : "The model does not beat the baseline";
-  if (interval === null) return `${verdict}.`;
+  const standing = baselineStanding(interval);
+  if (interval === null || standing === null) return `${verdict}.`;
   const range = `its Brier score minus the baseline's is ${difference(interval.low)} to ${difference(interval.high)} (90 % interval, the pools taken as the independent units)`;
-  if (interval.high < 0) return `${verdict}, by more than chance: ${range}.`;
-  if (interval.low > 0) return `${verdict}: it scores worse, by more than chance: ${range}.`;
+  if (standing === "better") return `${verdict}, by more than chance: ${range}.`;
+  if (standing === "worse") return `${verdict}: it scores worse, by more than chance: ${range}.`;
   return `${verdict}, but the two are level within chance: ${range}.`;
 }
 const percent = (value: number) => `${(value * 100).toFixed(1)} %`;
@@ -163,6 +170,7 @@ function versionsSection(data: GetModelEvaluationReturnType): Html {
       <td class="num">${e === null ? "—" : formatNumber(e.scored)}</td>
       <td class="num">${e === null ? "—" : three(e.brier)}</td>
       <td class="num">${e === null ? "—" : three(e.baselineBrier)}</td>
+      <td>${e === null ? "—" : (baselineStanding(e.brierDifference90) ?? "—")}</td>
       <td>${e === null || e.brier === null ? "—" : calibrated(e) ? "yes" : "no"}</td>
     </tr>`;
   });
@@ -176,10 +184,15 @@ function versionsSection(data: GetModelEvaluationReturnType): Html {
         <th scope="col" class="num">Scored</th>
         <th scope="col" class="num">Brier</th>
         <th scope="col" class="num">Baseline</th>
+        <th scope="col">Vs. baseline</th>
         <th scope="col">Calibrated (every bucket's promise inside its 90 % interval)</th>
       </tr>`,
       rows,
     )}
+    <p>
+      Vs. baseline: better or worse where the 90 % interval of the Brier score minus the baseline's (the pools taken as
+      the independent units) lies wholly below or above 0; level where it spans 0.
+    </p>
   </section>`;
 }
 
