@@ -15,7 +15,7 @@ import { ISSUER_RULE } from "../src/attest/refreshModelEvaluation";
 import { CLAIM_TARGET } from "../src/attest/issueAttestations";
 import { climatology } from "../src/model/climatology";
 import {
-  clusteredInterval,
+  brierDifference90,
   isScored,
   walkForward,
   type EvaluatedPool,
@@ -52,8 +52,8 @@ interface Row {
   observedFailure: number;
   brier: number;
   climatology: number;
-  /** The 90 % interval of brier − climatology, pools taken as the independent units (claims of a pool share days). */
-  difference90: { low: number; high: number };
+  /** The 90 % interval of brier − climatology, pools taken as the independent units (the evaluation's). */
+  difference90: { low: number; high: number } | null;
   buckets: { from: number; n: number; effective: number; mean: number; held: number }[];
   horizons: {
     horizon: number;
@@ -115,12 +115,7 @@ function evaluate(family: string, pools: FamilyPool[], model: HorizonModelVersio
     observedFailure: 1 - mean(scored.map(outcome)),
     brier: mean(scored.map((c) => (c.confidence - outcome(c)) ** 2)),
     climatology: mean(scored.map((c) => (forecast(c.asOf, c.horizon) - outcome(c)) ** 2)),
-    difference90: clusteredInterval(
-      scored.map((c) => ({
-        cluster: c.pool,
-        value: (c.confidence - outcome(c)) ** 2 - (forecast(c.asOf, c.horizon) - outcome(c)) ** 2,
-      })),
-    ),
+    difference90: brierDifference90(scored, forecast),
     horizons: [...new Set(scored.map((c) => c.horizon))]
       .sort((a, b) => a - b)
       .map((horizon) => {
@@ -178,7 +173,7 @@ function print(row: Row): void {
   console.log(
     `  ${row.model.padEnd(28)} claims ${String(row.claims).padStart(6)} (${((100 * row.claims) / row.poolDays).toFixed(0).padStart(2)} % of pool-days, ${((100 * row.calmClaims) / row.calmDays).toFixed(0).padStart(2)} % of calm ones)  scored ${String(row.scored).padStart(6)} (${Math.round(row.observedFailure * row.scored)} failed)  ` +
       `failed ${(100 * row.observedFailure).toFixed(1).padStart(5)} % vs promised ${(100 * row.promisedFailure).toFixed(1).padStart(5)} %  ` +
-      `Brier ${row.brier.toFixed(4)} vs clim ${row.climatology.toFixed(4)} (difference 90 % [${signed(row.difference90.low)}, ${signed(row.difference90.high)}])  worst bucket ${worst === null ? "(none with eff n ≥ 30)" : `${worst.from.toFixed(2)}: ${worst.held.toFixed(3)} vs ${worst.mean.toFixed(3)} (n ${worst.n}, eff ${worst.effective.toFixed(0)})`}  → ${verdict(row)}`,
+      `Brier ${row.brier.toFixed(4)} vs clim ${row.climatology.toFixed(4)} (difference 90 % ${row.difference90 === null ? "—" : `[${signed(row.difference90.low)}, ${signed(row.difference90.high)}]`})  worst bucket ${worst === null ? "(none with eff n ≥ 30)" : `${worst.from.toFixed(2)}: ${worst.held.toFixed(3)} vs ${worst.mean.toFixed(3)} (n ${worst.n}, eff ${worst.effective.toFixed(0)})`}  → ${verdict(row)}`,
   );
   if (process.env.HORIZONS) {
     for (const h of row.horizons) {

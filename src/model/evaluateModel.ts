@@ -93,8 +93,8 @@ export function wilsonInterval(rate: number, n: number, z = Z90): { low: number;
 /**
  * The 90 % interval of a mean whose terms come in clusters that are not independent inside (a pool's claims share days
  * and the pool's own ways): the mean ± z × its cluster-robust standard error √(G / (G − 1) · Σ_g S_g²) / N, where S_g is
- * cluster g's sum of deviations from the mean, G the clusters and N the terms. `npm run bench:families` puts one on
- * the difference of Brier scores (model − climatology), pools as the clusters. NaN bounds with fewer than two clusters.
+ * cluster g's sum of deviations from the mean, G the clusters and N the terms ({@link brierDifference90} puts one on
+ * the difference of Brier scores, pools as the clusters). NaN bounds with fewer than two clusters.
  */
 export function clusteredInterval(
   terms: readonly { cluster: string; value: number }[],
@@ -348,8 +348,11 @@ function summarize(
   };
 }
 
-/** {@link ModelEvaluation.brierDifference90}: the clustered interval of the claims' squared-error differences. */
-function brierDifference90(
+/**
+ * {@link ModelEvaluation.brierDifference90}: the clustered interval of the claims' squared-error differences (the
+ * model's less the climatology's `forecast`); `npm run bench:families` prints it per set.
+ */
+export function brierDifference90(
   scored: readonly ScoredClaim[],
   forecast: (asOf: string, horizon: number) => number,
 ): { low: number; high: number } | null {
