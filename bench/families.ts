@@ -27,7 +27,22 @@ function studentT(rng: Prng, nu: number): number {
  * A day's log-depth step: returns the next log depth from the current one. `calm`, where a family has a stressed
  * state, says whether the process is calm after the day's step (a family without one is calm on every day).
  */
-type Step = ((logDepth: number, day: number) => number) & { calm?: () => boolean };
+type Step = ((logDepth: number, day: number) => number) & {
+  calm?: () => boolean;
+  /** The parameters drawn for the pool (`FamilyPool.params`). */
+  params: Readonly<Record<string, number>>;
+};
+
+/**
+ * The jumps family's law: a day's chance of a jump, drawn per pool uniformly in `rate`, and a jump's loss, drawn per
+ * jump uniformly in `loss`. `bench/jumpsBound.ts` reads it for the forecasters that know the law.
+ */
+export const JUMPS = { rate: [0.002, 0.01], loss: [0.4, 0.85] } as const;
+
+/** A step with the parameters it was drawn with. */
+function withParams(step: (logDepth: number, day: number) => number, params: Record<string, number>): Step {
+  return Object.assign(step, { params });
+}
 
 /** Days after a jump or a cliff during which the pool is not calm. */
 const SHOCK_DAYS = 14;
@@ -38,13 +53,13 @@ const STEPS: Record<Family, (rng: Prng, base: number, days: number) => Step> = {
   drift: (rng) => {
     const mu = rng.between(-0.004, -0.0005);
     const sigma = rng.between(0.01, 0.05);
-    return (x) => x + mu + sigma * normal(rng);
+    return withParams((x) => x + mu + sigma * normal(rng), { mu, sigma });
   },
   // Mean reversion of log depth towards the pool's level: speed 2–20 % a day, volatility 2–10 % a day.
   meanReversion: (rng, base) => {
     const kappa = rng.between(0.02, 0.2);
     const sigma = rng.between(0.02, 0.1);
-    return (x) => x + kappa * (base - x) + sigma * normal(rng);
+    return withParams((x) => x + kappa * (base - x) + sigma * normal(rng), { kappa, sigma });
   },
   // Two regimes: calm (1–2 % a day, no drift) and stress (5–12 % a day, drifting down 1–3 % a day).
   regimes: (rng) => {
@@ -54,10 +69,13 @@ const STEPS: Record<Family, (rng: Prng, base: number, days: number) => Step> = {
     const enter = rng.between(0.003, 0.02);
     const leave = rng.between(0.05, 0.2);
     let stress = false;
-    const step: Step = (x) => {
-      stress = stress ? !rng.chance(leave) : rng.chance(enter);
-      return stress ? x + stressDrift + stressSigma * normal(rng) : x + calmSigma * normal(rng);
-    };
+    const step = withParams(
+      (x) => {
+        stress = stress ? !rng.chance(leave) : rng.chance(enter);
+        return stress ? x + stressDrift + stressSigma * normal(rng) : x + calmSigma * normal(rng);
+      },
+      { calmSigma, stressSigma, stressDrift, enter, leave },
+    );
     step.calm = () => !stress;
     return step;
   },
@@ -65,18 +83,21 @@ const STEPS: Record<Family, (rng: Prng, base: number, days: number) => Step> = {
   // level at 0–5 % a day (some never come back).
   jumps: (rng, base) => {
     const sigma = rng.between(0.005, 0.02);
-    const p = rng.between(0.002, 0.01);
+    const rate = rng.between(...JUMPS.rate);
     const recovery = rng.between(0, 0.05);
     let sinceJump = Number.POSITIVE_INFINITY;
-    const step: Step = (x) => {
-      let next = x + recovery * (base - x) + sigma * normal(rng);
-      sinceJump++;
-      if (rng.chance(p)) {
-        next += Math.log(1 - rng.between(0.4, 0.85));
-        sinceJump = 0;
-      }
-      return next;
-    };
+    const step = withParams(
+      (x) => {
+        let next = x + recovery * (base - x) + sigma * normal(rng);
+        sinceJump++;
+        if (rng.chance(rate)) {
+          next += Math.log(1 - rng.between(...JUMPS.loss));
+          sinceJump = 0;
+        }
+        return next;
+      },
+      { sigma, rate, recovery },
+    );
     step.calm = () => sinceJump >= SHOCK_DAYS;
     return step;
   },
@@ -87,10 +108,13 @@ const STEPS: Record<Family, (rng: Prng, base: number, days: number) => Step> = {
     const cliffs = new Map<number, number>();
     for (let i = rng.int(1, 2); i > 0; i--) cliffs.set(rng.int(30, days - 1), Math.log(1 - rng.between(0.5, 0.9)));
     let lastDay = 0;
-    const step: Step = (x, day) => {
-      lastDay = day;
-      return x + sigma * normal(rng) + (cliffs.get(day) ?? 0);
-    };
+    const step = withParams(
+      (x, day) => {
+        lastDay = day;
+        return x + sigma * normal(rng) + (cliffs.get(day) ?? 0);
+      },
+      { sigma, cliffs: cliffs.size },
+    );
     step.calm = () => ![...cliffs.keys()].some((cliff) => cliff <= lastDay && lastDay - cliff < SHOCK_DAYS);
     return step;
   },
@@ -99,20 +123,23 @@ const STEPS: Record<Family, (rng: Prng, base: number, days: number) => Step> = {
     const nu = rng.int(2, 4);
     const scale = rng.between(0.01, 0.04);
     const kappa = rng.between(0.005, 0.03);
-    return (x) => x + kappa * (base - x) + scale * studentT(rng, nu);
+    return withParams((x) => x + kappa * (base - x) + scale * studentT(rng, nu), { nu, scale, kappa });
   },
   // Strong uptrends: +0.2 % to +1 % a day, volatility 1–4 % a day.
   uptrend: (rng) => {
     const mu = rng.between(0.002, 0.01);
     const sigma = rng.between(0.01, 0.04);
-    return (x) => x + mu + sigma * normal(rng);
+    return withParams((x) => x + mu + sigma * normal(rng), { mu, sigma });
   },
 };
 
 const DAY_MS = 86_400_000;
 
-/** A family pool: its lows, and whether the process was calm on each day (same order). */
-export type FamilyPool = EvaluatedPool & { calm: boolean[] };
+/**
+ * A family pool: its lows, whether the process was calm on each day (same order), and the parameters drawn for it
+ * (e.g. the jumps family's daily `rate` of a jump), which no model reads.
+ */
+export type FamilyPool = EvaluatedPool & { calm: boolean[]; params: Readonly<Record<string, number>> };
 
 /**
  * One pool of a family: `days` daily lows ending the day before `end` (Unix ms, a UTC midnight). The day's low is the
@@ -132,7 +159,7 @@ export function familyPool(family: Family, seed: number, index: number, days: nu
     const low = Math.exp(x) * (1 - rng.between(0, 0.02));
     daily.push({ day: new Date(end - (days - i) * DAY_MS).toISOString().slice(0, 10), minDepthUsd: Math.round(low) });
   }
-  return { pool: `${family}:${index}`, daily, calm };
+  return { pool: `${family}:${index}`, daily, calm, params: step.params };
 }
 
 /** `pools` pools of one family. */

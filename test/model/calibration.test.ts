@@ -1,5 +1,6 @@
 import { expect } from "chai";
-import { FAMILIES, familyPool, mixedPools } from "../../bench/families";
+import { FAMILIES, JUMPS, familyPool, familyPools, mixedPools } from "../../bench/families";
+import { breakingShare, dropCounts, holdGivenRate, lawForecast } from "../../bench/jumpsBound";
 import {
   calibrate,
   emptyCounts,
@@ -185,6 +186,34 @@ describe("pooled calibration (model v4)", function () {
           }
         });
       }
+    });
+
+    it("each pool carries the parameters it was drawn with: the jumps family's drops come at its pools' own rates", function () {
+      const pools = familyPools("jumps", 5, 300, 450, end);
+      for (const pool of pools) expect(pool.params.rate).to.be.within(JUMPS.rate[0], JUMPS.rate[1]);
+      const drops = pools.map((pool) => dropCounts(pool).at(-1)!);
+      const expected = pools.reduce((sum, pool) => sum + pool.params.rate * 449, 0);
+      const seen = drops.reduce((a, b) => a + b, 0);
+      // Nearly every jump (a loss of 40 % or more) is a drop below 60 % of the day before; the noise hides a few.
+      expect(seen / expected).to.be.within(0.85, 1.1);
+      const byRate = pools.map((pool, i) => ({ rate: pool.params.rate, drops: drops[i] })).sort((a, b) => a.rate - b.rate);
+      const half = (part: typeof byRate) => part.reduce((sum, p) => sum + p.drops, 0);
+      expect(half(byRate.slice(150))).to.be.above(1.5 * half(byRate.slice(0, 150)));
+      expect(familyPool("drift", 5, 0, 30, end).params).to.have.keys("mu", "sigma");
+    });
+
+    it("the jumps bound's forecasters: the law's prior before any day, less with each drop, the pool's rate in the long run", function () {
+      expect(breakingShare(0.5)).to.be.closeTo(7 / 9, 1e-12);
+      const s = breakingShare(0.5);
+      const [lo, hi] = JUMPS.rate;
+      for (const h of [7, 30, 60]) {
+        const prior = ((1 - lo * s) ** (h + 1) - (1 - hi * s) ** (h + 1)) / (s * (h + 1) * (hi - lo));
+        expect(lawForecast(0, 0, h, 0.5), `h ${h}`).to.be.closeTo(prior, 1e-4);
+      }
+      const byDrops = [0, 1, 2, 4].map((k) => lawForecast(k, 300, 30, 0.5));
+      for (let i = 1; i < byDrops.length; i++) expect(byDrops[i]).to.be.below(byDrops[i - 1]);
+      expect(lawForecast(500, 100_000, 30, 0.5)).to.be.closeTo(holdGivenRate(0.005, 30, 0.5), 0.002);
+      expect(holdGivenRate(0.01, 30, 0.5)).to.be.closeTo((1 - 0.01 * s) ** 30, 1e-12);
     });
 
     it("the mixed set holds every family and is deterministic", function () {
