@@ -4,7 +4,8 @@
  * 2. Its cost as pools × days grow: synthetic pools (mean-reverting depth with withdrawals that return), up to
  *    1,000 pools × 365 days, timed in this process (the target: well within one pass interval, 900 s by default);
  *    every version on the largest set, with its time (v4 fits a pooled calibration per pool and day).
- * The process families (bench/families.ts) are judged by `npm run bench:families` (bench/modelFamilies.ts).
+ * 3. Then `npm run bench:model` runs bench/modelFamilies.ts: every version on the process families (bench/families.ts),
+ *    per family (`npm run bench:families` runs that part alone, with its environment: SEED, MODELS, POOLS, …).
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
