@@ -23,6 +23,7 @@ import {
 } from "../src/model/evaluateModel";
 import { HORIZON_MODELS, ISSUING_MODEL, type HorizonModelVersion } from "../src/model/horizon";
 import { MIN_EFFECTIVE_WINDOWS } from "../src/model/calibration";
+import { normalCdf } from "../src/model/normal";
 import { PooledCalibrations } from "../src/model/pooledCalibration";
 import { dayNumber } from "../src/model/windowSeries";
 import { FAMILIES, familyPools, mixedPools, type FamilyPool } from "./families";
@@ -157,12 +158,36 @@ function worstBucket(row: Row) {
   return big.reduce((worst, b) => (Math.abs(b.held - b.mean) > Math.abs(worst.held - worst.mean) ? b : worst));
 }
 
+/** The bucket target's tolerance: a bucket of effective n ≥ 30 within this of its hold rate. */
+const BUCKET_TOLERANCE = 0.05;
+
+/**
+ * How a version's buckets of effective n ≥ 30 fare against the bucket target over the sets: how many there are, how
+ * many are off by more than {@link BUCKET_TOLERANCE}, and how many a calibrated forecaster would have off by chance
+ * (each bucket's hold rate read as normal about its mean confidence with variance c(1 − c)/effective n).
+ */
+function bucketChance(rows: readonly Row[]): { buckets: number; off: number; expected: number } {
+  let buckets = 0;
+  let off = 0;
+  let expected = 0;
+  for (const row of rows) {
+    for (const b of row.buckets) {
+      if (b.effective < 30) continue;
+      buckets++;
+      if (Math.abs(b.held - b.mean) > BUCKET_TOLERANCE) off++;
+      const sd = Math.sqrt((b.mean * (1 - b.mean)) / b.effective);
+      if (sd > 0) expected += 2 * normalCdf(-BUCKET_TOLERANCE / sd);
+    }
+  }
+  return { buckets, off, expected };
+}
+
 function verdict(row: Row): string {
   if (row.scored === 0) return "no scored claims";
   const failures: string[] = [];
   if (row.observedFailure > row.promisedFailure + 0.02) failures.push("fails more than promised");
   const worst = worstBucket(row);
-  if (worst !== null && Math.abs(worst.held - worst.mean) > 0.05) failures.push("a bucket off by > 0.05");
+  if (worst !== null && Math.abs(worst.held - worst.mean) > BUCKET_TOLERANCE) failures.push("a bucket off by > 0.05");
   if (row.observedFailure > 0 && !(row.brier < row.climatology)) failures.push("Brier not below climatology");
   if (row.calmClaims < 0.3 * row.calmDays) failures.push("claims on under 30 % of calm pool-days");
   return failures.length === 0 ? "meets" : failures.join("; ");
@@ -204,12 +229,15 @@ function main(): void {
     ...FAMILIES.map((family): [string, FamilyPool[]] => [family, familyPools(family, SEED, POOLS, DAYS, END)]),
     ["mixed", mixedPools(SEED, POOLS, DAYS, END)],
   ];
+  const rowsByModel = new Map<string, Row[]>();
   for (const [family, pools] of sets) {
     if (process.env.FAMILY && process.env.FAMILY !== family) continue;
     console.log(`${family}${TUNED_ON.includes(family) ? " (tuned on)" : " (held out)"}:`);
     for (const model of HORIZON_MODELS) {
       if (process.env.MODELS && !process.env.MODELS.split(",").some((id) => model.id.endsWith(id))) continue;
-      print({ ...evaluate(family, pools, model), model: model.id + (model === ISSUING_MODEL ? "*" : "") });
+      const row = evaluate(family, pools, model);
+      rowsByModel.set(model.id, [...(rowsByModel.get(model.id) ?? []), row]);
+      print({ ...row, model: model.id + (model === ISSUING_MODEL ? "*" : "") });
       if (model.pooled && process.env.BASIS) {
         for (const basis of ["pooled", "prior"] as const) {
           print({
@@ -219,6 +247,11 @@ function main(): void {
         }
       }
     }
+  }
+  console.log("buckets of effective n ≥ 30 over the sets: off by > 0.05, against what chance gives a calibrated forecaster");
+  for (const [id, rows] of rowsByModel) {
+    const { buckets, off, expected } = bucketChance(rows);
+    console.log(`  ${id.padEnd(30)} ${buckets} buckets, ${off} off; calibrated: about ${expected.toFixed(1)} off`);
   }
   console.log(`(* issuing) ${(Number(process.hrtime.bigint() - started) / 1e9).toFixed(1)} s`);
 }
