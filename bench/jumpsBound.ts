@@ -44,20 +44,17 @@ export function holdGivenRate(rate: number, h: number, floor: number): number {
  */
 export function lawForecast(drops: number, days: number, h: number, floor: number): number {
   const [low, high] = JUMPS.rate;
+  const rates = Array.from({ length: RATE_STEPS + 1 }, (_, i) => low + ((high - low) * i) / RATE_STEPS);
+  // The log-likelihood of the drops at each rate, less its largest: no underflow over long histories.
+  const logs = rates.map((rate) => drops * Math.log(rate) + (days - drops) * Math.log(1 - rate));
+  const top = Math.max(...logs);
   let weights = 0;
   let sum = 0;
-  const logs: number[] = [];
-  for (let i = 0; i <= RATE_STEPS; i++) {
-    const rate = low + ((high - low) * i) / RATE_STEPS;
-    logs.push(drops * Math.log(rate) + (days - drops) * Math.log(1 - rate));
-  }
-  const top = Math.max(...logs);
-  for (let i = 0; i <= RATE_STEPS; i++) {
-    const rate = low + ((high - low) * i) / RATE_STEPS;
+  rates.forEach((rate, i) => {
     const weight = Math.exp(logs[i] - top);
     weights += weight;
     sum += weight * holdGivenRate(rate, h, floor);
-  }
+  });
   return sum / weights;
 }
 
