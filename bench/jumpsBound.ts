@@ -88,7 +88,8 @@ function main(): void {
     const { scored } = evaluateModelWithClaims(pools, rule, LAST_DAY);
     const forecast = climatology({ pools, floor: rule.floor }, LAST_DAY);
     const byPool = new Map(pools.map((pool) => [pool.pool, { pool, drops: dropCounts(pool), index: dayIndex(pool) }]));
-    const told = (confidence: (claim: ScoredClaim) => number) => scored.map((c) => ({ ...c, confidence: confidence(c) }));
+    const told = (confidence: (claim: ScoredClaim) => number) =>
+      scored.map((c) => ({ ...c, confidence: confidence(c) }));
     const forecasters: [string, ScoredClaim[]][] = [
       [ISSUING_MODEL.id, scored],
       [

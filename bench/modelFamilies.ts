@@ -248,7 +248,9 @@ function main(): void {
       }
     }
   }
-  console.log("buckets of effective n ≥ 30 over the sets: off by > 0.05, against what chance gives a calibrated forecaster");
+  console.log(
+    "buckets of effective n ≥ 30 over the sets: off by > 0.05, against what chance gives a calibrated forecaster",
+  );
   for (const [id, rows] of rowsByModel) {
     const { buckets, off, expected } = bucketChance(rows);
     console.log(`  ${id.padEnd(30)} ${buckets} buckets, ${off} off; calibrated: about ${expected.toFixed(1)} off`);

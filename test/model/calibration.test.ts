@@ -196,7 +196,9 @@ describe("pooled calibration (model v4)", function () {
       const seen = drops.reduce((a, b) => a + b, 0);
       // Nearly every jump (a loss of 40 % or more) is a drop below 60 % of the day before; the noise hides a few.
       expect(seen / expected).to.be.within(0.85, 1.1);
-      const byRate = pools.map((pool, i) => ({ rate: pool.params.rate, drops: drops[i] })).sort((a, b) => a.rate - b.rate);
+      const byRate = pools
+        .map((pool, i) => ({ rate: pool.params.rate, drops: drops[i] }))
+        .sort((a, b) => a.rate - b.rate);
       const half = (part: typeof byRate) => part.reduce((sum, p) => sum + p.drops, 0);
       expect(half(byRate.slice(150))).to.be.above(1.5 * half(byRate.slice(0, 150)));
       expect(familyPool("drift", 5, 0, 30, end).params).to.have.keys("mu", "sigma");
