@@ -15,7 +15,7 @@
  */
 import { ISSUER_RULE } from "../src/attest/refreshModelEvaluation";
 import { climatology } from "../src/model/climatology";
-import { brierDifference90, evaluateModelWithClaims, type ScoredClaim } from "../src/model/evaluateModel";
+import { brierDifference90, evaluateModelWithClaims, scoreGraded, type ScoredClaim } from "../src/model/evaluateModel";
 import { ISSUING_MODEL } from "../src/model/horizon";
 import { JUMPS, familyPools, type FamilyPool } from "./families";
 
@@ -85,7 +85,7 @@ function main(): void {
   console.log(`jumps family, ${POOLS} pools × ${DAYS} days, ${ISSUING_MODEL.id}'s scored claims`);
   for (const seed of SEEDS) {
     const pools = familyPools("jumps", seed, POOLS, DAYS, END);
-    const { scored } = evaluateModelWithClaims(pools, rule, LAST_DAY);
+    const { evaluation, scored } = evaluateModelWithClaims(pools, rule, LAST_DAY);
     const forecast = climatology({ pools, floor: rule.floor }, LAST_DAY);
     const byPool = new Map(pools.map((pool) => [pool.pool, { pool, drops: dropCounts(pool), index: dayIndex(pool) }]));
     const told = (confidence: (claim: ScoredClaim) => number) =>
@@ -102,11 +102,11 @@ function main(): void {
       ],
       ["the pool's rate", told((c) => holdGivenRate(byPool.get(c.pool)!.pool.params.rate, c.horizon, rule.floor))],
     ];
-    const outcome = (c: ScoredClaim) => (c.outcome === "held" ? 1 : 0);
-    const climatologyBrier = mean(scored.map((c) => (forecast(c.asOf, c.horizon) - outcome(c)) ** 2));
+    // The evaluation's own scores: its baseline is the climatology, and any forecaster's Brier is scoreGraded's.
+    const climatologyBrier = evaluation.baselineBrier!;
     console.log(`\nseed ${seed}: ${scored.length} scored claims; climatology ${format(climatologyBrier)}`);
     for (const [name, claims] of forecasters) {
-      const brier = mean(claims.map((c) => (c.confidence - outcome(c)) ** 2));
+      const brier = scoreGraded(claims).brier!;
       const interval = brierDifference90(claims, forecast)!;
       console.log(
         `  ${name.padEnd(36)} Brier ${format(brier)}  difference ${signed(brier - climatologyBrier)} (90 % [${signed(interval.low)}, ${signed(interval.high)}])`,
@@ -117,10 +117,6 @@ function main(): void {
 
 function dayIndex(pool: FamilyPool): Map<string, number> {
   return new Map(pool.daily.map((d, i) => [d.day, i]));
-}
-
-function mean(values: readonly number[]): number {
-  return values.reduce((s, v) => s + v, 0) / values.length;
 }
 
 if (require.main === module) main();
