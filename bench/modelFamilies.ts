@@ -26,7 +26,7 @@ import { MIN_EFFECTIVE_WINDOWS } from "../src/model/calibration";
 import { normalCdf } from "../src/model/normal";
 import { PooledCalibrations } from "../src/model/pooledCalibration";
 import { dayNumber } from "../src/model/windowSeries";
-import { FAMILIES, familyPools, mixedPools, type FamilyPool } from "./families";
+import { FAMILIES, LATER_FAMILIES, familyPools, mixedPools, type FamilyPool } from "./families";
 
 const DAY_MS = 86_400_000;
 const POOLS = Number(process.env.POOLS ?? 300);
@@ -228,11 +228,15 @@ function main(): void {
   const sets: [string, FamilyPool[]][] = [
     ...FAMILIES.map((family): [string, FamilyPool[]] => [family, familyPools(family, SEED, POOLS, DAYS, END)]),
     ["mixed", mixedPools(SEED, POOLS, DAYS, END)],
+    ...LATER_FAMILIES.map((family): [string, FamilyPool[]] => [family, familyPools(family, SEED, POOLS, DAYS, END)]),
   ];
   const rowsByModel = new Map<string, Row[]>();
   for (const [family, pools] of sets) {
     if (process.env.FAMILY && process.env.FAMILY !== family) continue;
-    console.log(`${family}${TUNED_ON.includes(family) ? " (tuned on)" : " (held out)"}:`);
+    const held = (LATER_FAMILIES as readonly string[]).includes(family)
+      ? " (held out, written after v6)"
+      : " (held out)";
+    console.log(`${family}${TUNED_ON.includes(family) ? " (tuned on)" : held}:`);
     for (const model of HORIZON_MODELS) {
       if (process.env.MODELS && !process.env.MODELS.split(",").some((id) => model.id.endsWith(id))) continue;
       const row = evaluate(family, pools, model);

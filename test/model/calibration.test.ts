@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { FAMILIES, JUMPS, familyPool, familyPools, mixedPools } from "../../bench/families";
+import { FAMILIES, JUMPS, LATER_FAMILIES, familyPool, familyPools, mixedPools } from "../../bench/families";
 import { breakingShare, dropCounts, holdGivenRate, lawForecast } from "../../bench/jumpsBound";
 import {
   calibrate,
@@ -154,7 +154,7 @@ describe("pooled calibration (model v4)", function () {
 
   describe("process families (bench/families.ts)", function () {
     const end = Date.UTC(2026, 0, 1);
-    for (const family of FAMILIES) {
+    for (const family of [...FAMILIES, ...LATER_FAMILIES]) {
       it(`${family}: the same series for the same seed, another for another seed or pool`, function () {
         const a = familyPool(family, 7, 3, 120, end);
         expect(familyPool(family, 7, 3, 120, end)).to.deep.equal(a);
@@ -167,11 +167,11 @@ describe("pooled calibration (model v4)", function () {
     }
 
     it("flags the days the process is calm: stressed regimes and the 14 days after a jump or a cliff are not", function () {
-      for (const family of FAMILIES) {
+      for (const family of [...FAMILIES, ...LATER_FAMILIES]) {
         const pools = Array.from({ length: 20 }, (_, i) => familyPool(family, 7, i, 450, end));
         for (const pool of pools) expect(pool.calm).to.have.length(pool.daily.length);
         const calmShare = pools.flatMap((p) => p.calm).filter(Boolean).length / (20 * 450);
-        if (family === "regimes" || family === "jumps" || family === "cliffs") {
+        if (!["drift", "meanReversion", "heavyTails", "uptrend"].includes(family)) {
           expect(calmShare, family).to.be.above(0.5).and.below(1);
         } else {
           expect(calmShare, family).to.equal(1);
@@ -202,6 +202,42 @@ describe("pooled calibration (model v4)", function () {
       const half = (part: typeof byRate) => part.reduce((sum, p) => sum + p.drops, 0);
       expect(half(byRate.slice(150))).to.be.above(1.5 * half(byRate.slice(0, 150)));
       expect(familyPool("drift", 5, 0, 30, end).params).to.have.keys("mu", "sigma");
+    });
+
+    it("the later families do what they say: a drain loses its share over its days, a whale's leaving drops the pool by its share, clusters keep their long-run volatility", function () {
+      const drains = familyPools("drain", 5, 200, 450, end).filter((p) => p.params.drains === 1);
+      expect(drains.length).to.be.within(120, 160);
+      for (const pool of drains.slice(0, 40)) {
+        const { start, length } = pool.params;
+        const before = pool.daily[start - 1].minDepthUsd;
+        const after = pool.daily[start + length - 1]?.minDepthUsd;
+        // 40–90 % lost over the drain; the day-to-day noise (at most 2 % a day over at most 60 days) widens it.
+        if (after !== undefined) expect(after / before, pool.pool).to.be.below(0.95);
+      }
+      const whales = familyPools("whale", 5, 100, 450, end);
+      let leavings = 0;
+      for (const pool of whales) {
+        pool.daily.forEach((d, i) => {
+          if (i > 0 && !pool.calm[i] && pool.calm[i - 1]) {
+            leavings++;
+            // The day it leaves, the pool falls by about the whale's share (30–70 %), the noise and dip aside.
+            expect(d.minDepthUsd / pool.daily[i - 1].minDepthUsd, `${pool.pool} ${d.day}`).to.be.within(
+              (1 - pool.params.share) * 0.85,
+              (1 - pool.params.share) * 1.1,
+            );
+          }
+        });
+      }
+      expect(leavings).to.be.above(100);
+      const clusters = familyPools("clusters", 5, 100, 450, end);
+      const ratios = clusters.map((pool) => {
+        const changes = pool.daily.slice(1).map((d, i) => Math.log(d.minDepthUsd / pool.daily[i].minDepthUsd));
+        const sd = Math.sqrt(changes.reduce((sum, c) => sum + c * c, 0) / changes.length);
+        return sd / pool.params.longRun;
+      });
+      const median = [...ratios].sort((a, b) => a - b)[50];
+      // The intraday dip (0–2 %, drawn per day) adds to the day-to-day change of the lows.
+      expect(median).to.be.within(0.8, 1.5);
     });
 
     it("the jumps bound's forecasters: the law's prior before any day, less with each drop, the pool's rate in the long run", function () {
