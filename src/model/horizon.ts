@@ -18,7 +18,15 @@ export {
   type HorizonModelVersion,
   type WindowStats,
 } from "./versions";
-export { HORIZON_MODEL_ID, HORIZON_MODELS, ISSUING_MODEL, MODEL_V4, MODEL_V5, MODEL_V6 } from "./pooledVersions";
+export {
+  HORIZON_MODEL_ID,
+  HORIZON_MODELS,
+  ISSUING_MODEL,
+  MODEL_V4,
+  MODEL_V5,
+  MODEL_V6,
+  MODEL_V7,
+} from "./pooledVersions";
 
 /** Default candidate horizons, in days (docs/data.md#the-horizon-model). */
 export const DEFAULT_CANDIDATES = [7, 14, 30, 60, 90, 180] as const;

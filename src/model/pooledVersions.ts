@@ -105,13 +105,31 @@ export const MODEL_V6: HorizonModelVersion = {
   pooledFit: "logistic",
   ...pooledRule((stats, floor, calibration) => {
     const basis = v6Basis(stats, calibration);
-    return basis === "v2" ? "v2" : v6Probability(basis, stats, floor);
+    return basis === "v2" ? "v2" : v6Probability(basis, stats, floor, "mean");
   }),
 };
 
 /**
- * v6's basis: the horizon's fitted map; a lone pool (no pooled window of any horizon) v2; else, where the map is too
- * thin, v5's pooled prior on the shortest candidate and no claim on a longer one.
+ * v7 (docs/model.md#v7-the-logistic-map-alone): v6's logistic regression on the margin score and the pool's recent
+ * volatility, alone, without the mean with v4's monotone map; thin evidence as v6 (the pooled prior on the shortest
+ * candidate, no claim on a longer one, v2 for a lone pool). v4's map must rise with the margin score, and a pool past
+ * its cliff has a low score and little risk left: the mean read such pools under their hold rate, and v7 does not.
+ * Rounded down to hundredths.
+ */
+export const MODEL_V7: HorizonModelVersion = {
+  id: "daily-min-margin-logistic/v7",
+  rule: "a logistic regression fitted per horizon on other pools' windows closed by the day, on the margin score and the pool's recent volatility; where that evidence is too thin to fit, the shortest horizon reads the pool's own windows shrunk towards the pooled hold rate (never above it) and longer ones claim nothing; a lone pool reads v2",
+  pooled: true,
+  pooledFit: "logistic",
+  ...pooledRule((stats, floor, calibration) => {
+    const basis = v6Basis(stats, calibration);
+    return basis === "v2" ? "v2" : v6Probability(basis, stats, floor, "logistic");
+  }),
+};
+
+/**
+ * v6's and v7's basis: the horizon's fitted map; a lone pool (no pooled window of any horizon) v2; else, where the map
+ * is too thin, v5's pooled prior on the shortest candidate and no claim on a longer one.
  */
 function v6Basis(
   stats: WindowStats,
@@ -125,23 +143,24 @@ function v6Basis(
   return { prior: maps.find((c) => c.horizonDays === stats.horizonDays) };
 }
 
+/** v6's probability (`"mean"`: the logistic map's and v4's, averaged) or v7's (`"logistic"`: the logistic map's). */
 function v6Probability(
   basis: { map: Calibration } | { prior: Calibration | undefined } | "none",
   stats: WindowStats,
   floor: number,
+  maps: "mean" | "logistic",
 ): number {
   if (basis === "none") return PRIOR_PROBABILITY;
   if (!("map" in basis)) return pooledPriorProbability(stats, basis.prior);
   if (basis.map.logistic === undefined) {
     // A programming error, not an input one: the maps were fitted without v6's logistic fit.
     throw new Error(
-      "v6 reads the logistic map: fit the calibration with the rule's model (PooledCalibrations, fitCalibration)",
+      "v6 and v7 read the logistic map: fit the calibration with the rule's model (PooledCalibrations, fitCalibration)",
     );
   }
   const score = marginScore(stats, floor);
-  return (
-    (logisticConfidence(basis.map, score, stats.volatility ?? Number.NaN) + calibratedProbability(basis.map, score)) / 2
-  );
+  const logistic = logisticConfidence(basis.map, score, stats.volatility ?? Number.NaN);
+  return maps === "logistic" ? logistic : (logistic + calibratedProbability(basis.map, score)) / 2;
 }
 
 /** Every version, oldest first: each is evaluated side by side (`GET /api/v1/model`). */
@@ -152,10 +171,11 @@ export const HORIZON_MODELS: readonly HorizonModelVersion[] = [
   MODEL_V4,
   MODEL_V5,
   MODEL_V6,
+  MODEL_V7,
 ];
 
 /** The version that issues attestations (docs/model.md says why). */
-export const ISSUING_MODEL: HorizonModelVersion = MODEL_V6;
+export const ISSUING_MODEL: HorizonModelVersion = MODEL_V7;
 
 /** Identifies the issuing model in stored attestations (`attestations.model`). */
 export const HORIZON_MODEL_ID = ISSUING_MODEL.id;

@@ -21,6 +21,7 @@ import {
   ISSUING_MODEL,
   MODEL_V2,
   MODEL_V6,
+  MODEL_V7,
   computeHorizon,
   marginScore,
   type WindowStats,
@@ -162,33 +163,36 @@ describe("model v6: the margin score and the recent volatility, by a pooled logi
   });
 
   describe("which rule a candidate reads", function () {
-    it("is v2 exactly for a lone pool (no other pool's window of any horizon)", function () {
-      for (const h of [7, 30, 90]) {
-        for (const [windows, held] of [
-          [20, 20],
-          [100, 70],
-        ]) {
-          const s = stats(h, windows, held);
-          const lone = [thinMap(7, 0, 0), thinMap(30, 0, 0), thinMap(90, 0, 0)];
-          expect(MODEL_V6.confidenceHundredths(s, 0.5, lone)).to.equal(MODEL_V2.confidenceHundredths(s, 0.5));
-          expect(MODEL_V6.meetsTarget(s, 0.5, 800_000, lone)).to.equal(MODEL_V2.meetsTarget(s, 0.5, 800_000));
-          expect(MODEL_V6.confidenceHundredths(s, 0.5)).to.equal(MODEL_V2.confidenceHundredths(s, 0.5));
+    for (const model of [MODEL_V6, MODEL_V7]) {
+      const name = model.id.split("/").at(-1);
+      it(`${name}: is v2 exactly for a lone pool (no other pool's window of any horizon)`, function () {
+        for (const h of [7, 30, 90]) {
+          for (const [windows, held] of [
+            [20, 20],
+            [100, 70],
+          ]) {
+            const s = stats(h, windows, held);
+            const lone = [thinMap(7, 0, 0), thinMap(30, 0, 0), thinMap(90, 0, 0)];
+            expect(model.confidenceHundredths(s, 0.5, lone)).to.equal(MODEL_V2.confidenceHundredths(s, 0.5));
+            expect(model.meetsTarget(s, 0.5, 800_000, lone)).to.equal(MODEL_V2.meetsTarget(s, 0.5, 800_000));
+            expect(model.confidenceHundredths(s, 0.5)).to.equal(MODEL_V2.confidenceHundredths(s, 0.5));
+          }
         }
-      }
-    });
+      });
 
-    it("reads the pooled prior on the shortest candidate where its map is thin, and claims nothing longer", function () {
-      const maps = [thinMap(7, 20, 0.95), thinMap(14, 12, 0.9), thinMap(30, 3, 0.9)];
-      const short = stats(7, 40, 40);
-      expect(MODEL_V6.confidenceHundredths(short, 0.5, maps)).to.equal(
-        Math.floor(pooledPriorProbability(short, maps[0]) * 100 + 1e-9),
-      );
-      expect(MODEL_V6.meetsTarget(short, 0.5, 800_000, maps)).to.equal(true);
-      for (const h of [14, 30]) {
-        expect(MODEL_V6.confidenceHundredths(stats(h, 40, 40), 0.5, maps)).to.equal(PRIOR_PROBABILITY * 100);
-        expect(MODEL_V6.meetsTarget(stats(h, 40, 40), 0.5, 800_000, maps)).to.equal(false);
-      }
-    });
+      it(`${name}: reads the pooled prior on the shortest candidate where its map is thin, and claims nothing longer`, function () {
+        const maps = [thinMap(7, 20, 0.95), thinMap(14, 12, 0.9), thinMap(30, 3, 0.9)];
+        const short = stats(7, 40, 40);
+        expect(model.confidenceHundredths(short, 0.5, maps)).to.equal(
+          Math.floor(pooledPriorProbability(short, maps[0]) * 100 + 1e-9),
+        );
+        expect(model.meetsTarget(short, 0.5, 800_000, maps)).to.equal(true);
+        for (const h of [14, 30]) {
+          expect(model.confidenceHundredths(stats(h, 40, 40), 0.5, maps)).to.equal(PRIOR_PROBABILITY * 100);
+          expect(model.meetsTarget(stats(h, 40, 40), 0.5, 800_000, maps)).to.equal(false);
+        }
+      });
+    }
 
     it("reads the mean of the margin's map and the logistic map where the horizon's map is fitted", function () {
       const probabilities = Array.from({ length: SCORE_BINS }, (_, bin) => Math.min(0.99, 0.5 + bin / 60));
@@ -209,9 +213,29 @@ describe("model v6: the margin score and the recent volatility, by a pooled logi
       expect(MODEL_V6.confidenceHundredths({ ...s, volatility: 0.005 }, 0.5, maps)).to.be.above(Math.floor(p * 100));
     });
 
+    it("v7 reads the logistic map alone where the horizon's map is fitted, whatever v4's map says", function () {
+      const fitted: Calibration = {
+        ...thinMap(14, 500, 0.9),
+        effectiveWindows: 400,
+        probabilities: Array.from({ length: SCORE_BINS }, () => 0.6),
+        logistic: [-1, 0.4, -0.6],
+      };
+      const maps = [thinMap(7, 500, 0.9), fitted];
+      const s = stats(14, 60, 58, 0.03);
+      const p = logisticConfidence(fitted, marginScore(s, 0.5), 0.03);
+      expect(p).to.be.above(0.8);
+      expect(MODEL_V7.confidenceHundredths(s, 0.5, maps)).to.equal(Math.floor(p * 100 + 1e-9));
+      expect(MODEL_V7.meetsTarget(s, 0.5, 800_000, maps)).to.equal(true);
+      // v6 averages in v4's map (0.6 here) and reads lower.
+      expect(MODEL_V6.confidenceHundredths(s, 0.5, maps)).to.equal(Math.floor(((p + 0.6) / 2) * 100 + 1e-9));
+      const changed = { ...fitted, probabilities: Array.from({ length: SCORE_BINS }, () => 0.99) };
+      expect(MODEL_V7.confidenceHundredths(s, 0.5, [maps[0], changed])).to.equal(Math.floor(p * 100 + 1e-9));
+    });
+
     it("refuses maps fitted without the logistic fit (a programming error, never a silent 0.5)", function () {
       const { logistic: _dropped, ...bare } = { ...thinMap(14, 500, 0.9), effectiveWindows: 400 };
       expect(() => MODEL_V6.confidenceHundredths(stats(14, 60, 58), 0.5, [bare])).to.throw(/logistic map/);
+      expect(() => MODEL_V7.confidenceHundredths(stats(14, 60, 58), 0.5, [bare])).to.throw(/logistic map/);
     });
   });
 
