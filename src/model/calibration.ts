@@ -17,7 +17,7 @@ export const SCORE_MAX = 8;
 export const SCORE_BINS = 2 + Math.round((SCORE_MAX - SCORE_MIN) / SCORE_BIN_WIDTH);
 
 /**
- * v6 also counts windows by the pool's recent volatility as of the window's first day (`recentVolatility` in
+ * v6 and v7 also count windows by the pool's recent volatility as of the window's first day (`recentVolatility` in
  * ./windowSeries): classes of ln(volatility) {@link VOLATILITY_CLASS_WIDTH} wide from ln {@link VOLATILITY_MIN} (plus one
  * class below, and the last class open above). A day without a volatility (no two consecutive observed days yet) is in
  * the last class: taken to be as volatile as any.

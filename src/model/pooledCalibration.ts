@@ -26,7 +26,7 @@ export interface CalibrationRule {
   minWindows?: number;
   /**
    * The version the maps are for (default the issuing one, as `walkForward` and `computeHorizon` default): one with
-   * `pooledFit: "logistic"` (v6) also gets the logistic map.
+   * `pooledFit: "logistic"` (v6, v7) also gets the logistic map.
    */
   model?: Pick<HorizonModelVersion, "pooledFit">;
 }
