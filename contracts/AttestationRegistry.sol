@@ -389,7 +389,9 @@ contract AttestationRegistry is IAttestationRegistry, Ownable2Step, EIP712, Reen
 
         record.registered = false;
         if (byOwner) record.removed = true;
-        uint64 withdrawableAt = record.unbonding ? record.withdrawableAt : _startUnbonding(record);
+        uint64 withdrawableAt;
+        if (record.unbonding) withdrawableAt = record.withdrawableAt;
+        else withdrawableAt = _startUnbonding(record);
         emit Deregistered(attester, msg.sender, withdrawableAt);
     }
 
