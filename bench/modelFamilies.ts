@@ -40,8 +40,6 @@ export const TUNED_ON = ["drift", "meanReversion", "jumps", "uptrend"];
 
 type Scored = ScoredClaim;
 
-type Row = SetRow;
-
 /**
  * Whether each claim's confidence came from the conservative prior (its horizon's pooled map too thin to fit on that
  * day) rather than from the pooled map: the claims of a pooled version split by basis (claims of one pool are in day
@@ -60,7 +58,7 @@ function priorBasis(pools: EvaluatedPool[], pooled: PooledCalibrations, claims: 
   return prior;
 }
 
-function evaluate(family: string, pools: FamilyPool[], model: HorizonModelVersion, basis?: "pooled" | "prior"): Row {
+function evaluate(family: string, pools: FamilyPool[], model: HorizonModelVersion, basis?: "pooled" | "prior"): SetRow {
   const rule = { ...ISSUER_RULE, model };
   const pooled = model.pooled ? new PooledCalibrations(pools, rule, LAST_DAY) : null;
   let claims = pools.flatMap((pool) => walkForward(pool, rule, LAST_DAY, pooled?.forPool(pool.pool)));
@@ -127,13 +125,13 @@ function calmShare(pools: FamilyPool[], claims: readonly { pool: string; asOf: s
 }
 
 /** The worst gap |held − mean confidence| among buckets of effective n ≥ 30 (null when none). */
-function worstBucket(row: Row) {
+function worstBucket(row: SetRow) {
   const big = row.buckets.filter((b) => b.effective >= 30);
   if (big.length === 0) return null;
   return big.reduce((worst, b) => (Math.abs(b.held - b.mean) > Math.abs(worst.held - worst.mean) ? b : worst));
 }
 
-function verdict(row: Row): string {
+function verdict(row: SetRow): string {
   if (row.scored === 0) return "no scored claims";
   const found = misses(row);
   if (found.length === 0) return "meets";
@@ -141,7 +139,7 @@ function verdict(row: Row): string {
   return found.every((m) => m.excused !== null) ? `meets as read: ${text}` : text;
 }
 
-function print(row: Row): void {
+function print(row: SetRow): void {
   const worst = worstBucket(row);
   console.log(
     `  ${row.model.padEnd(28)} claims ${String(row.claims).padStart(6)} (${((100 * row.claims) / row.poolDays).toFixed(0).padStart(2)} % of pool-days, ${((100 * row.calmClaims) / row.calmDays).toFixed(0).padStart(2)} % of calm ones)  scored ${String(row.scored).padStart(6)} (${Math.round(row.observedFailure * row.scored)} failed)  ` +
@@ -178,7 +176,7 @@ function main(): void {
     ["mixed", mixedPools(SEED, POOLS, DAYS, END)],
     ...LATER_FAMILIES.map((family): [string, FamilyPool[]] => [family, familyPools(family, SEED, POOLS, DAYS, END)]),
   ];
-  const rowsByModel = new Map<string, Row[]>();
+  const rowsByModel = new Map<string, SetRow[]>();
   for (const [family, pools] of sets) {
     if (process.env.FAMILY && process.env.FAMILY !== family) continue;
     const held = (LATER_FAMILIES as readonly string[]).includes(family)

@@ -101,8 +101,6 @@ function v5Probability(
 export const MODEL_V6: HorizonModelVersion = {
   id: "daily-min-margin-volatility/v6",
   rule: "the mean of two maps fitted per horizon on other pools' windows closed by the day: v4's (how often windows with a like margin score held) and a logistic regression on the margin score and the pool's recent volatility; where that evidence is too thin to fit, the shortest horizon reads the pool's own windows shrunk towards the pooled hold rate (never above it) and longer ones claim nothing; a lone pool reads v2",
-  pooled: true,
-  pooledFit: "logistic",
   ...logisticRule("mean"),
 };
 
@@ -116,17 +114,24 @@ export const MODEL_V6: HorizonModelVersion = {
 export const MODEL_V7: HorizonModelVersion = {
   id: "daily-min-margin-logistic/v7",
   rule: "a logistic regression fitted per horizon on other pools' windows closed by the day, on the margin score and the pool's recent volatility; where that evidence is too thin to fit, the shortest horizon reads the pool's own windows shrunk towards the pooled hold rate (never above it) and longer ones claim nothing; a lone pool reads v2",
-  pooled: true,
-  pooledFit: "logistic",
   ...logisticRule("logistic"),
 };
 
-/** v6's (`"mean"`) or v7's (`"logistic"`) confidence and target check: {@link v6Basis}, then {@link v6Probability}. */
-function logisticRule(maps: "mean" | "logistic"): Pick<HorizonModelVersion, "confidenceHundredths" | "meetsTarget"> {
-  return pooledRule((stats, floor, calibration) => {
-    const basis = v6Basis(stats, calibration);
-    return basis === "v2" ? "v2" : v6Probability(basis, stats, floor, maps);
-  });
+/**
+ * v6's (`"mean"`) or v7's (`"logistic"`) pooled rule: maps fitted with the logistic fit, then {@link v6Basis} and
+ * {@link v6Probability}.
+ */
+function logisticRule(
+  maps: "mean" | "logistic",
+): Pick<HorizonModelVersion, "pooled" | "pooledFit" | "confidenceHundredths" | "meetsTarget"> {
+  return {
+    pooled: true,
+    pooledFit: "logistic",
+    ...pooledRule((stats, floor, calibration) => {
+      const basis = v6Basis(stats, calibration);
+      return basis === "v2" ? "v2" : v6Probability(basis, stats, floor, maps);
+    }),
+  };
 }
 
 /**
